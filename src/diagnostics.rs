@@ -1,0 +1,248 @@
+//! Located messages, collected rather than thrown, and rendered in gringo's
+//! format: `file:line:col-col: error: message`, followed by the offending
+//! source text (drawn by annotate-snippets) and any notes.
+//!
+//! Spans are byte ranges into a file of the [`SourceMap`]; lines and columns
+//! (1-based, end column exclusive, as gringo prints them) are computed only
+//! when a message is rendered.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use std::fmt::Write as _;
+
+/// Index of a file in the [`SourceMap`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A half-open byte range `start..end` in one source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both (they must be in the same file).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// One input: its display name (`-` is shown as `<stdin>`) and its text.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// Every input the run has read, indexed by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    /// The source text a span covers.
+    pub fn text(&self, span: Span) -> &str {
+        let text = &self.file(span.file).text;
+        let end = (span.end as usize).min(text.len());
+        text.get(span.start as usize..end).unwrap_or("")
+    }
+
+    /// 1-based line and column of a byte offset; columns count characters.
+    pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
+        let text = &self.file(file).text;
+        let offset = (offset as usize).min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// gringo's location prefix: `file:L:C1-C2` on one line,
+    /// `file:L1:C1-L2:C2` across lines.
+    pub fn location(&self, span: Span) -> String {
+        let name = &self.file(span.file).name;
+        let (l1, c1) = self.line_col(span.file, span.start);
+        let (l2, c2) = self.line_col(span.file, span.end.max(span.start));
+        if l1 == l2 {
+            format!("{name}:{l1}:{c1}-{c2}")
+        } else {
+            format!("{name}:{l1}:{c1}-{l2}:{c2}")
+        }
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// gringo's `info:` — harmless, e.g. an undefined arithmetic operation.
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    fn label(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A secondary located remark, e.g. `note: 'X' is unsafe`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub span: Span,
+    pub message: String,
+    pub notes: Vec<Note>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn info(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Info,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.notes.push(Note {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Renders the message as gringo does, with the offending source drawn
+    /// underneath and one `note:` line per note.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = format!(
+            "{}: {}: {}\n",
+            sources.location(self.span),
+            self.severity.label(),
+            self.message
+        );
+        out.push_str(&snippet(sources, self.span, self.severity));
+        for note in &self.notes {
+            let _ = writeln!(out, "{}: note: {}", sources.location(note.span), note.message);
+        }
+        out
+    }
+}
+
+/// The source lines of `span` with the span underlined.
+fn snippet(sources: &SourceMap, span: Span, severity: Severity) -> String {
+    let file = sources.file(span.file);
+    let text = &file.text;
+    let start = floor_char_boundary(text, (span.start as usize).min(text.len()));
+    let end = floor_char_boundary(text, (span.end as usize).clamp(start, text.len()));
+    let level = match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    };
+    let report = &[Group::with_level(level).element(
+        Snippet::source(text.as_str())
+            .fold(true)
+            .annotation(AnnotationKind::Primary.span(start..end)),
+    )];
+    let mut rendered = Renderer::plain().render(report);
+    rendered.push('\n');
+    rendered
+}
+
+/// Renders every diagnostic in order, separated by blank lines as gringo does.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
+    diagnostics
+        .iter()
+        .map(|d| d.render(sources))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn location_uses_gringo_columns() {
+        let mut sources = SourceMap::default();
+        let file = sources.add("e.lp", "a.\nb :- c(.\n");
+        let span = Span::new(file, 10, 11);
+        assert_eq!(sources.location(span), "e.lp:2:8-9");
+        assert_eq!(sources.text(span), ".");
+    }
+
+    #[test]
+    fn multi_line_location() {
+        let mut sources = SourceMap::default();
+        let file = sources.add("m.lp", "a :-\n  b.\n");
+        assert_eq!(sources.location(Span::new(file, 0, 9)), "m.lp:1:1-2:5");
+    }
+
+    #[test]
+    fn render_shows_header_snippet_and_notes() {
+        let mut sources = SourceMap::default();
+        let file = sources.add("u.lp", "p(X) :- q.\n");
+        let rendered = Diagnostic::error(Span::new(file, 0, 10), "unsafe variables in:")
+            .with_note(Span::new(file, 2, 3), "'X' is unsafe")
+            .render(&sources);
+        assert!(rendered.starts_with("u.lp:1:1-11: error: unsafe variables in:\n"));
+        assert!(rendered.contains("p(X) :- q."));
+        assert!(rendered.ends_with("u.lp:1:3-4: note: 'X' is unsafe\n"));
+    }
+}

@@ -1,0 +1,3 @@
+//! Spanned AST to ground program.
+
+pub mod program;

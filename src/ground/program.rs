@@ -1,0 +1,131 @@
+//! The ground program: plain data handed from the grounder to translation.
+//!
+//! Atoms have dense ids `0..atoms.len()` in the order they were first
+//! derived. Facts have been propagated and every body is simplified: a body
+//! never mentions an atom that is a fact, and never mentions an atom that no
+//! rule can derive. Facts themselves stay in the program as rules with empty
+//! bodies, so that they are shown and counted.
+
+use crate::diagnostics::Span;
+use crate::symbols::{SymId, SymbolTable};
+
+/// Dense index of a ground atom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AtomId(pub u32);
+
+impl AtomId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A conjunction of atoms and default-negated atoms. Both lists are sorted
+/// and free of duplicates, so equal bodies compare equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Body {
+    pub pos: Vec<AtomId>,
+    pub neg: Vec<AtomId>,
+}
+
+impl Body {
+    pub fn new(mut pos: Vec<AtomId>, mut neg: Vec<AtomId>) -> Body {
+        pos.sort_unstable();
+        pos.dedup();
+        neg.sort_unstable();
+        neg.dedup();
+        Body { pos, neg }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty() && self.neg.is_empty()
+    }
+
+    /// The conjunction of both bodies.
+    pub fn and(&self, other: &Body) -> Body {
+        Body::new(
+            self.pos.iter().chain(&other.pos).copied().collect(),
+            self.neg.iter().chain(&other.neg).copied().collect(),
+        )
+    }
+}
+
+/// One element of a ground choice head. The element holds when `atom` is
+/// true and at least one of `conditions` holds; a choice rule never has two
+/// elements for the same atom. An unconditional element has exactly one,
+/// empty, condition.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChoiceElement {
+    pub atom: AtomId,
+    pub conditions: Vec<Body>,
+}
+
+impl ChoiceElement {
+    pub fn is_unconditional(&self) -> bool {
+        self.conditions.iter().any(Body::is_empty)
+    }
+}
+
+/// `lower <= count <= upper` over the true elements of a choice head.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CountBounds {
+    /// 0 when there is no lower bound.
+    pub lower: u32,
+    /// `None` when there is no upper bound.
+    pub upper: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Head {
+    /// `:- body.`
+    Constraint,
+    /// `a :- body.`; a fact when the body is empty.
+    Atom(AtomId),
+    /// `a1 | .. | an :- body.` with n >= 2 distinct atoms.
+    Disjunction(Vec<AtomId>),
+    /// `lower { elements } upper :- body.`
+    Choice {
+        elements: Vec<ChoiceElement>,
+        bounds: CountBounds,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    pub head: Head,
+    pub body: Body,
+    /// The source rule this instance comes from, for located errors.
+    pub origin: Span,
+}
+
+/// A ground atom: its symbol and whether the output shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Atom {
+    pub symbol: SymId,
+    pub shown: bool,
+}
+
+/// A ground `#show t : body.`: `term` is shown when `body` holds. Several
+/// instances may show the same term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShowTerm {
+    pub term: SymId,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct GroundProgram {
+    pub symbols: SymbolTable,
+    pub atoms: Vec<Atom>,
+    pub rules: Vec<Rule>,
+    pub show_terms: Vec<ShowTerm>,
+}
+
+impl GroundProgram {
+    pub fn atom_ids(&self) -> impl Iterator<Item = AtomId> + use<> {
+        (0..self.atoms.len() as u32).map(AtomId)
+    }
+
+    pub fn symbol(&self, atom: AtomId) -> SymId {
+        self.atoms[atom.index()].symbol
+    }
+}

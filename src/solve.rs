@@ -1,0 +1,1 @@
+//! CNF to answer sets.

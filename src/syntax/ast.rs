@@ -1,0 +1,216 @@
+//! The spanned abstract syntax tree shared by every input dialect.
+//!
+//! One tree serves clingo 4+, gringo 3/lparse and DLV input: dialect
+//! differences are resolved by the parser (`:=` becomes [`CmpOp::Eq`], `v`
+//! separates disjuncts, `1 { .. } 1` becomes two [`Guard`]s). The tree knows
+//! nothing of grounding: pools, intervals and constants are still here as
+//! written.
+
+use crate::diagnostics::Span;
+
+/// A term as written, before any evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub kind: TermKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TermKind {
+    /// An integer literal; the parser has checked that it fits an `i32`.
+    Integer(i32),
+    /// A lower-case identifier with no arguments: `a`, `black`.
+    Constant(String),
+    /// A string literal, unescaped: `"a\"b"` is stored as `a"b`.
+    String(String),
+    /// A named variable: `X`, `_Tmp`.
+    Variable(String),
+    /// The anonymous variable `_`; every occurrence is a fresh variable.
+    Anonymous,
+    /// `#sup` / `#inf`.
+    Supremum,
+    Infimum,
+    /// `f(t1, ..., tn)` with n >= 1.
+    Function { name: String, args: Vec<Term> },
+    /// `(t1, ..., tn)`: n = 0 is `()`, n = 1 is written `(t,)`. A
+    /// parenthesised term `(t)` is not a tuple: the parser returns `t`.
+    Tuple(Vec<Term>),
+    /// Alternatives separated by `;` — `p(1;2)`, `f(-1;0;59)`, `(a;b)`.
+    /// The parser hoists an argument-level pool to the enclosing function, so
+    /// `f(1,2;3)` is `Pool([f(1,2), f(3)])`.
+    Pool(Vec<Term>),
+    /// `lo..hi`.
+    Interval(Box<Term>, Box<Term>),
+    Unary(UnaryOp, Box<Term>),
+    Binary(BinaryOp, Box<Term>, Box<Term>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-t`
+    Minus,
+    /// `~t` (bitwise complement)
+    BitNot,
+    /// `|t|`
+    Abs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// `/`, truncating toward zero.
+    Div,
+    /// `\`, the remainder of truncating division.
+    Mod,
+    /// `**`
+    Pow,
+    /// `&`
+    BitAnd,
+    /// `?`
+    BitOr,
+    /// `^`
+    BitXor,
+}
+
+/// `=`, `==` and the old `:=` are all [`CmpOp::Eq`]; `!=` and `<>` are `Ne`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A predicate atom: `p(X)`, `-p(X)` (strong negation), or a pool of atoms.
+///
+/// `term` is a [`TermKind::Constant`], a [`TermKind::Function`], or a
+/// [`TermKind::Pool`] of those.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Atom {
+    /// True for classical (strong) negation `-p(..)`.
+    pub strong_negation: bool,
+    pub term: Term,
+    pub span: Span,
+}
+
+/// Default negation in front of a body literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Naf {
+    Positive,
+    Not,
+    NotNot,
+}
+
+/// A literal that may stand in a body or a condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Literal {
+    Atom { naf: Naf, atom: Atom },
+    /// `lhs op rhs`; `X = expr`, `X := expr` and `X == expr` are all `Eq`.
+    Comparison {
+        naf: Naf,
+        lhs: Term,
+        op: CmpOp,
+        rhs: Term,
+        span: Span,
+    },
+    /// `#true` / `#false`, possibly negated.
+    Boolean { naf: Naf, value: bool, span: Span },
+}
+
+/// A body element: a literal, or a conditional literal `l : c1, .., cn`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BodyElement {
+    Literal(Literal),
+    Conditional {
+        literal: Literal,
+        condition: Vec<Literal>,
+        span: Span,
+    },
+    /// A construct the parser recognises but asp2sat does not support yet
+    /// (body aggregates such as `#count{..}`). Kept so the grounder can name
+    /// it in a located error instead of the parser failing on it.
+    Unsupported { what: String, span: Span },
+}
+
+/// `count op term`, normalised so that the count is always on the left:
+/// `1 <= { .. }` is stored as `Guard { op: Ge, .. }`, and the lparse form
+/// `1 { .. } 2` as two guards `>= 1` and `<= 2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    pub op: CmpOp,
+    pub term: Term,
+}
+
+/// `atom : condition` inside a choice head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoiceElement {
+    pub atom: Atom,
+    pub condition: Vec<Literal>,
+    pub span: Span,
+}
+
+/// A disjunct of a disjunctive head, possibly conditional: `p(X) : q(X)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeadLiteral {
+    pub atom: Atom,
+    pub condition: Vec<Literal>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// An integrity constraint: `:- body.` (also a `#false` head).
+    Constraint,
+    /// One or more disjuncts separated by `|`, `;` or DLV's `v`. A normal
+    /// rule or fact has exactly one unconditional disjunct.
+    Disjunction(Vec<HeadLiteral>),
+    /// `{ e1; ..; en }` with zero, one or two guards. Elements are separated by
+    /// `;` (clingo) or `,` (lparse), both accepted.
+    Choice {
+        guards: Vec<Guard>,
+        elements: Vec<ChoiceElement>,
+        span: Span,
+    },
+}
+
+/// `name/arity`, with an optional `-` for strongly negated predicates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    pub strong_negation: bool,
+    pub name: String,
+    pub arity: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatementKind {
+    /// `head :- body.`, a fact `head.`, or a constraint `:- body.`.
+    Rule { head: Head, body: Vec<BodyElement> },
+    /// `#show p/n.`
+    ShowSignature(Signature),
+    /// `#show.` — hide every atom; only `#show t : body.` terms are shown.
+    ShowNothing,
+    /// `#show t : body.` (the body may be empty: `#show t.`)
+    ShowTerm { term: Term, body: Vec<BodyElement> },
+    /// gringo 3's `#hide.` (`None`) and `#hide p/n.`
+    Hide(Option<Signature>),
+    /// `#const name = value.`
+    Const { name: String, value: Term },
+    /// `#include "file".` — resolved by the command line, which does the I/O.
+    Include { path: String },
+    /// `#program base.` and friends: accepted, only `base` is supported.
+    Program { name: String },
+    /// A statement the parser recognises but asp2sat does not support yet
+    /// (weak constraints, `#minimize`, `#external`, ...).
+    Unsupported { what: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub kind: StatementKind,
+    /// The whole statement including its final `.`.
+    pub span: Span,
+}

@@ -1,0 +1,6 @@
+//! Text to spanned AST. Knows nothing of grounding.
+
+pub mod ast;
+mod parser;
+
+pub use parser::{parse_program, parse_term};

@@ -1,0 +1,1 @@
+//! Ground program to CNF.
