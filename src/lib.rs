@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod diagnostics;
+mod graph;
 pub mod ground;
 pub mod solve;
 pub mod symbols;

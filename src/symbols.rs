@@ -48,6 +48,11 @@ impl SymbolTable {
         id
     }
 
+    /// The id of a term interned before, without interning it.
+    pub fn lookup(&self, data: &SymbolData) -> Option<SymId> {
+        self.ids.get(data).copied()
+    }
+
     /// Shares one allocation per distinct name.
     pub fn name(&mut self, name: &str) -> Rc<str> {
         if let Some(rc) = self.names.get(name) {

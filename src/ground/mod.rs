@@ -1,3 +1,271 @@
 //! Spanned AST to ground program.
+//!
+//! The stages, each in its own module:
+//! 1. [`compile`]: constants, pools, intervals and anonymous variables are
+//!    rewritten away, variables numbered, safety checked;
+//! 2. the predicate dependency graph is split into strongly connected
+//!    components ([`crate::graph`]);
+//! 3. [`instantiate`]: each component is grounded bottom-up, semi-naively;
+//! 4. [`simplify`]: facts are propagated and atoms renumbered densely.
 
+mod compile;
+mod eval;
+mod instantiate;
+mod predicates;
 pub mod program;
+mod simplify;
+
+use crate::diagnostics::{Diagnostic, Span};
+use crate::graph::strongly_connected_components;
+use crate::symbols::{SymId, SymbolData, SymbolTable};
+use crate::syntax::ast::{Signature, Statement, StatementKind, Term};
+use compile::{CHead, CLit, CRule, Compiler};
+use instantiate::Instantiator;
+use predicates::{PredId, Predicates};
+use program::{Body, GroundProgram, Head, Rule};
+use rustc_hash::{FxHashMap, FxHashSet};
+use simplify::Simplifier;
+
+/// What the output shows, from `#show` and `#hide` directives.
+#[derive(Default)]
+struct ShowConfig {
+    /// Any `#show p/n.`, `#show.` or a bare `#hide.` hides atoms by default.
+    hide_by_default: bool,
+    shown: FxHashSet<Signature>,
+    hidden: FxHashSet<Signature>,
+}
+
+impl ShowConfig {
+    fn shows(&self, signature: &Signature) -> bool {
+        if signature.name.starts_with('#') {
+            return false; // auxiliary predicates
+        }
+        self.shown.contains(signature)
+            || (!self.hide_by_default && !self.hidden.contains(signature))
+    }
+}
+
+/// Grounds a program. `overrides` are `-c name=value` constants from the
+/// command line, which take precedence over `#const`. Returns the program,
+/// or `None` when there were errors, and every message.
+pub fn ground(
+    statements: &[Statement],
+    overrides: &[(String, Term)],
+) -> (Option<GroundProgram>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut symbols = SymbolTable::default();
+    let mut preds = Predicates::default();
+    let consts = resolve_constants(statements, overrides, &mut symbols, &mut preds, &mut diagnostics);
+
+    let mut show = ShowConfig::default();
+    let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
+    for statement in statements {
+        let span = statement.span;
+        match &statement.kind {
+            StatementKind::Rule { head, body } => compiler.rule(head, body, span),
+            StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
+            StatementKind::ShowSignature(signature) => {
+                show.hide_by_default = true;
+                show.shown.insert(signature.clone());
+            }
+            StatementKind::ShowNothing | StatementKind::Hide(None) => show.hide_by_default = true,
+            StatementKind::Hide(Some(signature)) => {
+                show.hidden.insert(signature.clone());
+            }
+            StatementKind::Program { name } if name == "base" => {}
+            StatementKind::Program { .. } => diagnostics.push(Diagnostic::error(
+                span,
+                "only `#program base.` is supported by asp2sat; other program parts would never be grounded",
+            )),
+            StatementKind::Unsupported { what } => diagnostics.push(Diagnostic::error(
+                span,
+                format!("{what} are not supported by asp2sat yet"),
+            )),
+            StatementKind::Const { .. } | StatementKind::Include { .. } => {}
+        }
+    }
+    let rules = std::mem::take(&mut compiler.rules);
+    diagnostics.append(&mut compiler.errors);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics);
+    }
+    diagnostics.extend(undefined_predicate_infos(&rules));
+
+    let (components, final_rules) = schedule(&rules, &preds);
+    let mut grounder = Instantiator::new(&mut symbols, &preds);
+    for (component, component_rules) in &components {
+        for rule in component_rules {
+            if let Some(error) = condition_in_component(rule, component) {
+                diagnostics.push(error);
+            }
+        }
+        grounder.ground_component(component, component_rules);
+    }
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics);
+    }
+    grounder.ground_final(&final_rules);
+    let Instantiator {
+        atoms,
+        mut rules,
+        show_terms,
+        ..
+    } = grounder;
+    rules.extend(strong_negation_constraints(&atoms, &symbols));
+
+    let shown = |a: usize| {
+        let info = preds.get(atoms.preds[a]);
+        show.shows(&Signature {
+            strong_negation: info.negative,
+            name: info.name.clone(),
+            arity: info.arity,
+        })
+    };
+    let program = Simplifier::new(&atoms).run(rules, show_terms, symbols, shown);
+    (Some(program), diagnostics)
+}
+
+/// Evaluates `#const` definitions (command-line overrides first) to ground
+/// terms. A constant may use constants defined before it.
+fn resolve_constants(
+    statements: &[Statement],
+    overrides: &[(String, Term)],
+    symbols: &mut SymbolTable,
+    preds: &mut Predicates,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> FxHashMap<String, SymId> {
+    let mut values: FxHashMap<String, SymId> = FxHashMap::default();
+    let definitions = overrides.iter().map(|(n, t)| (n, t, true)).chain(
+        statements.iter().filter_map(|s| match &s.kind {
+            StatementKind::Const { name, value } => Some((name, value, false)),
+            _ => None,
+        }),
+    );
+    let mut overridden = FxHashSet::default();
+    for (name, value, is_override) in definitions {
+        if overridden.contains(name) {
+            continue;
+        }
+        let mut compiler = Compiler::new(symbols, preds, &values);
+        match compiler.ground_term(value) {
+            Ok(sym) => {
+                values.entry(name.clone()).or_insert(sym);
+            }
+            Err(e) => diagnostics.push(e),
+        }
+        if is_override {
+            overridden.insert(name);
+        }
+    }
+    values
+}
+
+/// Orders rules for grounding: the rules of each component of the predicate
+/// dependency graph, dependencies first; then the rules that define nothing
+/// (constraints and `#show` terms), which are grounded once all is known.
+type Schedule<'r> = (Vec<(Vec<PredId>, Vec<&'r CRule>)>, Vec<&'r CRule>);
+
+fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
+    let mut edges: Vec<Vec<u32>> = vec![Vec::new(); preds.len()];
+    for rule in rules {
+        let heads = rule.head_preds();
+        for &h in &heads {
+            for literal in rule.read_literals() {
+                if let CLit::Pos(a) | CLit::Neg(a) = literal {
+                    edges[h.index()].push(a.pred.0);
+                }
+            }
+            // The atoms of one head are grounded together.
+            edges[h.index()].extend(heads.iter().map(|p| p.0));
+        }
+    }
+    for e in &mut edges {
+        e.sort_unstable();
+        e.dedup();
+    }
+    let components = strongly_connected_components(preds.len(), |p| &edges[p]);
+    let mut component_of = vec![0usize; preds.len()];
+    for (c, members) in components.iter().enumerate() {
+        for &p in members {
+            component_of[p as usize] = c;
+        }
+    }
+    let mut grouped: Vec<Vec<&CRule>> = vec![Vec::new(); components.len()];
+    let mut final_rules = Vec::new();
+    for rule in rules {
+        match rule.head_preds().first() {
+            Some(p) => grouped[component_of[p.index()]].push(rule),
+            None => final_rules.push(rule),
+        }
+    }
+    let components = components
+        .into_iter()
+        .zip(grouped)
+        .filter(|(_, rules)| !rules.is_empty())
+        .map(|(members, rules)| (members.into_iter().map(PredId).collect(), rules))
+        .collect();
+    (components, final_rules)
+}
+
+/// A choice element's condition must be known before its head is grounded.
+fn condition_in_component(rule: &CRule, component: &[PredId]) -> Option<Diagnostic> {
+    let CHead::Choice { elements, .. } = &rule.head else {
+        return None;
+    };
+    for element in elements {
+        for literal in &element.condition {
+            if let CLit::Pos(a) | CLit::Neg(a) = literal
+                && component.contains(&a.pred)
+            {
+                return Some(Diagnostic::error(
+                    a.span,
+                    "a choice element's condition depends on the choice itself; asp2sat does not support this yet",
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// gringo's `info: atom does not occur in any rule head`, once per
+/// predicate: usually a typo.
+fn undefined_predicate_infos(rules: &[CRule]) -> Vec<Diagnostic> {
+    let defined: FxHashSet<PredId> = rules.iter().flat_map(|r| r.head_preds()).collect();
+    let mut reported = FxHashSet::default();
+    let mut infos = Vec::new();
+    for rule in rules {
+        for literal in rule.read_literals() {
+            if let CLit::Pos(a) | CLit::Neg(a) = literal
+                && !defined.contains(&a.pred)
+                && reported.insert(a.pred)
+            {
+                infos.push(Diagnostic::info(a.span, "atom does not occur in any rule head"));
+            }
+        }
+    }
+    infos
+}
+
+/// `:- p(X), -p(X).` for every pair of complementary derived atoms.
+fn strong_negation_constraints(atoms: &instantiate::AtomTable, symbols: &SymbolTable) -> Vec<Rule> {
+    let mut rules = Vec::new();
+    for a in 0..atoms.len() {
+        if !atoms.defined[a] {
+            continue;
+        }
+        let SymbolData::Function { name, args, negative: true } = symbols.get(atoms.syms[a]) else {
+            continue;
+        };
+        let positive = SymbolData::Function { name: name.clone(), args: args.clone(), negative: false };
+        if let Some(p) = symbols.lookup(&positive).and_then(|s| atoms.find(s))
+            && atoms.defined[p as usize]
+        {
+            rules.push(Rule {
+                head: Head::Constraint,
+                body: Body::new(vec![program::AtomId(a as u32), program::AtomId(p)], Vec::new()),
+                origin: Span::default(),
+            });
+        }
+    }
+    rules
+}

@@ -1,0 +1,812 @@
+//! AST rules to compiled rules, ready for instantiation.
+//!
+//! Compiling removes everything that is sugar: `#const` names are replaced by
+//! their values, pools are expanded into several rules (or several choice
+//! elements), intervals become binding literals `V = lo..hi` on a fresh
+//! variable, anonymous variables in negative literals are projected through an
+//! auxiliary predicate, and variables get dense per-rule indices. Safety is
+//! checked here, with a located error per unsafe rule.
+
+use super::eval::{CTerm, Op1};
+use super::predicates::{PredId, Predicates};
+use crate::diagnostics::{Diagnostic, Span};
+use crate::symbols::{SymId, SymbolData, SymbolTable};
+use crate::syntax::ast::{
+    self, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A body or condition literal over numbered variables.
+#[derive(Clone, Debug)]
+pub enum CLit {
+    Pos(CAtom),
+    Neg(CAtom),
+    Cmp(CmpOp, CTerm, CTerm),
+    /// `pattern = lo..hi`: binds the pattern to each integer of the range.
+    Interval(CTerm, CTerm, CTerm),
+}
+
+#[derive(Clone, Debug)]
+pub struct CAtom {
+    pub pred: PredId,
+    pub args: Vec<CTerm>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CElement {
+    pub atom: CAtom,
+    pub condition: Vec<CLit>,
+}
+
+#[derive(Clone, Debug)]
+pub enum CHead {
+    Constraint,
+    /// One atom for a normal rule; several for a disjunction.
+    Disjunction(Vec<CAtom>),
+    Choice {
+        elements: Vec<CElement>,
+        guards: Vec<(CmpOp, CTerm)>,
+    },
+    /// `#show t : body.`
+    ShowTerm(CTerm),
+}
+
+#[derive(Clone, Debug)]
+pub struct CRule {
+    pub head: CHead,
+    pub body: Vec<CLit>,
+    pub num_vars: usize,
+    pub span: Span,
+}
+
+impl CRule {
+    /// Predicates the head defines.
+    pub fn head_preds(&self) -> Vec<PredId> {
+        match &self.head {
+            CHead::Disjunction(atoms) => atoms.iter().map(|a| a.pred).collect(),
+            CHead::Choice { elements, .. } => elements.iter().map(|e| e.atom.pred).collect(),
+            CHead::Constraint | CHead::ShowTerm(_) => Vec::new(),
+        }
+    }
+
+    /// Every literal the rule reads: body and element conditions.
+    pub fn read_literals(&self) -> impl Iterator<Item = &CLit> {
+        let conditions: &[CElement] = match &self.head {
+            CHead::Choice { elements, .. } => elements,
+            _ => &[],
+        };
+        self.body
+            .iter()
+            .chain(conditions.iter().flat_map(|e| e.condition.iter()))
+    }
+}
+
+/// Compiles AST rules, collecting errors rather than stopping at the first.
+pub struct Compiler<'a> {
+    pub symbols: &'a mut SymbolTable,
+    pub preds: &'a mut Predicates,
+    pub consts: &'a FxHashMap<String, SymId>,
+    pub rules: Vec<CRule>,
+    pub errors: Vec<Diagnostic>,
+    fresh: usize,
+}
+
+/// What kind of rule a body belongs to, for unpooling.
+enum RuleHead<'h> {
+    Ast(&'h Head),
+    ShowTerm(&'h Term),
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(
+        symbols: &'a mut SymbolTable,
+        preds: &'a mut Predicates,
+        consts: &'a FxHashMap<String, SymId>,
+    ) -> Self {
+        Compiler {
+            symbols,
+            preds,
+            consts,
+            rules: Vec::new(),
+            errors: Vec::new(),
+            fresh: 0,
+        }
+    }
+
+    pub fn rule(&mut self, head: &Head, body: &[BodyElement], span: Span) {
+        self.compile(RuleHead::Ast(head), body, span);
+    }
+
+    pub fn show_term(&mut self, term: &Term, body: &[BodyElement], span: Span) {
+        self.compile(RuleHead::ShowTerm(term), body, span);
+    }
+
+    fn compile(&mut self, head: RuleHead<'_>, body: &[BodyElement], span: Span) {
+        let mut literals = Vec::with_capacity(body.len());
+        for element in body {
+            match element {
+                BodyElement::Literal(l) => literals.push(l.clone()),
+                BodyElement::Conditional { span, .. } => {
+                    return self.unsupported(*span, "conditional literals in rule bodies");
+                }
+                BodyElement::Unsupported { what, span } => {
+                    return self.unsupported(*span, what);
+                }
+            }
+        }
+        // Pools in the body and in head atoms expand into rule copies.
+        let mut bodies = vec![Vec::new()];
+        for literal in &literals {
+            let alternatives = unpool_literal(literal);
+            bodies = product(&bodies, &alternatives);
+        }
+        match head {
+            RuleHead::ShowTerm(term) => {
+                for term in unpool_term(term) {
+                    for body in &bodies {
+                        self.compile_one(RuleShape::ShowTerm(&term), body, span);
+                    }
+                }
+            }
+            RuleHead::Ast(Head::Disjunction(disjuncts)) => {
+                let mut heads: Vec<Vec<ast::HeadLiteral>> = vec![Vec::new()];
+                for disjunct in disjuncts {
+                    if !disjunct.condition.is_empty() {
+                        return self
+                            .unsupported(disjunct.span, "conditional literals in disjunctive heads");
+                    }
+                    let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
+                        .into_iter()
+                        .map(|atom| ast::HeadLiteral {
+                            atom,
+                            condition: Vec::new(),
+                            span: disjunct.span,
+                        })
+                        .collect();
+                    heads = product(&heads, &alternatives);
+                }
+                for head in &heads {
+                    for body in &bodies {
+                        self.compile_one(RuleShape::Disjunction(head), body, span);
+                    }
+                }
+            }
+            RuleHead::Ast(Head::Constraint) => {
+                for body in &bodies {
+                    self.compile_one(RuleShape::Constraint, body, span);
+                }
+            }
+            RuleHead::Ast(Head::Choice {
+                guards, elements, ..
+            }) => {
+                if let Some(guard) = guards.iter().find(|g| g.op == CmpOp::Ne) {
+                    return self.unsupported(guard.term.span, "`!=` bounds on choice rules");
+                }
+                let mut expanded = Vec::new();
+                for element in elements {
+                    let mut conditions = vec![Vec::new()];
+                    for literal in &element.condition {
+                        conditions = product(&conditions, &unpool_literal(literal));
+                    }
+                    for atom in unpool_atom(&element.atom) {
+                        for condition in &conditions {
+                            expanded.push(ast::ChoiceElement {
+                                atom: atom.clone(),
+                                condition: condition.clone(),
+                                span: element.span,
+                            });
+                        }
+                    }
+                }
+                for body in &bodies {
+                    self.compile_one(RuleShape::Choice(guards, &expanded), body, span);
+                }
+            }
+        }
+    }
+
+    /// Evaluates a term that must be ground, such as a `#const` value.
+    pub fn ground_term(&mut self, term: &Term) -> Result<SymId, Diagnostic> {
+        let mut scope = Scope::default();
+        let mut bindings = Vec::new();
+        match self.term(term, &mut scope, &mut bindings)? {
+            CTerm::Sym(value) if bindings.is_empty() => Ok(value),
+            _ => Err(Diagnostic::error(
+                term.span,
+                "a constant's value must be a ground term without variables or intervals",
+            )),
+        }
+    }
+
+    fn unsupported(&mut self, span: Span, what: &str) {
+        self.errors.push(Diagnostic::error(
+            span,
+            format!("{what} are not supported by asp2sat yet"),
+        ));
+    }
+
+    /// Compiles one pool-free rule.
+    fn compile_one(&mut self, shape: RuleShape<'_>, body: &[Literal], span: Span) {
+        let mut scope = Scope::default();
+        let mut out_body = Vec::new();
+        // Body first: its variables are the rule's global variables.
+        for literal in body {
+            match self.literal(literal, &mut scope, &mut out_body) {
+                Ok(true) => {}
+                Ok(false) => return, // a literal that is always false
+                Err(e) => return self.errors.push(e),
+            }
+        }
+        let global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
+        let head = match shape {
+            RuleShape::Constraint => CHead::Constraint,
+            RuleShape::ShowTerm(term) => match self.term(term, &mut scope, &mut out_body) {
+                Ok(t) => CHead::ShowTerm(t),
+                Err(e) => return self.errors.push(e),
+            },
+            RuleShape::Disjunction(disjuncts) => {
+                let mut atoms = Vec::new();
+                for d in disjuncts {
+                    match self.atom(&d.atom, &mut scope, &mut out_body) {
+                        Ok(a) => atoms.push(a),
+                        Err(e) => return self.errors.push(e),
+                    }
+                }
+                CHead::Disjunction(atoms)
+            }
+            RuleShape::Choice(guards, elements) => {
+                let mut compiled_guards = Vec::new();
+                for guard in guards {
+                    match self.term(&guard.term, &mut scope, &mut out_body) {
+                        Ok(t) => compiled_guards.push((guard.op, t)),
+                        Err(e) => return self.errors.push(e),
+                    }
+                }
+                let mut compiled = Vec::new();
+                for element in elements {
+                    // Variables that are not global are local to the element.
+                    scope.enter_element(&global_names);
+                    let mut condition = Vec::new();
+                    let mut keep = true;
+                    for literal in &element.condition {
+                        match self.literal(literal, &mut scope, &mut condition) {
+                            Ok(true) => {}
+                            Ok(false) => keep = false,
+                            Err(e) => return self.errors.push(e),
+                        }
+                    }
+                    let atom = match self.atom(&element.atom, &mut scope, &mut condition) {
+                        Ok(a) => a,
+                        Err(e) => return self.errors.push(e),
+                    };
+                    if keep {
+                        compiled.push(CElement { atom, condition });
+                    }
+                }
+                CHead::Choice {
+                    elements: compiled,
+                    guards: compiled_guards,
+                }
+            }
+        };
+        let rule = CRule {
+            head,
+            body: out_body,
+            num_vars: scope.count,
+            span,
+        };
+        if let Err(e) = check_safety(&rule, &scope) {
+            return self.errors.push(e);
+        }
+        self.rules.push(rule);
+    }
+
+    /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
+    fn literal(
+        &mut self,
+        literal: &Literal,
+        scope: &mut Scope,
+        out: &mut Vec<CLit>,
+    ) -> Result<bool, Diagnostic> {
+        match literal {
+            Literal::Boolean { naf, value, .. } => Ok(*value != (*naf == Naf::Not)),
+            Literal::Comparison {
+                naf, lhs, op, rhs, ..
+            } => {
+                let op = if *naf == Naf::Not { negate(*op) } else { *op };
+                if op == CmpOp::Eq {
+                    // `X = lo..hi` binds X to each value of the interval.
+                    for (pattern, other) in [(lhs, rhs), (rhs, lhs)] {
+                        if let TermKind::Interval(lo, hi) = &other.kind {
+                            let pattern = self.term(pattern, scope, out)?;
+                            let lo = self.term(lo, scope, out)?;
+                            let hi = self.term(hi, scope, out)?;
+                            out.push(CLit::Interval(pattern, lo, hi));
+                            return Ok(true);
+                        }
+                    }
+                }
+                let lhs = self.term(lhs, scope, out)?;
+                let rhs = self.term(rhs, scope, out)?;
+                out.push(CLit::Cmp(op, lhs, rhs));
+                Ok(true)
+            }
+            Literal::Atom { naf, atom } => match naf {
+                Naf::Positive => {
+                    let atom = self.atom(atom, scope, out)?;
+                    out.push(CLit::Pos(atom));
+                    Ok(true)
+                }
+                Naf::Not => {
+                    let atom = if has_anonymous(&atom.term) {
+                        self.project(atom, scope, out)?
+                    } else {
+                        self.atom(atom, scope, out)?
+                    };
+                    out.push(CLit::Neg(atom));
+                    Ok(true)
+                }
+                Naf::NotNot => Err(Diagnostic::error(
+                    atom.span,
+                    "double negation `not not` is not supported by asp2sat yet",
+                )),
+            },
+        }
+    }
+
+    /// `not p(X, _)` becomes `not #proj(X)` with `#proj(X) :- p(X, _).`,
+    /// which is what the anonymous variable means: no `p(X, _)` at all.
+    fn project(
+        &mut self,
+        atom: &Atom,
+        scope: &mut Scope,
+        out: &mut Vec<CLit>,
+    ) -> Result<CAtom, Diagnostic> {
+        let mut names = Vec::new();
+        collect_variables(&atom.term, &mut names);
+        let vars: Vec<Term> = names
+            .iter()
+            .map(|(name, span)| Term {
+                kind: TermKind::Variable(name.clone()),
+                span: *span,
+            })
+            .collect();
+        self.fresh += 1;
+        let name = format!("#proj{}", self.fresh);
+        let head_term = if vars.is_empty() {
+            Term {
+                kind: TermKind::Constant(name),
+                span: atom.span,
+            }
+        } else {
+            Term {
+                kind: TermKind::Function { name, args: vars },
+                span: atom.span,
+            }
+        };
+        let head_atom = Atom {
+            strong_negation: false,
+            term: head_term,
+            span: atom.span,
+        };
+        let aux_body = [BodyElement::Literal(Literal::Atom {
+            naf: Naf::Positive,
+            atom: atom.clone(),
+        })];
+        let aux_head = Head::Disjunction(vec![ast::HeadLiteral {
+            atom: head_atom.clone(),
+            condition: Vec::new(),
+            span: atom.span,
+        }]);
+        self.rule(&aux_head, &aux_body, atom.span);
+        self.atom(&head_atom, scope, out)
+    }
+
+    fn atom(
+        &mut self,
+        atom: &Atom,
+        scope: &mut Scope,
+        out: &mut Vec<CLit>,
+    ) -> Result<CAtom, Diagnostic> {
+        let (name, args): (&str, &[Term]) = match &atom.term.kind {
+            TermKind::Constant(name) => (name, &[]),
+            TermKind::Function { name, args } => (name, args),
+            _ => {
+                return Err(Diagnostic::error(
+                    atom.span,
+                    "syntax error, expected an atom",
+                ));
+            }
+        };
+        let pred = self
+            .preds
+            .intern(name, args.len(), atom.strong_negation);
+        let args = args
+            .iter()
+            .map(|a| self.term(a, scope, out))
+            .collect::<Result<_, _>>()?;
+        Ok(CAtom {
+            pred,
+            args,
+            span: atom.span,
+        })
+    }
+
+    /// Compiles a term; intervals inside it become fresh variables bound by
+    /// literals pushed to `out`.
+    fn term(
+        &mut self,
+        term: &Term,
+        scope: &mut Scope,
+        out: &mut Vec<CLit>,
+    ) -> Result<CTerm, Diagnostic> {
+        Ok(match &term.kind {
+            TermKind::Integer(n) => CTerm::Sym(self.symbols.number(*n)),
+            TermKind::String(s) => CTerm::Sym(self.symbols.string(s)),
+            TermKind::Supremum => CTerm::Sym(self.symbols.intern(SymbolData::Supremum)),
+            TermKind::Infimum => CTerm::Sym(self.symbols.intern(SymbolData::Infimum)),
+            TermKind::Constant(name) => match self.consts.get(name) {
+                Some(&value) => CTerm::Sym(value),
+                None => CTerm::Sym(self.symbols.function(name, &[], false)),
+            },
+            TermKind::Variable(name) => CTerm::Var(scope.var(name, term.span)),
+            TermKind::Anonymous => {
+                self.fresh += 1;
+                CTerm::Var(scope.var(&format!("#anon{}", self.fresh), term.span))
+            }
+            TermKind::Function { name, args } => {
+                let args: Vec<CTerm> = args
+                    .iter()
+                    .map(|a| self.term(a, scope, out))
+                    .collect::<Result<_, _>>()?;
+                CTerm::function(self.symbols, name, args)
+            }
+            TermKind::Tuple(args) => {
+                let args: Vec<CTerm> = args
+                    .iter()
+                    .map(|a| self.term(a, scope, out))
+                    .collect::<Result<_, _>>()?;
+                CTerm::function(self.symbols, "", args)
+            }
+            TermKind::Pool(_) => {
+                return Err(Diagnostic::error(
+                    term.span,
+                    "pools are not supported in this position",
+                ));
+            }
+            TermKind::Interval(lo, hi) => {
+                self.fresh += 1;
+                let var = CTerm::Var(scope.var(&format!("#range{}", self.fresh), term.span));
+                let lo = self.term(lo, scope, out)?;
+                let hi = self.term(hi, scope, out)?;
+                out.push(CLit::Interval(var.clone(), lo, hi));
+                var
+            }
+            TermKind::Unary(op, arg) => {
+                let arg = self.term(arg, scope, out)?;
+                let op = match op {
+                    UnaryOp::Minus => Op1::Minus,
+                    UnaryOp::BitNot => Op1::BitNot,
+                    UnaryOp::Abs => Op1::Abs,
+                };
+                CTerm::unary(self.symbols, op, arg)
+            }
+            TermKind::Binary(op, lhs, rhs) => {
+                let lhs = self.term(lhs, scope, out)?;
+                let rhs = self.term(rhs, scope, out)?;
+                CTerm::binary(self.symbols, *op, lhs, rhs)
+            }
+        })
+    }
+}
+
+enum RuleShape<'s> {
+    Constraint,
+    ShowTerm(&'s Term),
+    Disjunction(&'s [ast::HeadLiteral]),
+    Choice(&'s [ast::Guard], &'s [ast::ChoiceElement]),
+}
+
+/// Variable numbering for one rule. Element-local variables get fresh
+/// indices per element.
+#[derive(Default)]
+struct Scope {
+    names: FxHashMap<String, usize>,
+    /// Saved global names while inside a choice element.
+    element: Option<FxHashMap<String, usize>>,
+    count: usize,
+    /// First occurrence of each variable index, with its name, for messages.
+    first: Vec<(String, Span)>,
+}
+
+impl Scope {
+    fn var(&mut self, name: &str, span: Span) -> usize {
+        if let Some(&i) = self.names.get(name) {
+            return i;
+        }
+        let i = self.count;
+        self.count += 1;
+        self.names.insert(name.to_string(), i);
+        self.first.push((name.to_string(), span));
+        i
+    }
+
+    fn enter_element(&mut self, globals: &FxHashSet<String>) {
+        let saved = self.element.get_or_insert_with(|| self.names.clone());
+        self.names = saved
+            .iter()
+            .filter(|(n, _)| globals.contains(*n))
+            .map(|(n, &i)| (n.clone(), i))
+            .collect();
+    }
+}
+
+fn negate(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+fn product<T: Clone>(prefixes: &[Vec<T>], alternatives: &[T]) -> Vec<Vec<T>> {
+    let mut out = Vec::with_capacity(prefixes.len() * alternatives.len());
+    for prefix in prefixes {
+        for alt in alternatives {
+            let mut v = prefix.clone();
+            v.push(alt.clone());
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Every pool-free version of a term.
+fn unpool_term(term: &Term) -> Vec<Term> {
+    let rebuild = |kind: TermKind| Term {
+        kind,
+        span: term.span,
+    };
+    match &term.kind {
+        TermKind::Pool(alternatives) => alternatives.iter().flat_map(unpool_term).collect(),
+        TermKind::Function { name, args } => unpool_list(args)
+            .into_iter()
+            .map(|args| {
+                rebuild(TermKind::Function {
+                    name: name.clone(),
+                    args,
+                })
+            })
+            .collect(),
+        TermKind::Tuple(args) => unpool_list(args)
+            .into_iter()
+            .map(|args| rebuild(TermKind::Tuple(args)))
+            .collect(),
+        TermKind::Interval(lo, hi) => unpool_list(&[(**lo).clone(), (**hi).clone()])
+            .into_iter()
+            .map(|mut v| {
+                let hi = v.pop().expect("two terms");
+                let lo = v.pop().expect("two terms");
+                rebuild(TermKind::Interval(Box::new(lo), Box::new(hi)))
+            })
+            .collect(),
+        TermKind::Unary(op, arg) => unpool_term(arg)
+            .into_iter()
+            .map(|a| rebuild(TermKind::Unary(*op, Box::new(a))))
+            .collect(),
+        TermKind::Binary(op, lhs, rhs) => unpool_list(&[(**lhs).clone(), (**rhs).clone()])
+            .into_iter()
+            .map(|mut v| {
+                let rhs = v.pop().expect("two terms");
+                let lhs = v.pop().expect("two terms");
+                rebuild(TermKind::Binary(*op, Box::new(lhs), Box::new(rhs)))
+            })
+            .collect(),
+        _ => vec![term.clone()],
+    }
+}
+
+fn unpool_list(terms: &[Term]) -> Vec<Vec<Term>> {
+    let mut lists = vec![Vec::with_capacity(terms.len())];
+    for term in terms {
+        lists = product(&lists, &unpool_term(term));
+    }
+    lists
+}
+
+fn unpool_atom(atom: &Atom) -> Vec<Atom> {
+    unpool_term(&atom.term)
+        .into_iter()
+        .map(|term| Atom {
+            strong_negation: atom.strong_negation,
+            term,
+            span: atom.span,
+        })
+        .collect()
+}
+
+fn unpool_literal(literal: &Literal) -> Vec<Literal> {
+    match literal {
+        Literal::Atom { naf, atom } => unpool_atom(atom)
+            .into_iter()
+            .map(|atom| Literal::Atom { naf: *naf, atom })
+            .collect(),
+        Literal::Comparison {
+            naf,
+            lhs,
+            op,
+            rhs,
+            span,
+        } => unpool_list(&[lhs.clone(), rhs.clone()])
+            .into_iter()
+            .map(|mut v| {
+                let rhs = v.pop().expect("two terms");
+                let lhs = v.pop().expect("two terms");
+                Literal::Comparison {
+                    naf: *naf,
+                    lhs,
+                    op: *op,
+                    rhs,
+                    span: *span,
+                }
+            })
+            .collect(),
+        Literal::Boolean { .. } => vec![literal.clone()],
+    }
+}
+
+fn has_anonymous(term: &Term) -> bool {
+    match &term.kind {
+        TermKind::Anonymous => true,
+        TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+            args.iter().any(has_anonymous)
+        }
+        TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => {
+            has_anonymous(a) || has_anonymous(b)
+        }
+        TermKind::Unary(_, a) => has_anonymous(a),
+        _ => false,
+    }
+}
+
+/// Named variables of a term in order of first occurrence.
+fn collect_variables(term: &Term, out: &mut Vec<(String, Span)>) {
+    match &term.kind {
+        TermKind::Variable(name) => {
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.clone(), term.span));
+            }
+        }
+        TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+            args.iter().for_each(|a| collect_variables(a, out))
+        }
+        TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => {
+            collect_variables(a, out);
+            collect_variables(b, out);
+        }
+        TermKind::Unary(_, a) => collect_variables(a, out),
+        _ => {}
+    }
+}
+
+/// A variable is bound by a positive atom, by `=` whose other side is bound,
+/// or by an interval whose bounds are bound. Every variable of a rule must be
+/// bound; element-local variables by the body and their element's condition.
+fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
+    let mut bound = vec![false; rule.num_vars];
+    bind_fixpoint(&rule.body, &mut bound);
+    let mut unsafe_vars = FxHashSet::default();
+    let mut require = |term: &CTerm, bound: &[bool]| {
+        term.for_each_var(&mut |v| {
+            if !bound[v] {
+                unsafe_vars.insert(v);
+            }
+        })
+    };
+    for literal in &rule.body {
+        literal_terms(literal, &mut |t| require(t, &bound));
+    }
+    match &rule.head {
+        CHead::Constraint => {}
+        CHead::ShowTerm(t) => require(t, &bound),
+        CHead::Disjunction(atoms) => atoms
+            .iter()
+            .flat_map(|a| &a.args)
+            .for_each(|t| require(t, &bound)),
+        CHead::Choice { elements, guards } => {
+            guards.iter().for_each(|(_, t)| require(t, &bound));
+            for element in elements {
+                let mut local = bound.clone();
+                bind_fixpoint(&element.condition, &mut local);
+                for literal in &element.condition {
+                    literal_terms(literal, &mut |t| require(t, &local));
+                }
+                element.atom.args.iter().for_each(|t| require(t, &local));
+            }
+        }
+    }
+    if unsafe_vars.is_empty() {
+        return Ok(());
+    }
+    let mut vars: Vec<usize> = unsafe_vars.into_iter().collect();
+    vars.sort_by_key(|&v| (scope.first[v].1.start, v));
+    let mut error = Diagnostic::error(rule.span, "unsafe variables in:");
+    for v in vars {
+        let (name, span) = &scope.first[v];
+        let shown = if name.starts_with("#anon") {
+            "_"
+        } else if name.starts_with("#range") {
+            continue;
+        } else {
+            name
+        };
+        error = error.with_note(*span, format!("'{shown}' is unsafe"));
+    }
+    Err(error)
+}
+
+fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {
+    match literal {
+        CLit::Pos(a) | CLit::Neg(a) => a.args.iter().for_each(f),
+        CLit::Cmp(_, l, r) => {
+            f(l);
+            f(r);
+        }
+        CLit::Interval(p, l, h) => {
+            f(p);
+            f(l);
+            f(h);
+        }
+    }
+}
+
+/// Marks every variable the literals bind, in any order, until nothing
+/// changes.
+pub fn bind_fixpoint(literals: &[CLit], bound: &mut [bool]) {
+    loop {
+        let mut changed = false;
+        for literal in literals {
+            changed |= bind_step(literal, bound);
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+/// Binds what one literal binds given `bound`; returns whether anything new
+/// was bound.
+pub fn bind_step(literal: &CLit, bound: &mut [bool]) -> bool {
+    let mut changed = false;
+    let mut bind = |pattern: &CTerm, bound: &mut [bool]| {
+        if pattern.inputs_bound(bound) {
+            pattern.for_each_matchable_var(&mut |v| {
+                if !bound[v] {
+                    bound[v] = true;
+                    changed = true;
+                }
+            });
+        }
+    };
+    match literal {
+        CLit::Pos(atom) => atom.args.iter().for_each(|a| bind(a, bound)),
+        CLit::Cmp(CmpOp::Eq, l, r) => {
+            if r.is_bound(bound) {
+                bind(l, bound);
+            } else if l.is_bound(bound) {
+                bind(r, bound);
+            }
+        }
+        CLit::Interval(p, lo, hi) => {
+            if lo.is_bound(bound) && hi.is_bound(bound) {
+                bind(p, bound);
+            }
+        }
+        CLit::Neg(_) | CLit::Cmp(..) => {}
+    }
+    changed
+}

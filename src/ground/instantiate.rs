@@ -1,0 +1,721 @@
+//! Bottom-up instantiation: semi-naive evaluation with indexed joins.
+//!
+//! Predicates are grounded one strongly connected component of the
+//! dependency graph at a time, dependencies first. Inside a component each
+//! round joins at least one literal against the atoms that are new since the
+//! previous round (the "recent" range of its relation) and never re-joins
+//! old with old. Each join step looks its literal up in a hash index on the
+//! argument positions that are bound at that point.
+//!
+//! Grounding computes the atoms that *may* be true. Rule instances are
+//! simplified on the way: positive literals on facts are dropped, negative
+//! literals on facts remove the instance, and a negative literal on an atom
+//! that a completed predicate never derived is dropped.
+
+use super::compile::{CAtom, CElement, CHead, CLit, CRule, bind_step};
+use super::eval::{CTerm, compare};
+use super::predicates::{PredId, Predicates};
+use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, Head, Rule, ShowTerm};
+use crate::symbols::{SymId, SymbolData, SymbolTable};
+use crate::syntax::ast::CmpOp;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
+
+/// The atoms of one predicate that grounding has derived so far, in order.
+#[derive(Default)]
+struct Relation {
+    members: Vec<u32>,
+    /// `members[..stable_end]` were seen by every rule of the component;
+    /// `members[stable_end..recent_end]` are new in the current round;
+    /// later members become visible in the next round.
+    stable_end: usize,
+    recent_end: usize,
+    complete: bool,
+    /// Bound-position mask → values at those positions → member positions.
+    indexes: FxHashMap<u64, FxHashMap<Box<[SymId]>, Vec<u32>>>,
+}
+
+/// Every ground atom mentioned so far, derived or not.
+#[derive(Default)]
+pub struct AtomTable {
+    pub syms: Vec<SymId>,
+    pub preds: Vec<PredId>,
+    /// Some rule instance has the atom in its head.
+    pub defined: Vec<bool>,
+    /// Certainly true.
+    pub fact: Vec<bool>,
+    by_sym: FxHashMap<SymId, u32>,
+}
+
+impl AtomTable {
+    fn get_or_insert(&mut self, sym: SymId, pred: PredId) -> u32 {
+        if let Some(&a) = self.by_sym.get(&sym) {
+            return a;
+        }
+        let a = self.syms.len() as u32;
+        self.syms.push(sym);
+        self.preds.push(pred);
+        self.defined.push(false);
+        self.fact.push(false);
+        self.by_sym.insert(sym, a);
+        a
+    }
+
+    pub fn find(&self, sym: SymId) -> Option<u32> {
+        self.by_sym.get(&sym).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.syms.len()
+    }
+}
+
+/// Grounds compiled rules into rules over [`AtomTable`] indices.
+pub struct Instantiator<'s> {
+    pub symbols: &'s mut SymbolTable,
+    pred_names: Vec<Rc<str>>,
+    pred_negative: Vec<bool>,
+    relations: Vec<Relation>,
+    pub atoms: AtomTable,
+    pub rules: Vec<Rule>,
+    pub show_terms: Vec<ShowTerm>,
+    seen: FxHashSet<(Head, Body)>,
+}
+
+/// Which part of each relation a literal ranges over in one evaluation.
+#[derive(Clone, Copy)]
+enum Window {
+    All,
+    Stable,
+    Recent,
+}
+
+enum Step<'r> {
+    Match {
+        atom: &'r CAtom,
+        mask: u64,
+        window: Window,
+    },
+    Neg(&'r CAtom),
+    Filter(CmpOp, &'r CTerm, &'r CTerm),
+    Bind {
+        pattern: &'r CTerm,
+        value: &'r CTerm,
+    },
+    Interval {
+        pattern: &'r CTerm,
+        lo: &'r CTerm,
+        hi: &'r CTerm,
+    },
+}
+
+/// Ground output of one rule evaluation, applied once the evaluation is over
+/// so that the relations it read stay unchanged meanwhile.
+#[derive(Default)]
+struct Output {
+    new_members: Vec<(PredId, u32)>,
+    rules: Vec<Rule>,
+    show_terms: Vec<ShowTerm>,
+}
+
+impl<'s> Instantiator<'s> {
+    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates) -> Self {
+        let pred_names = preds
+            .ids()
+            .map(|p| symbols.name(&preds.get(p).name))
+            .collect();
+        let pred_negative = preds.ids().map(|p| preds.get(p).negative).collect();
+        Instantiator {
+            symbols,
+            pred_names,
+            pred_negative,
+            relations: (0..preds.len()).map(|_| Relation::default()).collect(),
+            atoms: AtomTable::default(),
+            rules: Vec::new(),
+            show_terms: Vec::new(),
+            seen: FxHashSet::default(),
+        }
+    }
+
+    /// Grounds the rules defining one component's predicates to a fixpoint.
+    pub fn ground_component(&mut self, component: &[PredId], rules: &[&CRule]) {
+        let in_component = |p: PredId| component.contains(&p);
+        let recursive: Vec<Vec<usize>> = rules
+            .iter()
+            .map(|r| {
+                r.body
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| matches!(l, CLit::Pos(a) if in_component(a.pred)))
+                    .map(|(i, _)| i)
+                    .collect()
+            })
+            .collect();
+        for rule in rules {
+            self.evaluate(rule, None, &in_component);
+        }
+        loop {
+            let mut any_recent = false;
+            for &p in component {
+                let rel = &mut self.relations[p.index()];
+                rel.stable_end = rel.recent_end;
+                rel.recent_end = rel.members.len();
+                any_recent |= rel.stable_end < rel.recent_end;
+            }
+            if !any_recent {
+                break;
+            }
+            for (rule, positions) in rules.iter().zip(&recursive) {
+                for &i in positions {
+                    self.evaluate(rule, Some(i), &in_component);
+                }
+            }
+        }
+        for &p in component {
+            self.relations[p.index()].complete = true;
+        }
+    }
+
+    /// Grounds rules whose body predicates are all complete (constraints and
+    /// `#show` terms).
+    pub fn ground_final(&mut self, rules: &[&CRule]) {
+        for rule in rules {
+            self.evaluate(rule, None, &|_| false);
+        }
+    }
+
+    fn evaluate(&mut self, rule: &CRule, delta: Option<usize>, in_component: &dyn Fn(PredId) -> bool) {
+        let mut bound = vec![false; rule.num_vars];
+        let steps = self.plan(&rule.body, &mut bound, delta, in_component);
+        let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
+            CHead::Choice { elements, .. } => elements
+                .iter()
+                .map(|e| self.plan(&e.condition, &mut bound.clone(), None, &|_| false))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut exec = Exec {
+            symbols: self.symbols,
+            relations: &self.relations,
+            atoms: &mut self.atoms,
+            pred_names: &self.pred_names,
+            pred_negative: &self.pred_negative,
+            env: vec![None; rule.num_vars],
+            trail: Vec::new(),
+            pos: Vec::new(),
+            neg: Vec::new(),
+        };
+        let mut output = Output::default();
+        exec.run(&steps, 0, &mut |exec| exec.emit(rule, &element_plans, &mut output));
+        self.apply(output);
+    }
+
+    fn apply(&mut self, output: Output) {
+        for (pred, atom) in output.new_members {
+            let rel = &mut self.relations[pred.index()];
+            let position = rel.members.len() as u32;
+            rel.members.push(atom);
+            let args = args_of(self.symbols, self.atoms.syms[atom as usize]);
+            for (&mask, index) in rel.indexes.iter_mut() {
+                index
+                    .entry(key_of(args, mask))
+                    .or_default()
+                    .push(position);
+            }
+        }
+        for rule in output.rules {
+            if self.seen.insert((rule.head.clone(), rule.body.clone())) {
+                self.rules.push(rule);
+            }
+        }
+        self.show_terms.extend(output.show_terms);
+    }
+
+    /// Orders the literals so that each is evaluated once its inputs are
+    /// bound, cheapest first, and creates the indexes the order needs.
+    fn plan<'r>(
+        &mut self,
+        literals: &'r [CLit],
+        bound: &mut [bool],
+        delta: Option<usize>,
+        in_component: &dyn Fn(PredId) -> bool,
+    ) -> Vec<Step<'r>> {
+        let mut done = vec![false; literals.len()];
+        let mut steps = Vec::with_capacity(literals.len());
+        if let Some(d) = delta {
+            done[d] = true;
+            let CLit::Pos(atom) = &literals[d] else {
+                unreachable!("delta literals are positive")
+            };
+            steps.push(self.match_step(atom, bound, Window::Recent));
+            bind_step(&literals[d], bound);
+        }
+        while let Some(i) = self.pick(literals, &done, bound) {
+            done[i] = true;
+            let step = match &literals[i] {
+                CLit::Pos(atom) => {
+                    let window = match delta {
+                        Some(d) if in_component(atom.pred) && i < d => Window::Stable,
+                        _ => Window::All,
+                    };
+                    self.match_step(atom, bound, window)
+                }
+                CLit::Neg(atom) => Step::Neg(atom),
+                CLit::Cmp(op, l, r) => {
+                    if *op == CmpOp::Eq && !(l.is_bound(bound) && r.is_bound(bound)) {
+                        if r.is_bound(bound) {
+                            Step::Bind {
+                                pattern: l,
+                                value: r,
+                            }
+                        } else {
+                            Step::Bind {
+                                pattern: r,
+                                value: l,
+                            }
+                        }
+                    } else {
+                        Step::Filter(*op, l, r)
+                    }
+                }
+                CLit::Interval(pattern, lo, hi) => Step::Interval { pattern, lo, hi },
+            };
+            bind_step(&literals[i], bound);
+            steps.push(step);
+        }
+        debug_assert!(done.iter().all(|&d| d), "safety guarantees a complete plan");
+        steps
+    }
+
+    /// The next literal to evaluate: checks and bindings before joins,
+    /// joins with the most bound arguments first, intervals last.
+    fn pick(&self, literals: &[CLit], done: &[bool], bound: &[bool]) -> Option<usize> {
+        let mut best: Option<(usize, (u8, usize, usize))> = None;
+        for (i, literal) in literals.iter().enumerate() {
+            if done[i] {
+                continue;
+            }
+            let score = match literal {
+                CLit::Neg(a) if a.args.iter().all(|t| t.is_bound(bound)) => (0, 0, 0),
+                CLit::Cmp(op, l, r) => {
+                    let (lb, rb) = (l.is_bound(bound), r.is_bound(bound));
+                    if lb && rb {
+                        (0, 0, 0)
+                    } else if *op == CmpOp::Eq
+                        && ((rb && l.inputs_bound(bound)) || (lb && r.inputs_bound(bound)))
+                    {
+                        (1, 0, 0)
+                    } else {
+                        continue;
+                    }
+                }
+                CLit::Pos(a) if a.args.iter().all(|t| t.inputs_bound(bound)) => {
+                    let free = a.args.iter().filter(|t| !t.is_bound(bound)).count();
+                    let size = self.relations[a.pred.index()].members.len();
+                    if free == 0 { (0, 1, size) } else { (2, free, size) }
+                }
+                CLit::Interval(_, lo, hi) if lo.is_bound(bound) && hi.is_bound(bound) => (3, 0, 0),
+                _ => continue,
+            };
+            if best.is_none_or(|(_, b)| score < b) {
+                best = Some((i, score));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    fn match_step<'r>(&mut self, atom: &'r CAtom, bound: &[bool], window: Window) -> Step<'r> {
+        let mut mask = 0u64;
+        for (i, arg) in atom.args.iter().enumerate().take(64) {
+            if arg.is_bound(bound) {
+                mask |= 1 << i;
+            }
+        }
+        if mask != 0 {
+            let rel = &mut self.relations[atom.pred.index()];
+            if !rel.indexes.contains_key(&mask) {
+                let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
+                for (position, &a) in rel.members.iter().enumerate() {
+                    let args = args_of(self.symbols, self.atoms.syms[a as usize]);
+                    index
+                        .entry(key_of(args, mask))
+                        .or_default()
+                        .push(position as u32);
+                }
+                rel.indexes.insert(mask, index);
+            }
+        }
+        Step::Match { atom, mask, window }
+    }
+}
+
+fn args_of(symbols: &SymbolTable, atom: SymId) -> &[SymId] {
+    match symbols.get(atom) {
+        SymbolData::Function { args, .. } => args,
+        _ => &[],
+    }
+}
+
+fn key_of(args: &[SymId], mask: u64) -> Box<[SymId]> {
+    args.iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 64 && mask & (1 << i) != 0)
+        .map(|(_, &s)| s)
+        .collect()
+}
+
+/// The state of one evaluation: the binding, and the ground body built so
+/// far along the current branch of the join.
+struct Exec<'a> {
+    symbols: &'a mut SymbolTable,
+    relations: &'a [Relation],
+    atoms: &'a mut AtomTable,
+    pred_names: &'a [Rc<str>],
+    pred_negative: &'a [bool],
+    env: Vec<Option<SymId>>,
+    trail: Vec<usize>,
+    pos: Vec<u32>,
+    neg: Vec<u32>,
+}
+
+impl Exec<'_> {
+    fn run(&mut self, steps: &[Step<'_>], k: usize, leaf: &mut dyn FnMut(&mut Self)) {
+        let Some(step) = steps.get(k) else {
+            return leaf(self);
+        };
+        match step {
+            Step::Match { atom, mask, window } => {
+                let relations = self.relations;
+                let rel = &relations[atom.pred.index()];
+                let (lo, hi) = match window {
+                    Window::All => (0, if rel.complete { rel.members.len() } else { rel.recent_end }),
+                    Window::Stable => (0, rel.stable_end),
+                    Window::Recent => (rel.stable_end, rel.recent_end),
+                };
+                if *mask == 0 {
+                    for &member in &rel.members[lo..hi] {
+                        self.try_member(atom, 0, member, steps, k, leaf);
+                    }
+                    return;
+                }
+                let mut key = Vec::with_capacity(mask.count_ones() as usize);
+                for (i, arg) in atom.args.iter().enumerate().take(64) {
+                    if mask & (1 << i) != 0 {
+                        match arg.eval(self.symbols, &self.env) {
+                            Some(v) => key.push(v),
+                            None => return,
+                        }
+                    }
+                }
+                let Some(positions) = rel.indexes[mask].get(&key[..]) else {
+                    return;
+                };
+                let start = positions.partition_point(|&p| (p as usize) < lo);
+                for &p in &positions[start..] {
+                    if p as usize >= hi {
+                        break;
+                    }
+                    self.try_member(atom, *mask, rel.members[p as usize], steps, k, leaf);
+                }
+            }
+            Step::Neg(atom) => {
+                let Some(sym) = self.atom_symbol(atom) else {
+                    return;
+                };
+                let complete = self.relations[atom.pred.index()].complete;
+                match self.atoms.find(sym) {
+                    Some(a) if self.atoms.fact[a as usize] => {}
+                    Some(a) if self.atoms.defined[a as usize] || !complete => {
+                        self.neg.push(a);
+                        self.run(steps, k + 1, leaf);
+                        self.neg.pop();
+                    }
+                    None if !complete => {
+                        let a = self.atoms.get_or_insert(sym, atom.pred);
+                        self.neg.push(a);
+                        self.run(steps, k + 1, leaf);
+                        self.neg.pop();
+                    }
+                    _ => self.run(steps, k + 1, leaf),
+                }
+            }
+            Step::Filter(op, l, r) => {
+                let (Some(a), Some(b)) = (l.eval(self.symbols, &self.env), r.eval(self.symbols, &self.env))
+                else {
+                    return;
+                };
+                if compare(self.symbols, *op, a, b) {
+                    self.run(steps, k + 1, leaf);
+                }
+            }
+            Step::Bind { pattern, value } => {
+                let Some(v) = value.eval(self.symbols, &self.env) else {
+                    return;
+                };
+                self.with_match(pattern, v, steps, k, leaf);
+            }
+            Step::Interval { pattern, lo, hi } => {
+                let lo = lo.eval(self.symbols, &self.env).and_then(|s| self.symbols.as_number(s));
+                let hi = hi.eval(self.symbols, &self.env).and_then(|s| self.symbols.as_number(s));
+                let (Some(lo), Some(hi)) = (lo, hi) else {
+                    return;
+                };
+                for n in lo..=hi {
+                    let v = self.symbols.number(n);
+                    self.with_match(pattern, v, steps, k, leaf);
+                }
+            }
+        }
+    }
+
+    fn with_match(
+        &mut self,
+        pattern: &CTerm,
+        value: SymId,
+        steps: &[Step<'_>],
+        k: usize,
+        leaf: &mut dyn FnMut(&mut Self),
+    ) {
+        let mark = self.trail.len();
+        if pattern.matches(self.symbols, value, &mut self.env, &mut self.trail) {
+            self.run(steps, k + 1, leaf);
+        }
+        self.undo(mark);
+    }
+
+    fn try_member(
+        &mut self,
+        atom: &CAtom,
+        mask: u64,
+        member: u32,
+        steps: &[Step<'_>],
+        k: usize,
+        leaf: &mut dyn FnMut(&mut Self),
+    ) {
+        let mark = self.trail.len();
+        let sym = self.atoms.syms[member as usize];
+        let mut ok = true;
+        for (i, arg) in atom.args.iter().enumerate() {
+            if i < 64 && mask & (1 << i) != 0 {
+                continue;
+            }
+            let value = args_of(self.symbols, sym)[i];
+            if !arg.matches(self.symbols, value, &mut self.env, &mut self.trail) {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            if self.atoms.fact[member as usize] {
+                self.run(steps, k + 1, leaf);
+            } else {
+                self.pos.push(member);
+                self.run(steps, k + 1, leaf);
+                self.pos.pop();
+            }
+        }
+        self.undo(mark);
+    }
+
+    fn undo(&mut self, mark: usize) {
+        for v in self.trail.drain(mark..) {
+            self.env[v] = None;
+        }
+    }
+
+    /// The ground symbol of an atom under the current binding.
+    fn atom_symbol(&mut self, atom: &CAtom) -> Option<SymId> {
+        let mut args = Vec::with_capacity(atom.args.len());
+        for a in &atom.args {
+            args.push(a.eval(self.symbols, &self.env)?);
+        }
+        let p = atom.pred.index();
+        Some(self.symbols.intern(SymbolData::Function {
+            name: self.pred_names[p].clone(),
+            args: args.into(),
+            negative: self.pred_negative[p],
+        }))
+    }
+
+    /// Evaluates a head atom and records it as derived.
+    fn derive(&mut self, atom: &CAtom, output: &mut Output) -> Option<u32> {
+        let sym = self.atom_symbol(atom)?;
+        let a = self.atoms.get_or_insert(sym, atom.pred);
+        if !self.atoms.defined[a as usize] {
+            self.atoms.defined[a as usize] = true;
+            output.new_members.push((atom.pred, a));
+        }
+        Some(a)
+    }
+
+    fn body(&self, pos_from: usize, neg_from: usize) -> Body {
+        Body::new(
+            self.pos[pos_from..].iter().map(|&a| AtomId(a)).collect(),
+            self.neg[neg_from..].iter().map(|&a| AtomId(a)).collect(),
+        )
+    }
+
+    /// Produces the ground rule for the current binding of the body.
+    fn emit(&mut self, rule: &CRule, element_plans: &[Vec<Step<'_>>], output: &mut Output) {
+        let span = rule.span;
+        match &rule.head {
+            CHead::Constraint => output.rules.push(Rule {
+                head: Head::Constraint,
+                body: self.body(0, 0),
+                origin: span,
+            }),
+            CHead::ShowTerm(term) => {
+                if let Some(term) = term.eval(self.symbols, &self.env) {
+                    let body = self.body(0, 0);
+                    output.show_terms.push(ShowTerm { term, body });
+                }
+            }
+            CHead::Disjunction(atoms) => {
+                let mut heads = Vec::with_capacity(atoms.len());
+                for atom in atoms {
+                    // An undefined head term drops the instance.
+                    let Some(sym) = self.atom_symbol(atom) else {
+                        return;
+                    };
+                    if let Some(a) = self.atoms.find(sym)
+                        && self.atoms.fact[a as usize]
+                    {
+                        return; // already satisfied
+                    }
+                    heads.push(atom);
+                }
+                let ids: Vec<u32> = heads
+                    .iter()
+                    .filter_map(|atom| self.derive(atom, output))
+                    .collect();
+                let body = self.body(0, 0);
+                let head = match ids.as_slice() {
+                    [single] => {
+                        if body.is_empty() {
+                            self.atoms.fact[*single as usize] = true;
+                        }
+                        Head::Atom(AtomId(*single))
+                    }
+                    _ => {
+                        let mut ids: Vec<AtomId> = ids.into_iter().map(AtomId).collect();
+                        ids.sort_unstable();
+                        ids.dedup();
+                        if ids.len() == 1 {
+                            Head::Atom(ids[0])
+                        } else {
+                            Head::Disjunction(ids)
+                        }
+                    }
+                };
+                output.rules.push(Rule {
+                    head,
+                    body,
+                    origin: span,
+                });
+            }
+            CHead::Choice { elements, guards } => {
+                let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+                let mut ground: Vec<(u32, Body)> = Vec::new();
+                for (element, plan) in elements.iter().zip(element_plans) {
+                    self.ground_element(element, plan, pos_base, neg_base, &mut ground, output);
+                }
+                let body = self.body(0, 0);
+                let elements = merge_elements(ground);
+                let Some(bounds) = self.bounds(guards, elements.len()) else {
+                    // The bounds can never hold: the body must be false.
+                    output.rules.push(Rule {
+                        head: Head::Constraint,
+                        body,
+                        origin: span,
+                    });
+                    return;
+                };
+                if elements.is_empty() {
+                    return;
+                }
+                output.rules.push(Rule {
+                    head: Head::Choice { elements, bounds },
+                    body,
+                    origin: span,
+                });
+            }
+        }
+    }
+
+    fn ground_element(
+        &mut self,
+        element: &CElement,
+        plan: &[Step<'_>],
+        pos_base: usize,
+        neg_base: usize,
+        ground: &mut Vec<(u32, Body)>,
+        output: &mut Output,
+    ) {
+        self.run(plan, 0, &mut |exec| {
+            if let Some(a) = exec.derive(&element.atom, output) {
+                let condition = exec.body(pos_base, neg_base);
+                ground.push((a, condition));
+            }
+        });
+    }
+
+    /// Turns the guards into count bounds over `n` elements; `None` when no
+    /// count can satisfy them.
+    fn bounds(&mut self, guards: &[(CmpOp, CTerm)], n: usize) -> Option<CountBounds> {
+        let (mut lower, mut upper) = (0i64, i64::MAX);
+        for (op, term) in guards {
+            let value = term.eval(self.symbols, &self.env)?;
+            // Numbers compare as numbers; #inf is below every count and any
+            // other term above it (clingo's term order).
+            let v: i64 = match self.symbols.get(value) {
+                SymbolData::Number(v) => i64::from(*v),
+                SymbolData::Infimum => i64::MIN / 2,
+                _ => i64::MAX / 2,
+            };
+            match op {
+                CmpOp::Eq => {
+                    lower = lower.max(v);
+                    upper = upper.min(v);
+                }
+                CmpOp::Ge => lower = lower.max(v),
+                CmpOp::Gt => lower = lower.max(v + 1),
+                CmpOp::Le => upper = upper.min(v),
+                CmpOp::Lt => upper = upper.min(v - 1),
+                CmpOp::Ne => unreachable!("rejected when compiling"),
+            }
+        }
+        let n = n as i64;
+        if upper < 0 || lower > n || lower > upper {
+            return None;
+        }
+        Some(CountBounds {
+            lower: lower.max(0) as u32,
+            upper: (upper < n).then_some(upper as u32),
+        })
+    }
+}
+
+/// One element per atom: conditions of repeated atoms are alternatives.
+fn merge_elements(mut ground: Vec<(u32, Body)>) -> Vec<ChoiceElement> {
+    ground.sort_by_key(|(a, _)| *a);
+    let mut elements: Vec<ChoiceElement> = Vec::new();
+    for (atom, condition) in ground {
+        match elements.last_mut() {
+            Some(last) if last.atom == AtomId(atom) => {
+                if !last.conditions.contains(&condition) {
+                    last.conditions.push(condition);
+                }
+            }
+            _ => elements.push(ChoiceElement {
+                atom: AtomId(atom),
+                conditions: vec![condition],
+            }),
+        }
+    }
+    for element in &mut elements {
+        if element.is_unconditional() {
+            element.conditions = vec![Body::default()];
+        }
+    }
+    elements
+}
