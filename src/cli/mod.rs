@@ -1,1 +1,396 @@
 //! The command line: the only module that does I/O.
+//!
+//! Raw flags are parsed by clap into [`Args`], validated into a [`Config`],
+//! and [`run`] drives the pipeline: read and parse every input (following
+//! `#include`), ground, translate and solve, printing as clingo does.
+
+mod output;
+
+use crate::diagnostics::{Diagnostic, FileId, SourceMap, render_all};
+use crate::ground::{self, program::GroundProgram};
+use crate::solve::{Enumerator, SolveOptions};
+use crate::syntax::ast::{Statement, StatementKind, Term};
+use crate::syntax::{parse_program, parse_term};
+use clap::{Parser, Subcommand};
+use output::{Outcome, Sizes, Summary, Timings};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Exit code for input errors (syntax, safety, unreadable files, bad flags).
+pub const EXIT_INPUT_ERROR: u8 = 65;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "asp2sat",
+    version,
+    about = "Ground answer set programs and solve them with a SAT solver.\n\
+             Accepts clingo 4+, gringo 3/lparse and DLV syntax in one language."
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compute answer sets, printed as clingo prints them.
+    Solve(SolveArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct SolveArgs {
+    /// Input files; `-` or none reads standard input. A bare number is
+    /// taken as the number of models, as clingo does (`asp2sat solve 0 f.lp`).
+    inputs: Vec<String>,
+    /// Number of answer sets to compute; 0 computes all.
+    #[arg(short = 'n', long = "models", value_name = "N")]
+    models: Option<usize>,
+    /// Replace `#const NAME = ...` with VALUE.
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
+    consts: Vec<String>,
+    /// Output format: 0 for clingo's text, 2 for clingo's JSON.
+    #[arg(long = "outf", value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    outf: u8,
+    /// Print each distinct set of shown atoms once.
+    #[arg(long)]
+    project: bool,
+    /// Do not print the answer sets, only the summary.
+    #[arg(short = 'q', long)]
+    quiet: bool,
+    /// Print the time of each stage and the size of the problem.
+    #[arg(long)]
+    stats: bool,
+    /// Stop after this many seconds, reporting what was found so far.
+    #[arg(long = "time-limit", value_name = "SECONDS")]
+    time_limit: Option<u64>,
+}
+
+/// Validated settings of one `solve` run.
+struct Config {
+    inputs: Vec<String>,
+    models: usize,
+    consts: Vec<(String, String)>,
+    json: bool,
+    project: bool,
+    quiet: bool,
+    stats: bool,
+    time_limit: Option<Duration>,
+}
+
+impl Config {
+    fn from_args(args: SolveArgs) -> Result<Config, String> {
+        let mut models = args.models;
+        let mut inputs = Vec::new();
+        for input in args.inputs {
+            let is_number = !input.is_empty() && input.bytes().all(|b| b.is_ascii_digit());
+            if is_number && !Path::new(&input).exists() && models.is_none() {
+                models = Some(input.parse().map_err(|_| format!("invalid number of models: {input}"))?);
+            } else {
+                inputs.push(input);
+            }
+        }
+        let consts = args
+            .consts
+            .iter()
+            .map(|c| match c.split_once('=') {
+                Some((name, value)) if is_identifier(name.trim()) => {
+                    Ok((name.trim().to_string(), value.to_string()))
+                }
+                _ => Err(format!(
+                    "invalid constant definition '{c}': expected NAME=VALUE, e.g. -c n=9"
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Config {
+            inputs,
+            models: models.unwrap_or(1),
+            consts,
+            json: match args.outf {
+                0 => false,
+                2 => true,
+                other => return Err(format!("--outf={other} is not supported: use 0 (text) or 2 (JSON)")),
+            },
+            project: args.project,
+            quiet: args.quiet,
+            stats: args.stats,
+            time_limit: args.time_limit.map(Duration::from_secs),
+        })
+    }
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.trim_start_matches('_').chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 });
+        }
+    };
+    match args.command {
+        Command::Solve(args) => match Config::from_args(args) {
+            Ok(config) => ExitCode::from(solve(config)),
+            Err(message) => {
+                eprintln!("asp2sat: error: {message}");
+                ExitCode::from(EXIT_INPUT_ERROR)
+            }
+        },
+    }
+}
+
+/// Everything read from the inputs, parsed.
+struct Loaded {
+    sources: SourceMap,
+    statements: Vec<Statement>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads and parses the inputs, then every file they `#include`, once each.
+fn load(inputs: &[String]) -> Result<Loaded, String> {
+    let mut loaded = Loaded {
+        sources: SourceMap::default(),
+        statements: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut queue: Vec<(String, Option<PathBuf>)> = if inputs.is_empty() {
+        vec![("-".to_string(), None)]
+    } else {
+        inputs.iter().map(|i| (i.clone(), None)).collect()
+    };
+    queue.reverse();
+    while let Some((name, base)) = queue.pop() {
+        let (display, path, text) = if name == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| format!("could not read standard input: {e}"))?;
+            ("<stdin>".to_string(), None, text)
+        } else {
+            let path = resolve(&name, base.as_deref());
+            let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+            if seen.contains(&canonical) {
+                continue;
+            }
+            seen.push(canonical);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("file could not be opened: {}: {e}", path.display()))?;
+            (path.display().to_string(), Some(path), text)
+        };
+        let file = loaded.sources.add(display, text);
+        let (statements, errors) = parse_program(&loaded.sources.file(file).text, file);
+        loaded.diagnostics.extend(errors);
+        let dir = path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+        let mut includes = Vec::new();
+        for statement in &statements {
+            if let StatementKind::Include { path } = &statement.kind {
+                includes.push((path.clone(), dir.clone().or_else(|| Some(PathBuf::from(".")))));
+            }
+        }
+        queue.extend(includes.into_iter().rev());
+        loaded.statements.extend(statements);
+    }
+    Ok(loaded)
+}
+
+/// `#include` paths are relative to the including file, as in gringo.
+fn resolve(name: &str, base: Option<&Path>) -> PathBuf {
+    let path = PathBuf::from(name);
+    match base {
+        Some(dir) if path.is_relative() && dir.join(&path).exists() => dir.join(path),
+        _ => path,
+    }
+}
+
+/// Parses `-c name=value` values as terms.
+fn parse_overrides(
+    config: &Config,
+    sources: &mut SourceMap,
+) -> Result<Vec<(String, Term)>, Vec<Diagnostic>> {
+    let mut overrides = Vec::new();
+    let mut errors = Vec::new();
+    for (name, value) in &config.consts {
+        let file: FileId = sources.add("<cmd>", value.clone());
+        match parse_term(value, file) {
+            Ok(term) => overrides.push((name.clone(), term)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() { Ok(overrides) } else { Err(errors) }
+}
+
+fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) -> u8 {
+    eprint!("{}", render_all(diagnostics, sources));
+    eprintln!("\n*** ERROR: (asp2sat): {what}");
+    EXIT_INPUT_ERROR
+}
+
+/// What has been printed so far; shared with the time-limit watchdog so
+/// that an interrupted run still ends with a complete summary.
+struct Progress {
+    json: bool,
+    quiet: bool,
+    inputs: Vec<String>,
+    witnesses: Vec<Vec<String>>,
+    models: usize,
+    started: Instant,
+    timings: Timings,
+}
+
+impl Progress {
+    fn answer(&mut self, atoms: Vec<String>) {
+        self.models += 1;
+        if self.quiet {
+            return;
+        }
+        if self.json {
+            self.witnesses.push(atoms);
+        } else {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(output::answer_text(self.models, &atoms).as_bytes());
+            let _ = out.flush();
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome, sizes: Option<&Sizes>) {
+        self.timings.total = self.started.elapsed();
+        let summary = Summary {
+            outcome,
+            models: self.models,
+            timings: &self.timings,
+            stats: sizes,
+        };
+        let text = if self.json {
+            output::json(&self.inputs, &self.witnesses, &summary)
+        } else {
+            output::summary_text(&summary)
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+fn solve(config: Config) -> u8 {
+    let started = Instant::now();
+    let mut timings = Timings::default();
+    let mut loaded = match load(&config.inputs) {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("asp2sat: error: {message}");
+            return EXIT_INPUT_ERROR;
+        }
+    };
+    if loaded.diagnostics.iter().any(Diagnostic::is_error) {
+        return report_errors(&loaded.diagnostics, &loaded.sources, "parsing failed");
+    }
+    let overrides = match parse_overrides(&config, &mut loaded.sources) {
+        Ok(o) => o,
+        Err(errors) => return report_errors(&errors, &loaded.sources, "invalid constant"),
+    };
+    timings.parse = started.elapsed();
+
+    let ground_start = Instant::now();
+    let (program, diagnostics) = ground::ground(&loaded.statements, &overrides);
+    timings.ground = ground_start.elapsed();
+    let Some(program) = program else {
+        return report_errors(&diagnostics, &loaded.sources, "grounding stopped because of errors");
+    };
+    if !diagnostics.is_empty() {
+        eprint!("{}", render_all(&diagnostics, &loaded.sources));
+    }
+
+    if !config.json {
+        println!("{}\n{}\nSolving...", output::VERSION_LINE, output::reading_line(&config.inputs));
+    }
+    let progress = Arc::new(Mutex::new(Progress {
+        json: config.json,
+        quiet: config.quiet,
+        inputs: config.inputs.clone(),
+        witnesses: Vec::new(),
+        models: 0,
+        started,
+        timings,
+    }));
+    if let Some(limit) = config.time_limit {
+        spawn_watchdog(progress.clone(), limit);
+    }
+    run_solver(&program, &config, &progress, started)
+}
+
+fn run_solver(
+    program: &GroundProgram,
+    config: &Config,
+    progress: &Mutex<Progress>,
+    started: Instant,
+) -> u8 {
+    let translate_start = Instant::now();
+    let options = SolveOptions {
+        max_models: config.models,
+        project: config.project,
+    };
+    let mut enumerator = match Enumerator::new(program, options) {
+        Ok(e) => e,
+        Err(error) => {
+            eprint!("{}", error.render(&SourceMap::default()));
+            return EXIT_INPUT_ERROR;
+        }
+    };
+    let translate = translate_start.elapsed();
+    let solve_start = Instant::now();
+    let mut last_model = solve_start;
+    let mut first_model = None;
+    while let Some(answer) = enumerator.next_answer_set() {
+        last_model = Instant::now();
+        first_model.get_or_insert(started.elapsed());
+        let atoms = answer
+            .shown
+            .iter()
+            .map(|&s| program.symbols.display(s).to_string())
+            .collect();
+        lock(progress).answer(atoms);
+    }
+    let stats = enumerator.stats();
+    let mut progress = lock(progress);
+    let outcome = match (progress.models, enumerator.exhausted()) {
+        (0, _) => Outcome::Unsatisfiable,
+        (_, true) => Outcome::Exhausted,
+        (_, false) => Outcome::Satisfiable,
+    };
+    progress.timings.translate = translate;
+    progress.timings.solve = solve_start.elapsed();
+    progress.timings.first_model = first_model;
+    progress.timings.unsat = if enumerator.exhausted() { last_model.elapsed() } else { Duration::ZERO };
+    let sizes = Sizes {
+        atoms: program.atoms.len(),
+        rules: program.rules.len(),
+        variables: stats.variables,
+        clauses: stats.clauses,
+        loop_rounds: stats.loop_rounds,
+    };
+    progress.finish(outcome, config.stats.then_some(&sizes));
+    outcome.exit_code(progress.models, false)
+}
+
+fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
+    progress.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Ends the process with clingo's interrupted summary when the limit passes.
+fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(limit);
+        let mut progress = lock(&progress);
+        progress.finish(Outcome::Unknown, None);
+        std::process::exit(i32::from(Outcome::Unknown.exit_code(progress.models, true)));
+    });
+}

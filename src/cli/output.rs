@@ -1,0 +1,251 @@
+//! clingo's output formats: text (`--outf=0`) and JSON (`--outf=2`).
+//!
+//! Pure formatting: these functions return strings; [`super`] prints them.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+pub const VERSION_LINE: &str = concat!("asp2sat version ", env!("CARGO_PKG_VERSION"));
+
+/// How the search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Stopped after the requested number of models; more may exist.
+    Satisfiable,
+    /// Every answer set was enumerated (at least one).
+    Exhausted,
+    Unsatisfiable,
+    /// Interrupted (time limit) before the search finished.
+    Unknown,
+}
+
+impl Outcome {
+    /// clingo's exit code: 10 model found, 20 unsatisfiable, 30 search
+    /// exhausted with models; +1 when interrupted; 0 when unknown.
+    pub fn exit_code(self, models: usize, interrupted: bool) -> u8 {
+        let base = match self {
+            Outcome::Satisfiable => 10,
+            Outcome::Exhausted => 30,
+            Outcome::Unsatisfiable => 20,
+            Outcome::Unknown if models > 0 => 10,
+            Outcome::Unknown => 0,
+        };
+        base + u8::from(interrupted)
+    }
+
+    fn result(self, models: usize) -> &'static str {
+        match self {
+            Outcome::Satisfiable | Outcome::Exhausted => "SATISFIABLE",
+            Outcome::Unsatisfiable => "UNSATISFIABLE",
+            Outcome::Unknown if models > 0 => "SATISFIABLE",
+            Outcome::Unknown => "UNKNOWN",
+        }
+    }
+
+    fn more(self) -> bool {
+        matches!(self, Outcome::Satisfiable | Outcome::Unknown)
+    }
+}
+
+/// Wall-clock times of the run, for the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    pub parse: Duration,
+    pub ground: Duration,
+    pub translate: Duration,
+    pub solve: Duration,
+    pub first_model: Option<Duration>,
+    /// Time spent after the last model proving there are no more.
+    pub unsat: Duration,
+    pub total: Duration,
+}
+
+/// Sizes for `--stats`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sizes {
+    pub atoms: usize,
+    pub rules: usize,
+    pub variables: usize,
+    pub clauses: usize,
+    pub loop_rounds: usize,
+}
+
+pub fn reading_line(inputs: &[String]) -> String {
+    match inputs {
+        [] => "Reading from stdin".to_string(),
+        [one] => format!("Reading from {}", display_input(one)),
+        [first, ..] => format!("Reading from {} ...", display_input(first)),
+    }
+}
+
+fn display_input(name: &str) -> &str {
+    if name == "-" { "stdin" } else { name }
+}
+
+pub fn answer_text(number: usize, atoms: &[String]) -> String {
+    format!("Answer: {number}\n{}\n", atoms.join(" "))
+}
+
+pub struct Summary<'a> {
+    pub outcome: Outcome,
+    pub models: usize,
+    pub timings: &'a Timings,
+    pub stats: Option<&'a Sizes>,
+}
+
+pub fn summary_text(s: &Summary<'_>) -> String {
+    let t = s.timings;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}\n", s.outcome.result(s.models));
+    let more = if s.outcome.more() { "+" } else { "" };
+    let _ = writeln!(out, "Models       : {}{more}", s.models);
+    let _ = writeln!(out, "Calls        : 1");
+    let _ = writeln!(
+        out,
+        "Time         : {:.3}s (Solving: {:.2}s 1st Model: {:.2}s Unsat: {:.2}s)",
+        t.total.as_secs_f64(),
+        t.solve.as_secs_f64(),
+        t.first_model.unwrap_or_default().as_secs_f64(),
+        t.unsat.as_secs_f64()
+    );
+    let _ = writeln!(out, "CPU Time     : {:.3}s", t.total.as_secs_f64());
+    if let Some(sizes) = s.stats {
+        out.push('\n');
+        for (name, time) in [
+            ("Parse", t.parse),
+            ("Ground", t.ground),
+            ("Translate", t.translate),
+            ("Solve", t.solve),
+        ] {
+            let _ = writeln!(out, "{name:<13}: {:.3}s", time.as_secs_f64());
+        }
+        for (name, value) in [
+            ("Atoms", sizes.atoms),
+            ("Rules", sizes.rules),
+            ("Variables", sizes.variables),
+            ("Clauses", sizes.clauses),
+            ("Loop rounds", sizes.loop_rounds),
+        ] {
+            let _ = writeln!(out, "{name:<13}: {value}");
+        }
+    }
+    out
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("strings always serialise")
+}
+
+/// clingo's `--outf=2` document, laid out as clingo lays it out.
+pub fn json(inputs: &[String], witnesses: &[Vec<String>], s: &Summary<'_>) -> String {
+    let t = s.timings;
+    let mut out = String::new();
+    let _ = writeln!(out, "{{\n  \"Solver\": {},", json_string(VERSION_LINE));
+    let input: Vec<String> = if inputs.is_empty() {
+        vec![json_string("stdin")]
+    } else {
+        inputs.iter().map(|i| json_string(display_input(i))).collect()
+    };
+    let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
+    out.push_str("  \"Call\": [\n    {\n");
+    if !witnesses.is_empty() {
+        out.push_str("      \"Witnesses\": [\n");
+        let rendered: Vec<String> = witnesses
+            .iter()
+            .map(|w| {
+                let values: Vec<String> = w.iter().map(|a| json_string(a)).collect();
+                format!(
+                    "        {{\n          \"Value\": [\n            {}\n          ]\n        }}",
+                    values.join(", ")
+                )
+            })
+            .collect();
+        out.push_str(&rendered.join(",\n"));
+        out.push_str("\n      ]\n");
+    } else {
+        out.push('\n');
+    }
+    out.push_str("    }\n  ],\n");
+    let _ = writeln!(out, "  \"Result\": {},", json_string(s.outcome.result(s.models)));
+    let more = if s.outcome.more() { "yes" } else { "no" };
+    let _ = writeln!(
+        out,
+        "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"\n  }},",
+        s.models
+    );
+    let _ = writeln!(out, "  \"Calls\": 1,");
+    let _ = write!(
+        out,
+        "  \"Time\": {{\n    \"Total\": {:.3},\n    \"Solve\": {:.3},\n    \"Model\": {:.3},\n    \"Unsat\": {:.3},\n    \"CPU\": {:.3}\n  }}",
+        t.total.as_secs_f64(),
+        t.solve.as_secs_f64(),
+        t.first_model.unwrap_or_default().as_secs_f64(),
+        t.unsat.as_secs_f64(),
+        t.total.as_secs_f64()
+    );
+    if let Some(sizes) = s.stats {
+        let _ = write!(
+            out,
+            ",\n  \"Stats\": {{\n    \"Parse\": {:.3},\n    \"Ground\": {:.3},\n    \"Translate\": {:.3},\n    \"Atoms\": {},\n    \"Rules\": {},\n    \"Variables\": {},\n    \"Clauses\": {},\n    \"LoopRounds\": {}\n  }}",
+            t.parse.as_secs_f64(),
+            t.ground.as_secs_f64(),
+            t.translate.as_secs_f64(),
+            sizes.atoms,
+            sizes.rules,
+            sizes.variables,
+            sizes.clauses,
+            sizes.loop_rounds
+        );
+    }
+    out.push_str("\n}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_clingo() {
+        assert_eq!(Outcome::Satisfiable.exit_code(1, false), 10);
+        assert_eq!(Outcome::Unsatisfiable.exit_code(0, false), 20);
+        assert_eq!(Outcome::Exhausted.exit_code(3, false), 30);
+        assert_eq!(Outcome::Unknown.exit_code(0, true), 1);
+        assert_eq!(Outcome::Unknown.exit_code(2, true), 11);
+    }
+
+    #[test]
+    fn json_is_valid_and_has_clingo_shape() {
+        let timings = Timings::default();
+        let summary = Summary {
+            outcome: Outcome::Exhausted,
+            models: 2,
+            timings: &timings,
+            stats: None,
+        };
+        let text = json(
+            &["a.lp".into()],
+            &[vec!["a".into()], vec!["a".into(), "\"s\"".into()]],
+            &summary,
+        );
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["Call"][0]["Witnesses"][1]["Value"][1], "\"s\"");
+        assert_eq!(v["Models"]["Number"], 2);
+        assert_eq!(v["Models"]["More"], "no");
+        assert_eq!(v["Result"], "SATISFIABLE");
+    }
+
+    #[test]
+    fn json_without_witnesses_is_valid() {
+        let timings = Timings::default();
+        let summary = Summary {
+            outcome: Outcome::Unsatisfiable,
+            models: 0,
+            timings: &timings,
+            stats: None,
+        };
+        let v: serde_json::Value = serde_json::from_str(&json(&[], &[], &summary)).unwrap();
+        assert_eq!(v["Result"], "UNSATISFIABLE");
+        assert_eq!(v["Input"][0], "stdin");
+    }
+}
