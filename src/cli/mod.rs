@@ -309,9 +309,6 @@ fn solve(config: Config) -> u8 {
         eprint!("{}", render_all(&diagnostics, &loaded.sources));
     }
 
-    if !config.json {
-        println!("{}\n{}\nSolving...", output::VERSION_LINE, output::reading_line(&config.inputs));
-    }
     let progress = Arc::new(Mutex::new(Progress {
         json: config.json,
         quiet: config.quiet,
@@ -324,7 +321,7 @@ fn solve(config: Config) -> u8 {
     if let Some(limit) = config.time_limit {
         spawn_watchdog(progress.clone(), limit);
     }
-    run_solver(&program, &config, &progress, started)
+    run_solver(&program, &config, &progress, started, &loaded.sources)
 }
 
 fn run_solver(
@@ -332,6 +329,7 @@ fn run_solver(
     config: &Config,
     progress: &Mutex<Progress>,
     started: Instant,
+    sources: &SourceMap,
 ) -> u8 {
     let translate_start = Instant::now();
     let options = SolveOptions {
@@ -341,11 +339,13 @@ fn run_solver(
     let mut enumerator = match Enumerator::new(program, options) {
         Ok(e) => e,
         Err(error) => {
-            eprint!("{}", error.render(&SourceMap::default()));
-            return EXIT_INPUT_ERROR;
+            return report_errors(&[error], sources, "translation failed");
         }
     };
     let translate = translate_start.elapsed();
+    if !config.json {
+        println!("{}\n{}\nSolving...", output::VERSION_LINE, output::reading_line(&config.inputs));
+    }
     let solve_start = Instant::now();
     let mut last_model = solve_start;
     let mut first_model = None;
