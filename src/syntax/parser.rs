@@ -1,13 +1,2398 @@
-use crate::diagnostics::{Diagnostic, FileId};
-use crate::syntax::ast::{Statement, Term};
+//! Text to spanned AST for clingo 4+, gringo 3/lparse and DLV input.
+//!
+//! Two stages: a lexer built from nom combinators over a
+//! [`LocatedSpan`] turns the whole file into a token vector (comments,
+//! strings, `#script .. #end` and `#include <file>` are handled there), and a
+//! hand-written recursive-descent parser walks the tokens. Binary operator
+//! chains and lists are parsed with loops, and every recursive construct
+//! (parentheses, argument lists, `|t|`, unary operators) counts against
+//! [`MAX_DEPTH`], so no input can overflow the stack.
+//!
+//! On a syntax error the parser records a diagnostic and skips to the next
+//! statement-ending `.` (the lexer already separated `..`, strings and
+//! comments), so every error of a file is reported.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char, digit1, hex_digit1, oct_digit1, satisfy};
+use nom::combinator::{recognize, value};
+use nom::error::ErrorKind;
+use nom::{IResult, Input as _, Parser as _};
+use nom_locate::LocatedSpan;
+
+use crate::diagnostics::{Diagnostic, FileId, Span};
+use crate::syntax::ast::{
+    Atom, BinaryOp, BodyElement, ChoiceElement, CmpOp, Guard, Head, HeadLiteral, Literal, Naf,
+    Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
+};
+
+/// How many parentheses, argument lists, `|..|` and unary operators may nest.
+const MAX_DEPTH: usize = 256;
 
 /// Parses one whole file. Every syntax error is reported; statements that
 /// parsed are returned even when others failed.
-pub fn parse_program(_source: &str, _file: FileId) -> (Vec<Statement>, Vec<Diagnostic>) {
-    (Vec::new(), Vec::new())
+pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnostic>) {
+    let (tokens, mut diagnostics) = lex(source, file);
+    let mut parser = Parser::new(source, file, tokens);
+    let mut statements = Vec::new();
+    while parser.peek() != K::Eof {
+        match parser.statement() {
+            Ok(statement) => statements.push(statement),
+            Err(Fail(diagnostic)) => {
+                diagnostics.extend(diagnostic);
+                parser.recover();
+            }
+        }
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
+    (statements, diagnostics)
 }
 
 /// Parses a single term (used for `-c name=value`).
-pub fn parse_term(_source: &str, _file: FileId) -> Result<Term, Diagnostic> {
-    Err(Diagnostic::error(Default::default(), "not yet"))
+pub fn parse_term(source: &str, file: FileId) -> Result<Term, Diagnostic> {
+    let (tokens, diagnostics) = lex(source, file);
+    if let Some(first) = diagnostics.into_iter().next() {
+        return Err(first);
+    }
+    let mut parser = Parser::new(source, file, tokens);
+    let result = parser.term().and_then(|term| {
+        if parser.at(K::Eof) {
+            Ok(term)
+        } else {
+            Err(parser.unexpected())
+        }
+    });
+    result.map_err(|Fail(d)| {
+        d.unwrap_or_else(|| Diagnostic::error(Span::new(file, 0, source.len()), "syntax error"))
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Lexer
+// ---------------------------------------------------------------------------
+
+type In<'a> = LocatedSpan<&'a str>;
+
+/// Token kinds. Texts are recovered from the source through the span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum K {
+    Ident,
+    Var,
+    Anon,
+    Int,
+    Str,
+    /// `<file>` right after `#include`.
+    AngleStr,
+    /// `#name`
+    Directive,
+    /// `#script ... #end`
+    Script,
+    Not,
+    LParen,
+    RParen,
+    LBrace,
+    RBrace,
+    LBrack,
+    RBrack,
+    Comma,
+    Semi,
+    Colon,
+    If,
+    Wif,
+    Assign,
+    Dot,
+    DotDot,
+    Bar,
+    Plus,
+    Minus,
+    Star,
+    Pow,
+    Slash,
+    Backslash,
+    Question,
+    Caret,
+    Amp,
+    Tilde,
+    Eq,
+    EqEq,
+    Ne,
+    LtGt,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    At,
+    /// Text the lexer already reported; the parser fails silently on it.
+    Error,
+    Eof,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    kind: K,
+    start: usize,
+    end: usize,
+}
+
+fn is_id_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '\''
+}
+
+/// Identifiers (`_*[a-z]..`), variables (`_*[A-Z]..`) and `not`.
+fn name(i: In) -> IResult<In, K> {
+    let (rest, text) = recognize((
+        take_while(|c| c == '_'),
+        satisfy(|c| c.is_ascii_alphabetic()),
+        take_while(is_id_char),
+    ))
+    .parse(i)?;
+    let text = *text.fragment();
+    let first = text.trim_start_matches('_').chars().next();
+    let kind = if first.is_some_and(|c| c.is_ascii_uppercase()) {
+        K::Var
+    } else if text == "not" {
+        K::Not
+    } else {
+        K::Ident
+    };
+    Ok((rest, kind))
+}
+
+/// `_1`, `__2x`: variables made of underscores and digits.
+fn underscore_var(i: In) -> IResult<In, K> {
+    value(
+        K::Var,
+        (take_while1(|c| c == '_'), digit1, take_while(is_id_char)),
+    )
+    .parse(i)
+}
+
+fn number(i: In) -> IResult<In, K> {
+    value(
+        K::Int,
+        alt((
+            recognize((tag("0x"), hex_digit1)),
+            recognize((tag("0o"), oct_digit1)),
+            recognize((tag("0b"), take_while1(|c| c == '0' || c == '1'))),
+            digit1,
+        )),
+    )
+    .parse(i)
+}
+
+fn directive(i: In) -> IResult<In, K> {
+    value(
+        K::Directive,
+        (char('#'), take_while1(|c: char| c.is_ascii_lowercase())),
+    )
+    .parse(i)
+}
+
+/// Punctuation and operators, longest match first.
+fn punct(i: In) -> IResult<In, K> {
+    let bytes = i.fragment().as_bytes();
+    let second = bytes.get(1).copied();
+    let (kind, len) = match (bytes.first().copied(), second) {
+        (Some(b':'), Some(b'-')) => (K::If, 2),
+        (Some(b':'), Some(b'~')) => (K::Wif, 2),
+        (Some(b':'), Some(b'=')) => (K::Assign, 2),
+        (Some(b':'), _) => (K::Colon, 1),
+        (Some(b'.'), Some(b'.')) => (K::DotDot, 2),
+        (Some(b'.'), _) => (K::Dot, 1),
+        (Some(b'*'), Some(b'*')) => (K::Pow, 2),
+        (Some(b'*'), _) => (K::Star, 1),
+        (Some(b'='), Some(b'=')) => (K::EqEq, 2),
+        (Some(b'='), _) => (K::Eq, 1),
+        (Some(b'!'), Some(b'=')) => (K::Ne, 2),
+        (Some(b'<'), Some(b'>')) => (K::LtGt, 2),
+        (Some(b'<'), Some(b'=')) => (K::Le, 2),
+        (Some(b'<'), _) => (K::Lt, 1),
+        (Some(b'>'), Some(b'=')) => (K::Ge, 2),
+        (Some(b'>'), _) => (K::Gt, 1),
+        (Some(b'('), _) => (K::LParen, 1),
+        (Some(b')'), _) => (K::RParen, 1),
+        (Some(b'{'), _) => (K::LBrace, 1),
+        (Some(b'}'), _) => (K::RBrace, 1),
+        (Some(b'['), _) => (K::LBrack, 1),
+        (Some(b']'), _) => (K::RBrack, 1),
+        (Some(b','), _) => (K::Comma, 1),
+        (Some(b';'), _) => (K::Semi, 1),
+        (Some(b'|'), _) => (K::Bar, 1),
+        (Some(b'+'), _) => (K::Plus, 1),
+        (Some(b'-'), _) => (K::Minus, 1),
+        (Some(b'/'), _) => (K::Slash, 1),
+        (Some(b'\\'), _) => (K::Backslash, 1),
+        (Some(b'?'), _) => (K::Question, 1),
+        (Some(b'^'), _) => (K::Caret, 1),
+        (Some(b'&'), _) => (K::Amp, 1),
+        (Some(b'~'), _) => (K::Tilde, 1),
+        (Some(b'@'), _) => (K::At, 1),
+        _ => return Err(nom::Err::Error(nom::error::Error::new(i, ErrorKind::Char))),
+    };
+    Ok((i.take_from(len), kind))
+}
+
+/// One token, dispatched on its first character.
+fn token(i: In) -> IResult<In, K> {
+    match i.fragment().as_bytes().first() {
+        Some(c) if c.is_ascii_alphabetic() => name(i),
+        Some(b'_') => alt((name, underscore_var, value(K::Anon, char('_')))).parse(i),
+        Some(c) if c.is_ascii_digit() => number(i),
+        Some(b'#') => directive(i),
+        _ => punct(i),
+    }
+}
+
+struct Lexer<'s> {
+    src: &'s str,
+    file: FileId,
+    tokens: Vec<Token>,
+    diagnostics: Vec<Diagnostic>,
+    /// The last token is an `Error` for a run of unexpected characters that
+    /// the next unexpected character may extend.
+    extendable_error: bool,
+}
+
+impl Lexer<'_> {
+    fn push(&mut self, kind: K, start: usize, end: usize) {
+        self.tokens.push(Token { kind, start, end });
+        self.extendable_error = false;
+    }
+
+    fn error(&mut self, start: usize, end: usize, message: impl Into<String>) {
+        self.diagnostics
+            .push(Diagnostic::error(Span::new(self.file, start, end), message));
+    }
+
+    /// Skips whitespace and comments from `off`; returns the next offset.
+    fn skip_trivia(&mut self, mut off: usize) -> usize {
+        let bytes = self.src.as_bytes();
+        loop {
+            match bytes.get(off) {
+                Some(b) if b.is_ascii_whitespace() => off += 1,
+                Some(b'%') if bytes.get(off + 1) == Some(&b'*') => {
+                    let mut depth = 1;
+                    let mut i = off + 2;
+                    while depth > 0 && i < bytes.len() {
+                        if bytes[i..].starts_with(b"*%") {
+                            depth -= 1;
+                            i += 2;
+                        } else if bytes[i..].starts_with(b"%*") {
+                            depth += 1;
+                            i += 2;
+                        } else {
+                            i += 1;
+                        }
+                    }
+                    if depth > 0 {
+                        self.error(off, off + 2, "lexer error, unterminated block comment");
+                        self.push(K::Error, off, bytes.len());
+                        return bytes.len();
+                    }
+                    off = i;
+                }
+                // `%` line comments, and `#!` lines as gringo skips them
+                Some(b'%') | Some(b'#')
+                    if bytes[off] == b'%' || bytes.get(off + 1) == Some(&b'!') =>
+                {
+                    off = bytes[off..]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .map_or(bytes.len(), |p| off + p);
+                }
+                _ => return off,
+            }
+        }
+    }
+
+    /// Lexes a string starting at the `"` at `off`; returns the offset after it.
+    fn string(&mut self, off: usize) -> usize {
+        let mut chars = self.src[off + 1..].char_indices();
+        let mut bad = false;
+        while let Some((i, c)) = chars.next() {
+            let at = off + 1 + i;
+            match c {
+                '"' => {
+                    self.push(if bad { K::Error } else { K::Str }, off, at + 1);
+                    return at + 1;
+                }
+                '\\' => match chars.next() {
+                    Some((_, '"' | '\\' | 'n')) => {}
+                    Some((_, '\n')) | None => break,
+                    Some((_, other)) => {
+                        let end = at + 1 + other.len_utf8();
+                        self.error(
+                            at,
+                            end,
+                            format!("lexer error, invalid escape sequence \\{other}"),
+                        );
+                        bad = true;
+                    }
+                },
+                '\n' => break,
+                _ => {}
+            }
+        }
+        self.error(off, off + 1, "lexer error, unterminated string");
+        self.push(K::Error, off, off + 1);
+        off + 1
+    }
+
+    /// Records one unexpected character, merged with a directly preceding one.
+    fn unexpected_char(&mut self, off: usize) -> usize {
+        let len = self.src[off..].chars().next().map_or(1, char::len_utf8);
+        let end = off + len;
+        if self.extendable_error
+            && let (Some(token), Some(diagnostic)) =
+                (self.tokens.last_mut(), self.diagnostics.last_mut())
+            && token.end == off
+        {
+            token.end = end;
+            diagnostic.span.end = end as u32;
+            diagnostic.message = format!("lexer error, unexpected {}", &self.src[token.start..end]);
+            return end;
+        }
+        self.error(
+            off,
+            end,
+            format!("lexer error, unexpected {}", &self.src[off..end]),
+        );
+        self.push(K::Error, off, end);
+        self.extendable_error = true;
+        end
+    }
+
+    /// After `#script`: everything up to and including `#end` is one token.
+    fn script(&mut self, start: usize, after: usize) -> usize {
+        match self.src[after..].find("#end") {
+            Some(p) => {
+                let end = after + p + 4;
+                self.push(K::Script, start, end);
+                end
+            }
+            None => {
+                self.error(
+                    start,
+                    after,
+                    "lexer error, unterminated #script (missing #end)",
+                );
+                self.push(K::Error, start, self.src.len());
+                self.src.len()
+            }
+        }
+    }
+
+    /// After `#include`: lexes `<file>` as one token if present.
+    fn angle_file(&mut self, after: usize) -> usize {
+        let bytes = self.src.as_bytes();
+        let mut off = after;
+        while bytes.get(off).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+            off += 1;
+        }
+        if bytes.get(off) == Some(&b'<')
+            && let Some(p) = bytes[off..].iter().position(|&b| b == b'>' || b == b'\n')
+            && bytes[off + p] == b'>'
+        {
+            self.push(K::AngleStr, off, off + p + 1);
+            return off + p + 1;
+        }
+        after
+    }
+}
+
+fn lex(src: &str, file: FileId) -> (Vec<Token>, Vec<Diagnostic>) {
+    let mut lexer = Lexer {
+        src,
+        file,
+        tokens: Vec::new(),
+        diagnostics: Vec::new(),
+        extendable_error: false,
+    };
+    let mut input = In::new(src);
+    loop {
+        let here = input.location_offset();
+        let off = lexer.skip_trivia(here);
+        if off > here {
+            lexer.extendable_error = false;
+        }
+        if off >= src.len() {
+            break;
+        }
+        let next = if src.as_bytes()[off] == b'"' {
+            lexer.string(off)
+        } else {
+            match token(input.take_from(off - here)) {
+                Ok((rest, kind)) => {
+                    let end = rest.location_offset();
+                    match (kind, &src[off..end]) {
+                        (K::Directive, "#script") => lexer.script(off, end),
+                        (K::Directive, "#include") => {
+                            lexer.push(kind, off, end);
+                            lexer.angle_file(end)
+                        }
+                        _ => {
+                            lexer.push(kind, off, end);
+                            end
+                        }
+                    }
+                }
+                Err(_) => lexer.unexpected_char(off),
+            }
+        };
+        input = input.take_from(next - here);
+    }
+    lexer.push(K::Eof, src.len(), src.len());
+    (lexer.tokens, lexer.diagnostics)
+}
+
+/// The value of a string literal's source text, quotes included.
+fn unescape(text: &str) -> String {
+    let inner = text
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(text);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The magnitude of an integer literal, `None` if it does not fit a `u64`.
+fn literal_value(text: &str) -> Option<u64> {
+    let (digits, radix) = if let Some(d) = text.strip_prefix("0x") {
+        (d, 16)
+    } else if let Some(d) = text.strip_prefix("0o") {
+        (d, 8)
+    } else if let Some(d) = text.strip_prefix("0b") {
+        (d, 2)
+    } else {
+        (text, 10)
+    };
+    u64::from_str_radix(digits, radix).ok()
+}
+
+// ---------------------------------------------------------------------------
+// Parser
+// ---------------------------------------------------------------------------
+
+/// A failed parse: the error to report, or `None` when the lexer already
+/// reported the offending token.
+struct Fail(Option<Diagnostic>);
+
+type PResult<T> = Result<T, Fail>;
+
+#[derive(Clone, Copy)]
+enum Infix {
+    Interval,
+    Binary(BinaryOp),
+}
+
+/// Precedence (higher binds tighter) and right-associativity, as in gringo.
+fn infix(kind: K) -> Option<(Infix, u8, bool)> {
+    use BinaryOp::*;
+    Some(match kind {
+        K::DotDot => (Infix::Interval, 1, false),
+        K::Caret => (Infix::Binary(BitXor), 2, false),
+        K::Question => (Infix::Binary(BitOr), 3, false),
+        K::Amp => (Infix::Binary(BitAnd), 4, false),
+        K::Plus => (Infix::Binary(Add), 5, false),
+        K::Minus => (Infix::Binary(Sub), 5, false),
+        K::Star => (Infix::Binary(Mul), 6, false),
+        K::Slash => (Infix::Binary(Div), 6, false),
+        K::Backslash => (Infix::Binary(Mod), 6, false),
+        K::Pow => (Infix::Binary(Pow), 7, true),
+        _ => return None,
+    })
+}
+
+fn comparison(kind: K) -> Option<CmpOp> {
+    Some(match kind {
+        K::Eq | K::EqEq | K::Assign => CmpOp::Eq,
+        K::Ne | K::LtGt => CmpOp::Ne,
+        K::Lt => CmpOp::Lt,
+        K::Le => CmpOp::Le,
+        K::Gt => CmpOp::Gt,
+        K::Ge => CmpOp::Ge,
+        _ => return None,
+    })
+}
+
+/// `t op count` as `count op' t`.
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+fn literal_end(literal: &Literal) -> u32 {
+    match literal {
+        Literal::Atom { atom, .. } => atom.span.end,
+        Literal::Comparison { span, .. } | Literal::Boolean { span, .. } => span.end,
+    }
+}
+
+const AGGREGATE_FUNCTIONS: &[&str] = &[
+    "#count", "#sum", "#min", "#max", "#avg", "#times", "#even", "#odd",
+];
+
+/// DLV built-in predicates such as `#int(X)`, skipped as unsupported.
+const DLV_BUILTINS: &[&str] = &["#int", "#succ", "#prec", "#mod", "#rand", "#absdiff"];
+
+/// One `;`-separated group of an argument list or tuple.
+struct Group {
+    terms: Vec<Term>,
+    trailing_comma: bool,
+    start: usize,
+    end: usize,
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    file: FileId,
+    tokens: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+impl<'s> Parser<'s> {
+    fn new(src: &'s str, file: FileId, tokens: Vec<Token>) -> Self {
+        Parser {
+            src,
+            file,
+            tokens,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    // --- token access -----------------------------------------------------
+
+    fn tok(&self) -> Token {
+        self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn peek(&self) -> K {
+        self.tok().kind
+    }
+
+    fn peek_at(&self, index: usize) -> K {
+        self.tokens.get(index).map_or(K::Eof, |t| t.kind)
+    }
+
+    fn at(&self, kind: K) -> bool {
+        self.peek() == kind
+    }
+
+    fn bump(&mut self) -> Token {
+        let token = self.tok();
+        if token.kind != K::Eof {
+            self.pos += 1;
+        }
+        token
+    }
+
+    fn eat(&mut self, kind: K) -> Option<Token> {
+        self.at(kind).then(|| self.bump())
+    }
+
+    fn text(&self, token: Token) -> &'s str {
+        &self.src[token.start..token.end]
+    }
+
+    fn directive_at(&self, index: usize) -> Option<&'s str> {
+        let token = self.tokens.get(index)?;
+        (token.kind == K::Directive).then(|| self.text(*token))
+    }
+
+    fn is_directive(&self, names: &[&str]) -> bool {
+        self.directive_at(self.pos)
+            .is_some_and(|d| names.contains(&d))
+    }
+
+    /// End offset of the last consumed token.
+    fn prev_end(&self) -> usize {
+        self.pos.checked_sub(1).map_or(0, |p| self.tokens[p].end)
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, start, end)
+    }
+
+    fn term_at(&self, kind: TermKind, start: usize, end: usize) -> Term {
+        Term {
+            kind,
+            span: self.span(start, end),
+        }
+    }
+
+    // --- errors -----------------------------------------------------------
+
+    fn describe(&self, token: Token) -> String {
+        match token.kind {
+            K::Eof => "<EOF>".to_owned(),
+            K::Int => "<NUMBER>".to_owned(),
+            K::Ident => "<IDENTIFIER>".to_owned(),
+            K::Var => "<VARIABLE>".to_owned(),
+            K::Anon => "<ANONYMOUS>".to_owned(),
+            K::Str | K::AngleStr => "<STRING>".to_owned(),
+            K::Script => "#script".to_owned(),
+            _ => self.text(token).to_owned(),
+        }
+    }
+
+    fn fail_here(&self, expecting: Option<&str>) -> Fail {
+        let token = self.tok();
+        if token.kind == K::Error {
+            return Fail(None);
+        }
+        let mut message = format!("syntax error, unexpected {}", self.describe(token));
+        if let Some(what) = expecting {
+            message.push_str(", expecting ");
+            message.push_str(what);
+        }
+        Fail(Some(Diagnostic::error(
+            self.span(token.start, token.end),
+            message,
+        )))
+    }
+
+    fn unexpected(&self) -> Fail {
+        self.fail_here(None)
+    }
+
+    fn expected(&self, what: &str) -> Fail {
+        self.fail_here(Some(what))
+    }
+
+    fn expect(&mut self, kind: K, what: &str) -> PResult<Token> {
+        self.eat(kind).ok_or_else(|| self.expected(what))
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.too_deep());
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn too_deep(&self) -> Fail {
+        let token = self.tok();
+        Fail(Some(Diagnostic::error(
+            self.span(token.start, token.end),
+            "term nested too deeply",
+        )))
+    }
+
+    /// Skips to just after the next statement-ending `.`.
+    fn recover(&mut self) {
+        self.depth = 0;
+        loop {
+            match self.peek() {
+                K::Eof => return,
+                K::Dot => {
+                    self.bump();
+                    return;
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    // --- statements -------------------------------------------------------
+
+    fn statement(&mut self) -> PResult<Statement> {
+        self.depth = 0;
+        let start = self.tok().start;
+        let kind = match self.peek() {
+            K::If => {
+                self.bump();
+                let body = self.body()?;
+                StatementKind::Rule {
+                    head: Head::Constraint,
+                    body,
+                }
+            }
+            K::Wif => return self.skip_statement(start, "weak constraints"),
+            K::Script => {
+                self.bump();
+                StatementKind::Unsupported {
+                    what: "scripts".to_owned(),
+                }
+            }
+            K::Directive => return self.directive(start),
+            K::Amp => return self.skip_statement(start, "theory atoms"),
+            _ => return self.rule(start),
+        };
+        self.finish(start, kind)
+    }
+
+    /// Expects the final `.` and builds the statement.
+    fn finish(&mut self, start: usize, kind: StatementKind) -> PResult<Statement> {
+        let dot = self.expect(K::Dot, ".")?;
+        Ok(Statement {
+            kind,
+            span: self.span(start, dot.end),
+        })
+    }
+
+    /// An unsupported statement: skips to its `.` and an optional `[..]`.
+    fn skip_statement(&mut self, start: usize, what: &str) -> PResult<Statement> {
+        loop {
+            match self.peek() {
+                K::Dot => break,
+                K::Eof | K::Error => return Err(self.unexpected()),
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+        let mut end = self.bump().end;
+        if self.at(K::LBrack) {
+            loop {
+                match self.peek() {
+                    K::RBrack => break,
+                    K::Dot | K::Eof | K::Error => return Err(self.expected("]")),
+                    _ => {
+                        self.bump();
+                    }
+                }
+            }
+            end = self.bump().end;
+        }
+        Ok(Statement {
+            kind: StatementKind::Unsupported {
+                what: what.to_owned(),
+            },
+            span: self.span(start, end),
+        })
+    }
+
+    fn rule(&mut self, start: usize) -> PResult<Statement> {
+        let Some(head) = self.head()? else {
+            return self.skip_statement(start, "head aggregates");
+        };
+        let body = if self.eat(K::If).is_some() {
+            self.body()?
+        } else if self.at(K::Dot) {
+            Vec::new()
+        } else {
+            return Err(self.unexpected());
+        };
+        self.finish(start, StatementKind::Rule { head, body })
+    }
+
+    fn directive(&mut self, start: usize) -> PResult<Statement> {
+        let name = self.text(self.tok());
+        let unsupported = match name {
+            "#show" | "#showsig" => {
+                self.bump();
+                let kind = if self.at(K::Dot) {
+                    StatementKind::ShowNothing
+                } else if self.signature_ahead() {
+                    StatementKind::ShowSignature(self.signature()?)
+                } else {
+                    let term = self.term()?;
+                    let body = if self.eat(K::Colon).is_some() {
+                        self.body()?
+                    } else {
+                        Vec::new()
+                    };
+                    StatementKind::ShowTerm { term, body }
+                };
+                return self.finish(start, kind);
+            }
+            "#hide" => {
+                self.bump();
+                let kind = if self.at(K::Dot) {
+                    StatementKind::Hide(None)
+                } else if self.signature_ahead() {
+                    StatementKind::Hide(Some(self.signature()?))
+                } else {
+                    return self.skip_statement(start, "#hide of terms");
+                };
+                return self.finish(start, kind);
+            }
+            "#const" => return self.constant(start),
+            "#include" => {
+                self.bump();
+                let token = self.tok();
+                let path = match token.kind {
+                    K::Str => unescape(self.text(token)),
+                    K::AngleStr => {
+                        let text = self.text(token);
+                        text[1..text.len() - 1].to_owned()
+                    }
+                    _ => return Err(self.expected("<STRING>")),
+                };
+                self.bump();
+                return self.finish(start, StatementKind::Include { path });
+            }
+            "#program" => {
+                self.bump();
+                let name = self.expect(K::Ident, "<IDENTIFIER>")?;
+                if self.eat(K::LParen).is_some() && self.eat(K::RParen).is_none() {
+                    loop {
+                        self.expect(K::Ident, "<IDENTIFIER>")?;
+                        if self.eat(K::RParen).is_some() {
+                            break;
+                        }
+                        self.expect(K::Comma, ", or )")?;
+                    }
+                }
+                let name = self.text(name).to_owned();
+                return self.finish(start, StatementKind::Program { name });
+            }
+            "#base" | "#cumulative" | "#volatile" => {
+                self.bump();
+                if name != "#base" {
+                    self.expect(K::Ident, "<IDENTIFIER>")?;
+                }
+                let name = name[1..].to_owned();
+                return self.finish(start, StatementKind::Program { name });
+            }
+            "#minimize" | "#minimise" => "#minimize statements",
+            "#maximize" | "#maximise" => "#maximize statements",
+            "#heuristic" => "#heuristic directives",
+            "#external" => "#external directives",
+            "#project" => "#project directives",
+            "#edge" => "#edge directives",
+            "#theory" => "#theory definitions",
+            "#defined" => "#defined directives",
+            "#domain" => "#domain declarations",
+            "#compute" => "#compute statements",
+            "#weight" => "#weight declarations",
+            "#maxint" => "#maxint",
+            _ => return self.rule(start),
+        };
+        self.bump();
+        self.skip_statement(start, unsupported)
+    }
+
+    fn constant(&mut self, start: usize) -> PResult<Statement> {
+        self.bump();
+        let name = self.expect(K::Ident, "<IDENTIFIER>")?;
+        self.expect(K::Eq, "=")?;
+        let value = self.term()?;
+        let mut end = self.expect(K::Dot, ".")?.end;
+        // clingo's `#const n = 3. [default]` / `[override]`
+        if self.at(K::LBrack)
+            && self.peek_at(self.pos + 1) == K::Ident
+            && matches!(self.text(self.tokens[self.pos + 1]), "default" | "override")
+            && self.peek_at(self.pos + 2) == K::RBrack
+        {
+            self.pos += 2;
+            end = self.bump().end;
+        }
+        Ok(Statement {
+            kind: StatementKind::Const {
+                name: self.text(name).to_owned(),
+                value,
+            },
+            span: self.span(start, end),
+        })
+    }
+
+    /// `[-] name / arity .` follows.
+    fn signature_ahead(&self) -> bool {
+        let mut i = self.pos;
+        if self.peek_at(i) == K::Minus {
+            i += 1;
+        }
+        self.peek_at(i) == K::Ident
+            && self.peek_at(i + 1) == K::Slash
+            && self.peek_at(i + 2) == K::Int
+            && self.peek_at(i + 3) == K::Dot
+    }
+
+    fn signature(&mut self) -> PResult<Signature> {
+        let strong_negation = self.eat(K::Minus).is_some();
+        let name = self.expect(K::Ident, "<IDENTIFIER>")?;
+        self.expect(K::Slash, "/")?;
+        let arity_token = self.expect(K::Int, "<NUMBER>")?;
+        let arity = literal_value(self.text(arity_token))
+            .and_then(|a| usize::try_from(a).ok())
+            .filter(|&a| a <= i32::MAX as usize)
+            .ok_or_else(|| {
+                Fail(Some(Diagnostic::error(
+                    self.span(arity_token.start, arity_token.end),
+                    "integer out of range",
+                )))
+            })?;
+        Ok(Signature {
+            strong_negation,
+            name: self.text(name).to_owned(),
+            arity,
+        })
+    }
+
+    // --- heads ------------------------------------------------------------
+
+    /// `None` for a head aggregate (`#count{..} = 1`, `1 [a=1] 2`).
+    fn head(&mut self) -> PResult<Option<Head>> {
+        let start = self.tok().start;
+        if self.at(K::LBrace) {
+            return self.choice(start, Vec::new()).map(Some);
+        }
+        if self.is_directive(&["#false"]) {
+            self.bump();
+            return Ok(Some(Head::Constraint));
+        }
+        if self.aggregate_at(self.pos) {
+            return Ok(None);
+        }
+        let first = self.pos;
+        let term = self.term()?;
+        if self.at(K::LBrace) {
+            let guard = Guard {
+                op: CmpOp::Ge,
+                term,
+            };
+            return self.choice(start, vec![guard]).map(Some);
+        }
+        if self.aggregate_at(self.pos) {
+            return Ok(None);
+        }
+        if let Some(op) = comparison(self.peek()) {
+            if self.peek_at(self.pos + 1) == K::LBrace {
+                self.bump();
+                let guard = Guard { op: flip(op), term };
+                return self.choice(start, vec![guard]).map(Some);
+            }
+            if self.aggregate_at(self.pos + 1) {
+                return Ok(None);
+            }
+        }
+        self.disjunction(first, term).map(Some)
+    }
+
+    fn disjunction(&mut self, mut first: usize, mut term: Term) -> PResult<Head> {
+        let mut literals = Vec::new();
+        loop {
+            let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+            let (condition, end) = self.optional_condition(atom.span.end)?;
+            let conditional = !condition.is_empty();
+            let span = self.span(atom.span.start as usize, end);
+            literals.push(HeadLiteral {
+                atom,
+                condition,
+                span,
+            });
+            let separator = match self.peek() {
+                K::Bar | K::Semi => true,
+                K::Ident => self.text(self.tok()) == "v",
+                K::Comma => !conditional,
+                _ => false,
+            };
+            if !separator {
+                return Ok(Head::Disjunction(literals));
+            }
+            self.bump();
+            first = self.pos;
+            term = self.term()?;
+        }
+    }
+
+    /// `{ elements }` and an optional right guard; `start` is the head's
+    /// first token (a left guard may precede the brace).
+    fn choice(&mut self, start: usize, mut guards: Vec<Guard>) -> PResult<Head> {
+        self.bump(); // {
+        let mut elements = Vec::new();
+        if self.eat(K::RBrace).is_none() {
+            loop {
+                let first = self.pos;
+                let term = self.term()?;
+                let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+                let (condition, end) = self.optional_condition(atom.span.end)?;
+                let conditional = !condition.is_empty();
+                let span = self.span(atom.span.start as usize, end);
+                elements.push(ChoiceElement {
+                    atom,
+                    condition,
+                    span,
+                });
+                match self.peek() {
+                    K::Semi => {
+                        self.bump();
+                        if self.eat(K::RBrace).is_some() {
+                            break;
+                        }
+                    }
+                    K::Comma if !conditional => {
+                        self.bump();
+                    }
+                    K::RBrace => {
+                        self.bump();
+                        break;
+                    }
+                    _ => return Err(self.expected("} or ;")),
+                }
+            }
+        }
+        let mut end = self.prev_end();
+        if let Some(op) = comparison(self.peek()) {
+            self.bump();
+            let term = self.term()?;
+            end = term.span.end as usize;
+            guards.push(Guard { op, term });
+        } else if self.term_starts() {
+            let term = self.term()?;
+            end = term.span.end as usize;
+            guards.push(Guard {
+                op: CmpOp::Le,
+                term,
+            });
+        }
+        Ok(Head::Choice {
+            guards,
+            elements,
+            span: self.span(start, end),
+        })
+    }
+
+    /// `: l1, .., ln` if present; also returns the end of what was read.
+    fn optional_condition(&mut self, end: u32) -> PResult<(Vec<Literal>, usize)> {
+        let Some(colon) = self.eat(K::Colon) else {
+            return Ok((Vec::new(), end as usize));
+        };
+        let condition = self.condition()?;
+        let end = condition
+            .last()
+            .map_or(colon.end, |l| literal_end(l) as usize);
+        Ok((condition, end))
+    }
+
+    /// Condition literals separated by `,` (or gringo 3's chained `:`).
+    fn condition(&mut self) -> PResult<Vec<Literal>> {
+        let mut literals = Vec::new();
+        if matches!(
+            self.peek(),
+            K::Semi | K::Dot | K::RBrace | K::Bar | K::If | K::Eof
+        ) {
+            return Ok(literals);
+        }
+        loop {
+            literals.push(self.literal()?);
+            if !matches!(self.peek(), K::Comma | K::Colon) {
+                return Ok(literals);
+            }
+            self.bump();
+        }
+    }
+
+    /// Converts a parsed term to an atom if it is one: `p`, `p(..)`, a pool
+    /// hoisted from `p(..;..)`, each possibly with a leading `-`.
+    fn to_atom(&self, first: usize, term: Term) -> Option<Atom> {
+        let strong_negation = match self.peek_at(first) {
+            K::Ident => false,
+            K::Minus if self.peek_at(first + 1) == K::Ident => true,
+            _ => return None,
+        };
+        let span = term.span;
+        let term = if strong_negation {
+            match term.kind {
+                TermKind::Unary(UnaryOp::Minus, inner) => *inner,
+                _ => return None,
+            }
+        } else {
+            term
+        };
+        let is_predicate =
+            |t: &Term| matches!(t.kind, TermKind::Constant(_) | TermKind::Function { .. });
+        let ok = match &term.kind {
+            TermKind::Pool(alternatives) => alternatives.iter().all(is_predicate),
+            _ => is_predicate(&term),
+        };
+        ok.then_some(Atom {
+            strong_negation,
+            term,
+            span,
+        })
+    }
+
+    // --- bodies -----------------------------------------------------------
+
+    fn body(&mut self) -> PResult<Vec<BodyElement>> {
+        let mut elements = Vec::new();
+        if self.at(K::Dot) {
+            return Ok(elements);
+        }
+        loop {
+            elements.push(self.body_element()?);
+            match self.peek() {
+                K::Comma | K::Semi => {
+                    self.bump();
+                }
+                K::Dot => return Ok(elements),
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    fn naf(&mut self) -> Naf {
+        if self.eat(K::Not).is_none() {
+            Naf::Positive
+        } else if self.eat(K::Not).is_none() {
+            Naf::Not
+        } else {
+            Naf::NotNot
+        }
+    }
+
+    /// Whether an aggregate (`{`, `[` or `#count` and friends) starts at `index`.
+    fn aggregate_at(&self, index: usize) -> bool {
+        matches!(self.peek_at(index), K::LBrace | K::LBrack)
+            || self
+                .directive_at(index)
+                .is_some_and(|d| AGGREGATE_FUNCTIONS.contains(&d))
+    }
+
+    fn term_starts(&self) -> bool {
+        match self.peek() {
+            K::Int
+            | K::Ident
+            | K::Var
+            | K::Anon
+            | K::Str
+            | K::LParen
+            | K::Minus
+            | K::Tilde
+            | K::Bar
+            | K::At => true,
+            K::Directive => self.is_directive(&["#sup", "#supremum", "#inf", "#infimum"]),
+            _ => false,
+        }
+    }
+
+    fn body_element(&mut self) -> PResult<BodyElement> {
+        let start = self.tok().start;
+        let naf = self.naf();
+        if self.aggregate_at(self.pos) {
+            return self.body_aggregate(start);
+        }
+        if self.at(K::Amp) {
+            self.skip_theory_atom()?;
+            return Ok(BodyElement::Unsupported {
+                what: "theory atoms".to_owned(),
+                span: self.span(start, self.prev_end()),
+            });
+        }
+        if self.is_directive(DLV_BUILTINS) {
+            self.bump();
+            if self.at(K::LParen) {
+                self.skip_balanced(K::RParen, ")")?;
+            }
+            return Ok(BodyElement::Unsupported {
+                what: "DLV built-in predicates".to_owned(),
+                span: self.span(start, self.prev_end()),
+            });
+        }
+        let literal = match self.boolean(naf, start) {
+            Some(literal) => literal,
+            None => {
+                let first = self.pos;
+                let term = self.term()?;
+                let guarded = comparison(self.peek()).is_some() && self.aggregate_at(self.pos + 1);
+                if guarded || self.aggregate_at(self.pos) {
+                    self.eat_comparison();
+                    return self.body_aggregate(start);
+                }
+                self.finish_literal(naf, start, first, term)?
+            }
+        };
+        let Some(colon) = self.eat(K::Colon) else {
+            return Ok(BodyElement::Literal(literal));
+        };
+        let condition = self.condition()?;
+        let end = condition
+            .last()
+            .map_or(colon.end, |l| literal_end(l) as usize);
+        Ok(BodyElement::Conditional {
+            literal,
+            condition,
+            span: self.span(start, end),
+        })
+    }
+
+    fn eat_comparison(&mut self) {
+        if comparison(self.peek()).is_some() {
+            self.bump();
+        }
+    }
+
+    /// Skips an aggregate at the current token and its right guard.
+    fn body_aggregate(&mut self, start: usize) -> PResult<BodyElement> {
+        if self.at(K::Directive) {
+            let function = self.bump();
+            // `#sum+`
+            if self.tok().start == function.end {
+                self.eat(K::Plus);
+            }
+        }
+        match self.peek() {
+            K::LBrace => self.skip_balanced(K::RBrace, "}")?,
+            K::LBrack => self.skip_balanced(K::RBrack, "]")?,
+            _ => return Err(self.expected("{")),
+        }
+        if comparison(self.peek()).is_some() {
+            self.bump();
+            self.term()?;
+        } else if self.term_starts() {
+            self.term()?;
+        }
+        Ok(BodyElement::Unsupported {
+            what: "body aggregates".to_owned(),
+            span: self.span(start, self.prev_end()),
+        })
+    }
+
+    /// Skips from an opening bracket to its matching `close`, within the
+    /// statement.
+    fn skip_balanced(&mut self, close: K, what: &str) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                K::LBrace | K::LBrack | K::LParen => depth += 1,
+                K::RBrace | K::RBrack | K::RParen => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        if !self.at(close) {
+                            return Err(self.expected(what));
+                        }
+                        self.bump();
+                        return Ok(());
+                    }
+                }
+                K::Dot | K::Eof | K::Error => return Err(self.expected(what)),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// Skips a body theory atom `&name{..} op term` up to the next `,`, `;`
+    /// or `.` outside brackets.
+    fn skip_theory_atom(&mut self) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                K::LBrace | K::LBrack | K::LParen => depth += 1,
+                K::RBrace | K::RBrack | K::RParen => depth = depth.saturating_sub(1),
+                K::Comma | K::Semi if depth == 0 => return Ok(()),
+                K::Dot if depth == 0 => return Ok(()),
+                K::Dot | K::Eof | K::Error => return Err(self.unexpected()),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn boolean(&mut self, naf: Naf, start: usize) -> Option<Literal> {
+        let value = match self.directive_at(self.pos)? {
+            "#true" => true,
+            "#false" => false,
+            _ => return None,
+        };
+        let token = self.bump();
+        Some(Literal::Boolean {
+            naf,
+            value,
+            span: self.span(start, token.end),
+        })
+    }
+
+    /// A literal of a condition: no aggregates.
+    fn literal(&mut self) -> PResult<Literal> {
+        let start = self.tok().start;
+        let naf = self.naf();
+        if let Some(literal) = self.boolean(naf, start) {
+            return Ok(literal);
+        }
+        let first = self.pos;
+        let term = self.term()?;
+        self.finish_literal(naf, start, first, term)
+    }
+
+    /// After a term: a comparison `term op rhs` or the term as an atom.
+    fn finish_literal(
+        &mut self,
+        naf: Naf,
+        start: usize,
+        first: usize,
+        lhs: Term,
+    ) -> PResult<Literal> {
+        if let Some(op) = comparison(self.peek()) {
+            self.bump();
+            let rhs = self.term()?;
+            let span = self.span(start, rhs.span.end as usize);
+            return Ok(Literal::Comparison {
+                naf,
+                lhs,
+                op,
+                rhs,
+                span,
+            });
+        }
+        match self.to_atom(first, lhs) {
+            Some(atom) => Ok(Literal::Atom { naf, atom }),
+            None => Err(self.unexpected()),
+        }
+    }
+
+    // --- terms ------------------------------------------------------------
+
+    /// A term with binary operators, parsed by operator precedence with
+    /// explicit stacks (no recursion per operator).
+    fn term(&mut self) -> PResult<Term> {
+        let mut operands = vec![self.unary()?];
+        let mut operators: Vec<(Infix, u8)> = Vec::new();
+        while let Some((op, precedence, right)) = infix(self.peek()) {
+            self.bump();
+            while let Some(&(top, top_precedence)) = operators.last() {
+                if top_precedence > precedence || (top_precedence == precedence && !right) {
+                    operators.pop();
+                    self.reduce(&mut operands, top);
+                } else {
+                    break;
+                }
+            }
+            operators.push((op, precedence));
+            operands.push(self.unary()?);
+        }
+        while let Some((op, _)) = operators.pop() {
+            self.reduce(&mut operands, op);
+        }
+        Ok(operands.pop().expect("an operand is always left"))
+    }
+
+    fn reduce(&self, operands: &mut Vec<Term>, op: Infix) {
+        let (Some(rhs), Some(lhs)) = (operands.pop(), operands.pop()) else {
+            unreachable!("operator stack and operand stack out of step");
+        };
+        let span = lhs.span.to(rhs.span);
+        let kind = match op {
+            Infix::Interval => TermKind::Interval(Box::new(lhs), Box::new(rhs)),
+            Infix::Binary(op) => TermKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+        };
+        operands.push(Term { kind, span });
+    }
+
+    /// Prefix `-` and `~` (looped, not recursive) applied to a primary term;
+    /// `-` directly before an integer literal is folded into it.
+    fn unary(&mut self) -> PResult<Term> {
+        let mut prefix: Vec<(UnaryOp, usize)> = Vec::new();
+        loop {
+            let op = match self.peek() {
+                K::Minus => UnaryOp::Minus,
+                K::Tilde => UnaryOp::BitNot,
+                _ => break,
+            };
+            if self.depth + prefix.len() >= MAX_DEPTH {
+                return Err(self.too_deep());
+            }
+            prefix.push((op, self.bump().start));
+        }
+        let mut term = match prefix.last() {
+            Some(&(UnaryOp::Minus, start)) if self.at(K::Int) => {
+                prefix.pop();
+                let token = self.bump();
+                self.integer(token, true, start)?
+            }
+            _ => {
+                self.depth += prefix.len();
+                let primary = self.primary();
+                self.depth -= prefix.len();
+                primary?
+            }
+        };
+        while let Some((op, start)) = prefix.pop() {
+            let end = term.span.end as usize;
+            term = self.term_at(TermKind::Unary(op, Box::new(term)), start, end);
+        }
+        Ok(term)
+    }
+
+    fn integer(&self, token: Token, negative: bool, start: usize) -> PResult<Term> {
+        let limit = if negative {
+            1u64 << 31
+        } else {
+            i32::MAX as u64
+        };
+        let magnitude = literal_value(self.text(token))
+            .filter(|&v| v <= limit)
+            .ok_or_else(|| {
+                Fail(Some(Diagnostic::error(
+                    self.span(start, token.end),
+                    "integer out of range",
+                )))
+            })?;
+        let value = if negative {
+            (-(magnitude as i64)) as i32
+        } else {
+            magnitude as i32
+        };
+        Ok(self.term_at(TermKind::Integer(value), start, token.end))
+    }
+
+    fn primary(&mut self) -> PResult<Term> {
+        let token = self.tok();
+        let kind = match token.kind {
+            K::Int => {
+                self.bump();
+                return self.integer(token, false, token.start);
+            }
+            K::Str => TermKind::String(unescape(self.text(token))),
+            K::Var => TermKind::Variable(self.text(token).to_owned()),
+            K::Anon => TermKind::Anonymous,
+            K::Directive => match self.text(token) {
+                "#sup" | "#supremum" => TermKind::Supremum,
+                "#inf" | "#infimum" => TermKind::Infimum,
+                _ => return Err(self.unexpected()),
+            },
+            K::Ident => {
+                self.bump();
+                if self.at(K::LParen) {
+                    return self.function(token);
+                }
+                return Ok(self.term_at(
+                    TermKind::Constant(self.text(token).to_owned()),
+                    token.start,
+                    token.end,
+                ));
+            }
+            K::LParen => return self.parenthesised(),
+            K::Bar => return self.absolute(),
+            K::At if self.peek_at(self.pos + 1) == K::Ident => {
+                let name = self.tokens[self.pos + 1];
+                return Err(Fail(Some(Diagnostic::error(
+                    self.span(token.start, name.end),
+                    "external function calls (@f(..)) are not supported",
+                ))));
+            }
+            _ => return Err(self.unexpected()),
+        };
+        self.bump();
+        Ok(self.term_at(kind, token.start, token.end))
+    }
+
+    /// `name(args; args)`, hoisting a pool of argument lists to the function.
+    fn function(&mut self, name_token: Token) -> PResult<Term> {
+        self.enter()?;
+        self.bump(); // (
+        let (groups, end) = self.groups(false)?;
+        self.leave();
+        let name = self.text(name_token);
+        let (start, end) = (name_token.start, end);
+        let mut alternatives: Vec<Term> = groups
+            .into_iter()
+            .map(|group| {
+                let kind = if group.terms.is_empty() {
+                    TermKind::Constant(name.to_owned())
+                } else {
+                    TermKind::Function {
+                        name: name.to_owned(),
+                        args: group.terms,
+                    }
+                };
+                self.term_at(kind, start, end)
+            })
+            .collect();
+        Ok(if alternatives.len() == 1 {
+            alternatives.pop().expect("one alternative")
+        } else {
+            self.term_at(TermKind::Pool(alternatives), start, end)
+        })
+    }
+
+    /// `()`, `(t)`, `(t,)`, `(t1,t2)` and pools `(a;b)`.
+    fn parenthesised(&mut self) -> PResult<Term> {
+        let open = self.tok();
+        self.enter()?;
+        self.bump();
+        if let Some(close) = self.eat(K::RParen) {
+            self.leave();
+            return Ok(self.term_at(TermKind::Tuple(Vec::new()), open.start, close.end));
+        }
+        let (groups, end) = self.groups(true)?;
+        self.leave();
+        let mut alternatives: Vec<Term> = groups
+            .into_iter()
+            .map(|mut group| {
+                if group.terms.len() == 1 && !group.trailing_comma {
+                    group.terms.pop().expect("one term")
+                } else {
+                    self.term_at(TermKind::Tuple(group.terms), group.start, group.end)
+                }
+            })
+            .collect();
+        let span = self.span(open.start, end);
+        Ok(if alternatives.len() == 1 {
+            let mut term = alternatives.pop().expect("one alternative");
+            term.span = span;
+            term
+        } else {
+            Term {
+                kind: TermKind::Pool(alternatives),
+                span,
+            }
+        })
+    }
+
+    /// The `;`-separated groups of `,`-separated terms up to and including
+    /// `)`; returns the end of the `)`.
+    fn groups(&mut self, tuple: bool) -> PResult<(Vec<Group>, usize)> {
+        let mut groups = Vec::new();
+        loop {
+            let start = self.tok().start;
+            let mut terms = Vec::new();
+            let mut trailing_comma = false;
+            if self.term_starts() {
+                loop {
+                    terms.push(self.term()?);
+                    if self.eat(K::Comma).is_none() {
+                        break;
+                    }
+                    if tuple && matches!(self.peek(), K::RParen | K::Semi) {
+                        trailing_comma = true;
+                        break;
+                    }
+                }
+            }
+            let end = if terms.is_empty() {
+                start
+            } else {
+                self.prev_end()
+            };
+            groups.push(Group {
+                terms,
+                trailing_comma,
+                start,
+                end,
+            });
+            match self.peek() {
+                K::Semi => {
+                    self.bump();
+                }
+                K::RParen => return Ok((groups, self.bump().end)),
+                _ => return Err(self.expected(") or ;")),
+            }
+        }
+    }
+
+    /// `|t|`, also `|t1;t2|` (a pool inside the absolute value).
+    fn absolute(&mut self) -> PResult<Term> {
+        let open = self.tok();
+        self.enter()?;
+        self.bump();
+        let mut alternatives = vec![self.term()?];
+        while self.eat(K::Semi).is_some() {
+            alternatives.push(self.term()?);
+        }
+        let close = self.expect(K::Bar, "|")?;
+        self.leave();
+        let inner = if alternatives.len() == 1 {
+            alternatives.pop().expect("one alternative")
+        } else {
+            let span = alternatives[0]
+                .span
+                .to(alternatives[alternatives.len() - 1].span);
+            Term {
+                kind: TermKind::Pool(alternatives),
+                span,
+            }
+        };
+        Ok(self.term_at(
+            TermKind::Unary(UnaryOp::Abs, Box::new(inner)),
+            open.start,
+            close.end,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::SourceMap;
+    use std::fmt::Write as _;
+
+    // --- a compact, fully parenthesised rendering of the AST ---------------
+
+    fn term(t: &Term) -> String {
+        match &t.kind {
+            TermKind::Integer(n) => n.to_string(),
+            TermKind::Constant(c) => c.clone(),
+            TermKind::String(s) => format!("{s:?}"),
+            TermKind::Variable(v) => v.clone(),
+            TermKind::Anonymous => "_".into(),
+            TermKind::Supremum => "#sup".into(),
+            TermKind::Infimum => "#inf".into(),
+            TermKind::Function { name, args } => format!("{name}({})", terms(args, ",")),
+            TermKind::Tuple(items) if items.len() == 1 => format!("({},)", term(&items[0])),
+            TermKind::Tuple(items) => format!("({})", terms(items, ",")),
+            TermKind::Pool(items) => format!("pool[{}]", terms(items, ";")),
+            TermKind::Interval(a, b) => format!("({}..{})", term(a), term(b)),
+            TermKind::Unary(op, a) => match op {
+                UnaryOp::Minus => format!("neg({})", term(a)),
+                UnaryOp::BitNot => format!("~({})", term(a)),
+                UnaryOp::Abs => format!("|{}|", term(a)),
+            },
+            TermKind::Binary(op, a, b) => {
+                let op = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    BinaryOp::Mul => "*",
+                    BinaryOp::Div => "/",
+                    BinaryOp::Mod => "\\",
+                    BinaryOp::Pow => "**",
+                    BinaryOp::BitAnd => "&",
+                    BinaryOp::BitOr => "?",
+                    BinaryOp::BitXor => "^",
+                };
+                format!("({}{op}{})", term(a), term(b))
+            }
+        }
+    }
+
+    fn terms(ts: &[Term], sep: &str) -> String {
+        ts.iter().map(term).collect::<Vec<_>>().join(sep)
+    }
+
+    fn atom(a: &Atom) -> String {
+        format!(
+            "{}{}",
+            if a.strong_negation { "-" } else { "" },
+            term(&a.term)
+        )
+    }
+
+    fn cmp(op: CmpOp) -> &'static str {
+        match op {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+
+    fn naf(n: Naf) -> &'static str {
+        match n {
+            Naf::Positive => "",
+            Naf::Not => "not ",
+            Naf::NotNot => "not not ",
+        }
+    }
+
+    fn literal(l: &Literal) -> String {
+        match l {
+            Literal::Atom { naf: n, atom: a } => format!("{}{}", naf(*n), atom(a)),
+            Literal::Comparison {
+                naf: n,
+                lhs,
+                op,
+                rhs,
+                ..
+            } => format!("{}{}{}{}", naf(*n), term(lhs), cmp(*op), term(rhs)),
+            Literal::Boolean { naf: n, value, .. } => format!("{}#{value}", naf(*n)),
+        }
+    }
+
+    fn condition(c: &[Literal]) -> String {
+        if c.is_empty() {
+            String::new()
+        } else {
+            format!(":{}", c.iter().map(literal).collect::<Vec<_>>().join(","))
+        }
+    }
+
+    fn body(b: &[BodyElement]) -> String {
+        b.iter()
+            .map(|e| match e {
+                BodyElement::Literal(l) => literal(l),
+                BodyElement::Conditional {
+                    literal: l,
+                    condition: c,
+                    ..
+                } => format!("[{}{}]", literal(l), condition(c)),
+                BodyElement::Unsupported { what, .. } => format!("unsupported({what})"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn signature(s: &Signature) -> String {
+        let neg = if s.strong_negation { "-" } else { "" };
+        format!("{neg}{}/{}", s.name, s.arity)
+    }
+
+    fn statement(s: &Statement) -> String {
+        match &s.kind {
+            StatementKind::Rule { head, body: b } => {
+                let head = match head {
+                    Head::Constraint => String::new(),
+                    Head::Disjunction(lits) => lits
+                        .iter()
+                        .map(|l| format!("{}{}", atom(&l.atom), condition(&l.condition)))
+                        .collect::<Vec<_>>()
+                        .join(" | "),
+                    Head::Choice {
+                        guards, elements, ..
+                    } => {
+                        let guards: String = guards
+                            .iter()
+                            .map(|g| format!("{}{}", cmp(g.op), term(&g.term)))
+                            .collect::<Vec<_>>()
+                            .join(",");
+                        let elements = elements
+                            .iter()
+                            .map(|e| format!("{}{}", atom(&e.atom), condition(&e.condition)))
+                            .collect::<Vec<_>>()
+                            .join("; ");
+                        format!("choice[{guards}]{{{elements}}}")
+                    }
+                };
+                match (head.is_empty(), b.is_empty()) {
+                    (_, true) => format!("{head}."),
+                    (true, false) => format!(":- {}.", body(b)),
+                    (false, false) => format!("{head} :- {}.", body(b)),
+                }
+            }
+            StatementKind::ShowSignature(sig) => format!("#show {}.", signature(sig)),
+            StatementKind::ShowNothing => "#show.".into(),
+            StatementKind::ShowTerm { term: t, body: b } => {
+                format!("#show {} : {}.", term(t), body(b))
+            }
+            StatementKind::Hide(None) => "#hide.".into(),
+            StatementKind::Hide(Some(sig)) => format!("#hide {}.", signature(sig)),
+            StatementKind::Const { name, value } => format!("#const {name}={}.", term(value)),
+            StatementKind::Include { path } => format!("#include {path:?}."),
+            StatementKind::Program { name } => format!("#program {name}."),
+            StatementKind::Unsupported { what } => format!("unsupported({what})."),
+        }
+    }
+
+    /// Renders statements one a line, then diagnostics as
+    /// `error start..end: message`; [`check`] compares modulo whitespace.
+    fn render(input: &str) -> String {
+        let (statements, diagnostics) = parse_program(input, FileId(0));
+        let mut out = String::new();
+        for s in &statements {
+            writeln!(out, "{}", statement(s)).unwrap();
+        }
+        for d in &diagnostics {
+            writeln!(out, "error {}..{}: {}", d.span.start, d.span.end, d.message).unwrap();
+        }
+        out
+    }
+
+    #[track_caller]
+    fn check(input: &str, expect: &str) {
+        let actual = render(input);
+        let normalise = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            normalise(&actual),
+            normalise(expect),
+            "\ninput: {input}\nactual:\n{actual}"
+        );
+    }
+
+    #[test]
+    fn seed_examples() {
+        check(
+            r#"number(1..9).
+square(R, C) :- number(R), number(C).
+1 { numberAt(R, C, P) : number(P) } 1 :- square(R, C).
+:- numberAt(R, C1, P), numberAt(R, C2, P), C1 != C2.
+cubeColor(F,RC,P) :- F := (((C-1)/3)+(3*((R-1)/3))),RC:=(10*R+C),numberAt(R, C, P).
+{sudoku(X,Y,N): n(N)}=1 :- x(X) ,y(Y).
+subgrid(X,Y,A,B) :- x(X), x(A), y(Y), y(B),(X-1)/3 == (A-1)/3, (Y-1)/3 == (B-1)/3.
+#show sudoku/3.
+#hide.
+#show paint/3.
+place(R, C, 1)
+v place(R, C, 2)
+v place(R, C, 3) :- row(R), col(C).
+region(REG, N) :- place(R, C, N), S1X = R-1, S2X = S1X/3, SY = C-1, Y = SY/3, X = S2X * 10, REG = X + Y.
+region_set(REG) :- region(REG, _).
+:- not region(REG, VAL), val(VAL), region_set(REG).
+vistext(10*X+Y,Z):-numberAt(X,Y,Z).
+visposition(sud,8,12,-1).
+f(-1;0;59;60;119;120;179;180).
+visline(200+X,13,17+X,192,17+X,1):-f(X).
+-p(X) :- q(X), not -r(X).
+a | b ; c :- d.
+#const n = 3.
+#include "other.lp".
+#show t(X) : p(X).
+#show.
+#program base.
+p("a string with \" and \\ and \n").
+q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
+"#,
+            r#"
+            number((1..9)).
+            square(R,C) :- number(R), number(C).
+            choice[>=1,<=1]{numberAt(R,C,P):number(P)} :- square(R,C).
+            :- numberAt(R,C1,P), numberAt(R,C2,P), C1!=C2.
+            cubeColor(F,RC,P) :- F=(((C-1)/3)+(3*((R-1)/3))), RC=((10*R)+C), numberAt(R,C,P).
+            choice[=1]{sudoku(X,Y,N):n(N)} :- x(X), y(Y).
+            subgrid(X,Y,A,B) :- x(X), x(A), y(Y), y(B), ((X-1)/3)=((A-1)/3), ((Y-1)/3)=((B-1)/3).
+            #show sudoku/3.
+            #hide.
+            #show paint/3.
+            place(R,C,1) | place(R,C,2) | place(R,C,3) :- row(R), col(C).
+            region(REG,N) :- place(R,C,N), S1X=(R-1), S2X=(S1X/3), SY=(C-1), Y=(SY/3), X=(S2X*10), REG=(X+Y).
+            region_set(REG) :- region(REG,_).
+            :- not region(REG,VAL), val(VAL), region_set(REG).
+            vistext(((10*X)+Y),Z) :- numberAt(X,Y,Z).
+            visposition(sud,8,12,-1).
+            pool[f(-1);f(0);f(59);f(60);f(119);f(120);f(179);f(180)].
+            visline((200+X),13,(17+X),192,(17+X),1) :- f(X).
+            -p(X) :- q(X), not -r(X).
+            a | b | c :- d.
+            #const n=3.
+            #include "other.lp".
+            #show t(X) : p(X).
+            #show.
+            #program base.
+            p("a string with \" and \\ and \n").
+            q(|(X-Y)|) :- r(X,Y).
+            q((X**2)) :- r(X).
+            q((X\2)) :- r(X).
+            "#,
+        );
+    }
+
+    #[test]
+    fn precedence() {
+        check("p(1+2*3).", "p((1+(2*3))).");
+        check("p(2**3**2).", "p((2**(3**2))).");
+        check("p(-X**2).", "p((neg(X)**2)).");
+        check("p(-2**2).", "p((-2**2)).");
+        check("p(1-2-3).", "p(((1-2)-3)).");
+        check("p(8/2/2).", "p(((8/2)/2)).");
+        check("p(1..2+3).", "p((1..(2+3))).");
+        check("p(1..2..3).", "p(((1..2)..3)).");
+        // gringo: `^` binds weaker than `?`, which binds weaker than `&`
+        check("p(1^2?3&4+5).", "p((1^(2?(3&(4+5))))).");
+        check("p(1&2?3^4).", "p((((1&2)?3)^4)).");
+        check("p(~X+1).", "p((~(X)+1)).");
+        check("p(X*Y\\Z).", "p(((X*Y)\\Z)).");
+        check("p(-(1)).", "p(neg(1)).");
+        check("p(--1).", "p(neg(-1)).");
+        check("p(- 2, 2-1, 2 - -1).", "p(-2,(2-1),(2--1)).");
+        check("p(-f(X)).", "p(neg(f(X))).");
+        check("p(|-1|+|X;Y|).", "p((|-1|+|pool[X;Y]|)).");
+        check("p(||X|-1|).", "p(|(|X|-1)|).");
+    }
+
+    #[test]
+    fn integers() {
+        check(
+            "p(2147483647). p(-2147483648). p(0x10,0b101,0o17,007).",
+            "p(2147483647). p(-2147483648). p(16,5,15,7).",
+        );
+        check(
+            "p(2147483648). p(-2147483649). p(99999999999999999999999). q.",
+            "
+            q.
+            error 2..12: integer out of range
+            error 17..28: integer out of range
+            error 33..56: integer out of range
+            ",
+        );
+    }
+
+    #[test]
+    fn tuples_and_pools() {
+        check(
+            "p(()). p((1,)). p((1,2)). p((1)). p((a;b)). p((1,2;3)). p((1;)).",
+            "p(()). p((1,)). p((1,2)). p(1). p(pool[a;b]). p(pool[(1,2);3]). p(pool[1;()]).",
+        );
+        check(
+            "p(f(1;2)). p(X,1;Y,2). p(1;). p(). -p(1;2).",
+            "p(pool[f(1);f(2)]). pool[p(X,1);p(Y,2)]. pool[p(1);p]. p. -pool[p(1);p(2)].",
+        );
+        check(
+            "a :- p(1;2), not q(a;b).",
+            "a :- pool[p(1);p(2)], not pool[q(a);q(b)].",
+        );
+    }
+
+    #[test]
+    fn lexical_details() {
+        check(
+            "%* block %* nested *% still comment *% a. % line . comment\r\nb.\r\n%*\n.*%c.",
+            "a. b. c.",
+        );
+        check(
+            "p'(x') :- _q(X'), r(_1, _, __x, _Y), s(\"\\\"\\\\\\n\", \"ä\").",
+            r#"p'(x') :- _q(X'), r(_1,_,__x,_Y), s("\"\\\n","ä")."#,
+        );
+        check(
+            "p(#sup,#inf,#supremum,#infimum).",
+            "p(#sup,#inf,#sup,#inf).",
+        );
+        check("p ( 1 ) .\n\n\tq\n.", "p(1). q.");
+        check("", "");
+        check("  % only a comment", "");
+    }
+
+    #[test]
+    fn disjunctions() {
+        check("a v b.", "a | b.");
+        check("v. v :- a. v v w.", "v. v :- a. v | w.");
+        check("a v b v c :- d.", "a | b | c :- d.");
+        check("a ; b | c.", "a | b | c.");
+        check("a, b.", "a | b.");
+        check("-a v -b(1).", "-a | -b(1).");
+        check("p(X) : q(X) | r.", "p(X):q(X) | r.");
+        check("a : b, c ; d :- e.", "a:b,c | d :- e.");
+        check(
+            "p(X) : q(X), not r(X), X < 3 :- s.",
+            "p(X):q(X),not r(X),X<3 :- s.",
+        );
+        check("#false :- a. #false.", ":- a. .");
+    }
+
+    #[test]
+    fn choices_and_guards() {
+        check(
+            "{a}. {}. {a; b}. {a, b}. {a;}. {-a}.",
+            "choice[]{a}. choice[]{}. choice[]{a; b}. choice[]{a; b}. choice[]{a}. choice[]{-a}.",
+        );
+        check(
+            "{ p(X) : q(X), r(X) }. { p(X) : q(X); s, t }. { p(X) : q(X) : r(X) }.",
+            "choice[]{p(X):q(X),r(X)}. choice[]{p(X):q(X); s; t}. choice[]{p(X):q(X),r(X)}.",
+        );
+        check(
+            "1 {a}. {a} 2. 1 {a} 2. {a} = n. {a} >= 1. 1 <= {a}. 2 > {a}. {a} != 1.",
+            "
+            choice[>=1]{a}. choice[<=2]{a}. choice[>=1,<=2]{a}. choice[=n]{a}.
+            choice[>=1]{a}. choice[>=1]{a}. choice[<2]{a}. choice[!=1]{a}.
+            ",
+        );
+        check(
+            "n {a} m+1. 1 <= {a} <= 2. X = {a} :- b(X). 3 < {a} > 1. N-1 >= {a}.",
+            "
+            choice[>=n,<=(m+1)]{a}. choice[>=1,<=2]{a}. choice[=X]{a} :- b(X).
+            choice[>3,>1]{a}. choice[<=(N-1)]{a}.
+            ",
+        );
+        check("1{a;b}1.", "choice[>=1,<=1]{a; b}.");
+    }
+
+    #[test]
+    fn bodies() {
+        check(
+            "a :- not b, not not c, #true, not #false, not not #true.",
+            "a :- not b, not not c, #true, not #false, not not #true.",
+        );
+        check(
+            "a :- X < Y, X <= Y, X > Y, X >= Y, X != Y, X <> Y, X == Y, X := Y, X = Y, not X = Y.",
+            "a :- X<Y, X<=Y, X>Y, X>=Y, X!=Y, X!=Y, X=Y, X=Y, X=Y, not X=Y.",
+        );
+        check("a :- b; c, d.", "a :- b, c, d.");
+        check(
+            "a :- b : c, d; e. a :- p(X) : q(X). a :- b :.",
+            "a :- [b:c,d], e. a :- [p(X):q(X)]. a :- [b].",
+        );
+        check("a :- . :- .", "a. .");
+        check("a :- -b, not -c(1).", "a :- -b, not -c(1).");
+    }
+
+    #[test]
+    fn body_aggregates_are_unsupported_elements() {
+        check(
+            "
+            a :- #count{X : p(X)} > 2, b.
+            a :- N = #count{X : p(X)}, N > 1.
+            a :- 1 {b;c} 2.
+            a :- #sum+{X : p(X)} = 3.
+            a :- not #min{X : p(X)} < 2.
+            a :- 1 <= #max{X:p(X), q({1})} <= 3, c.
+            a :- 2 [b=1, c=2] 3.
+            a :- X = #count{}.
+            a :- {b} , c.
+            a :- #int(X), #succ(X, Y).
+            ",
+            "
+            a :- unsupported(body aggregates), b.
+            a :- unsupported(body aggregates), N>1.
+            a :- unsupported(body aggregates).
+            a :- unsupported(body aggregates).
+            a :- unsupported(body aggregates).
+            a :- unsupported(body aggregates), c.
+            a :- unsupported(body aggregates).
+            a :- unsupported(body aggregates).
+            a :- unsupported(body aggregates), c.
+            a :- unsupported(DLV built-in predicates), unsupported(DLV built-in predicates).
+            ",
+        );
+        let (statements, _) = parse_program("a :- b, not 1 <= #count{X:p(X)} 3, c.", FileId(0));
+        let StatementKind::Rule { body, .. } = &statements[0].kind else {
+            panic!()
+        };
+        let BodyElement::Unsupported { span, .. } = &body[1] else {
+            panic!()
+        };
+        assert_eq!((span.start, span.end), (8, 33));
+    }
+
+    #[test]
+    fn unsupported_statements() {
+        check(
+            "
+            :~ p(X). [X@1, X]
+            :~ a. [1:2]
+            #minimize{X : p(X)}.
+            #maximize{X@2 : p(X); 1,a : q}.
+            #minimize [a = 1, b = 2].
+            #heuristic a : b. [1, true]
+            #external a : b.
+            #project a/1.
+            #edge (a,b).
+            #defined p/1.
+            #script (python)
+            def f(x): return x. # %* not a comment
+            #end.
+            #count{a : b} = 1 :- c.
+            1 #sum{1,a : a} :- c.
+            1 [a = 1] 2 :- c.
+            #maxint = 20.
+            ok.
+            ",
+            "
+            unsupported(weak constraints).
+            unsupported(weak constraints).
+            unsupported(#minimize statements).
+            unsupported(#maximize statements).
+            unsupported(#minimize statements).
+            unsupported(#heuristic directives).
+            unsupported(#external directives).
+            unsupported(#project directives).
+            unsupported(#edge directives).
+            unsupported(#defined directives).
+            unsupported(scripts).
+            unsupported(head aggregates).
+            unsupported(head aggregates).
+            unsupported(head aggregates).
+            unsupported(#maxint).
+            ok.
+            ",
+        );
+        let (statements, diagnostics) = parse_program(":~ p(X). [X@1]\n a.", FileId(0));
+        assert!(diagnostics.is_empty());
+        assert_eq!((statements[0].span.start, statements[0].span.end), (0, 14));
+    }
+
+    #[test]
+    fn clingo_extensions_outside_the_ast() {
+        check(
+            "&diff { a-b } <= 3 :- c. a :- &sum { x } >= 1, b. #!/usr/bin/env clingo\nok.",
+            "unsupported(theory atoms). a :- unsupported(theory atoms), b. ok.",
+        );
+        check(
+            "p(@f(1)). q :- X = @g(), r(X). ok.",
+            "
+            ok.
+            error 2..4: external function calls (@f(..)) are not supported
+            error 19..21: external function calls (@f(..)) are not supported
+            ",
+        );
+    }
+
+    #[test]
+    fn directives() {
+        check(
+            "#show -p/1. #show p. #show -p. #show f(X) : p(X), not q. #showsig p/0. #hide p/2. #hide p(X).",
+            "
+            #show -p/1. #show p : . #show neg(p) : . #show f(X) : p(X), not q. #show p/0. #hide p/2.
+            unsupported(#hide of terms).
+            ",
+        );
+        check(
+            "#const n = 3. [default] #const m = n*2. #const s = \"x\". [override]",
+            "#const n=3. #const m=(n*2). #const s=\"x\".",
+        );
+        check(
+            "#include <dir/file.lp>. #include \"a\\\"b\". #program step(t, u). #program base(). #base. #cumulative t.",
+            r#"#include "dir/file.lp". #include "a\"b". #program step. #program base. #program base. #program cumulative."#,
+        );
+    }
+
+    #[test]
+    fn errors_are_all_reported_and_recovered_from() {
+        check(
+            "a :- b(.\nc.\np(1 2).\nd :- e\nf.\ng. {a b}. #const n. .\nh.",
+            "
+            c.
+            g.
+            h.
+            error 7..8: syntax error, unexpected ., expecting ) or ;
+            error 16..17: syntax error, unexpected <NUMBER>, expecting ) or ;
+            error 27..28: syntax error, unexpected <IDENTIFIER>
+            error 36..37: syntax error, unexpected <IDENTIFIER>, expecting } or ;
+            error 48..49: syntax error, unexpected ., expecting =
+            error 50..51: syntax error, unexpected .
+            ",
+        );
+        check("a :- b", "error 6..6: syntax error, unexpected <EOF>");
+        check(
+            "p(X) :- q(X",
+            "error 11..11: syntax error, unexpected <EOF>, expecting ) or ;",
+        );
+        check(
+            "1 :- b. p(X)+1. q.",
+            "q.\nerror 2..4: syntax error, unexpected :-\nerror 14..15: syntax error, unexpected .",
+        );
+        check(
+            "a :- 1.\nb :- X.",
+            "error 6..7: syntax error, unexpected .\nerror 14..15: syntax error, unexpected .",
+        );
+        check("a :- b, .", "error 8..9: syntax error, unexpected .");
+        check(
+            "p(1..2.",
+            "error 6..7: syntax error, unexpected ., expecting ) or ;",
+        );
+        check("#foo. a.", "a.\nerror 0..4: syntax error, unexpected #foo");
+        check(
+            "a :- not not not b. c.",
+            "c.\nerror 13..16: syntax error, unexpected not",
+        );
+    }
+
+    #[test]
+    fn lexer_errors() {
+        check(
+            "p(\"abc).\nq(\"x\").",
+            "q(\"x\").\nerror 2..3: lexer error, unterminated string",
+        );
+        check(
+            "p(\"a\\tb\"). q.",
+            "q.\nerror 4..6: lexer error, invalid escape sequence \\t",
+        );
+        check(
+            "a. %* never closed\nb.",
+            "a.\nerror 3..5: lexer error, unterminated block comment",
+        );
+        check(
+            "p(a) :- $$ q. r.",
+            "r.\nerror 8..10: lexer error, unexpected $$",
+        );
+        check("p(ä). r.", "r.\nerror 2..4: lexer error, unexpected ä");
+        check(
+            "a. #script (lua) x = 1",
+            "a.\nerror 3..10: lexer error, unterminated #script (missing #end)",
+        );
+        check("p(\"", "error 2..3: lexer error, unterminated string");
+    }
+
+    #[test]
+    fn exact_spans() {
+        let src = "  -p(X, f(1;2)) :- not q(X+1),\n  X = |Y|, r(X) : s(X).  % c\n{a ; b} = 1.";
+        let (statements, diagnostics) = parse_program(src, FileId(3));
+        assert!(diagnostics.is_empty());
+        let text = |s: Span| &src[s.start as usize..s.end as usize];
+        assert_eq!(statements[0].span.file, FileId(3));
+        assert_eq!(
+            text(statements[0].span),
+            &src[2..src.find("  % c").unwrap()]
+        );
+        let StatementKind::Rule { head, body } = &statements[0].kind else {
+            panic!()
+        };
+        let Head::Disjunction(lits) = head else {
+            panic!()
+        };
+        assert_eq!(text(lits[0].span), "-p(X, f(1;2))");
+        assert_eq!(text(lits[0].atom.span), "-p(X, f(1;2))");
+        assert_eq!(text(lits[0].atom.term.span), "p(X, f(1;2))");
+        let TermKind::Function { args, .. } = &lits[0].atom.term.kind else {
+            panic!()
+        };
+        // the pool is hoisted to `f`, whose alternatives share its span
+        assert_eq!(text(args[1].span), "f(1;2)");
+        let TermKind::Pool(alternatives) = &args[1].kind else {
+            panic!()
+        };
+        assert_eq!(text(alternatives[1].span), "f(1;2)");
+        let BodyElement::Literal(Literal::Atom { atom, .. }) = &body[0] else {
+            panic!()
+        };
+        assert_eq!(text(atom.span), "q(X+1)");
+        let TermKind::Function { args, .. } = &atom.term.kind else {
+            panic!()
+        };
+        assert_eq!(text(args[0].span), "X+1");
+        let BodyElement::Literal(Literal::Comparison { span, rhs, .. }) = &body[1] else {
+            panic!()
+        };
+        assert_eq!(text(*span), "X = |Y|");
+        assert_eq!(text(rhs.span), "|Y|");
+        let BodyElement::Conditional { span, .. } = &body[2] else {
+            panic!()
+        };
+        assert_eq!(text(*span), "r(X) : s(X)");
+        assert_eq!(text(statements[1].span), "{a ; b} = 1.");
+        let StatementKind::Rule {
+            head: Head::Choice { span, elements, .. },
+            ..
+        } = &statements[1].kind
+        else {
+            panic!()
+        };
+        assert_eq!(text(*span), "{a ; b} = 1");
+        assert_eq!(text(elements[1].span), "b");
+
+        let src = "p((X-1)/3, -5, - 7, (1,2), (a;b)).";
+        let (statements, _) = parse_program(src, FileId(0));
+        let StatementKind::Rule {
+            head: Head::Disjunction(lits),
+            ..
+        } = &statements[0].kind
+        else {
+            panic!()
+        };
+        let TermKind::Function { args, .. } = &lits[0].atom.term.kind else {
+            panic!()
+        };
+        let spans: Vec<&str> = args.iter().map(|a| text2(src, a.span)).collect();
+        assert_eq!(spans, ["(X-1)/3", "-5", "- 7", "(1,2)", "(a;b)"]);
+        let TermKind::Pool(alternatives) = &lits[0].atom.term.kind else {
+            return;
+        };
+        panic!("unexpected pool {alternatives:?}");
+    }
+
+    fn text2(src: &str, s: Span) -> &str {
+        &src[s.start as usize..s.end as usize]
+    }
+
+    #[test]
+    fn rendered_like_gringo() {
+        let mut sources = SourceMap::default();
+        let src = "a.\nb :- c(.\n";
+        let file = sources.add("e.lp", src);
+        let (_, diagnostics) = parse_program(src, file);
+        assert_eq!(diagnostics.len(), 1);
+        let rendered = diagnostics[0].render(&sources);
+        assert!(
+            rendered
+                .starts_with("e.lp:2:8-9: error: syntax error, unexpected ., expecting ) or ;\n"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = |open: &str, n: usize| format!("p({}1).\nok.", open.repeat(n));
+        for open in ["(", "-", "~", "|", "f(", "- (", "-(-"] {
+            let (statements, diagnostics) = parse_program(&deep(open, 100_000), FileId(0));
+            assert_eq!(statements.len(), 1, "{open}");
+            assert_eq!(diagnostics.len(), 1, "{open}");
+            assert_eq!(diagnostics[0].message, "term nested too deeply");
+        }
+        // just below the limit is fine
+        let src = format!("p({}1{}).", "(".repeat(200), ")".repeat(200));
+        let (statements, diagnostics) = parse_program(&src, FileId(0));
+        assert!(diagnostics.is_empty());
+        assert_eq!(statements.len(), 1);
+        let src = format!("p({}1).", "-".repeat(200));
+        let (_, diagnostics) = parse_program(&src, FileId(0));
+        assert!(diagnostics.is_empty());
+        assert!(parse_term(&"(".repeat(100_000), FileId(0)).is_err());
+    }
+
+    #[test]
+    fn long_flat_inputs() {
+        let facts: String = (0..200_000).map(|i| format!("p({i}).\n")).collect();
+        let (statements, diagnostics) = parse_program(&facts, FileId(0));
+        assert!(diagnostics.is_empty());
+        assert_eq!(statements.len(), 200_000);
+
+        let body: Vec<String> = (0..10_000).map(|i| format!("q({i})")).collect();
+        let src = format!("a :- {}.", body.join(", "));
+        let (statements, diagnostics) = parse_program(&src, FileId(0));
+        assert!(diagnostics.is_empty());
+        let StatementKind::Rule { body, .. } = &statements[0].kind else {
+            panic!()
+        };
+        assert_eq!(body.len(), 10_000);
+
+        // A left-deep chain of 10,000 operators, parsed iteratively. Code that
+        // walks the tree recursively (even the derived `Clone`) needs stack
+        // to match, so this runs on a thread with room to spare.
+        let src = format!("p({}).", vec!["1"; 10_000].join("+"));
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let (statements, diagnostics) = parse_program(&src, FileId(0));
+                assert!(diagnostics.is_empty());
+                assert_eq!(statements.len(), 1);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn parse_term_for_the_command_line() {
+        let t = |s: &str| parse_term(s, FileId(0)).map(|t| term(&t));
+        assert_eq!(t("3").unwrap(), "3");
+        assert_eq!(t("-3").unwrap(), "-3");
+        assert_eq!(t(" f(a, \"b\") ").unwrap(), "f(a,\"b\")");
+        assert_eq!(t("1..n").unwrap(), "(1..n)");
+        assert_eq!(t("(1;2)").unwrap(), "pool[1;2]");
+        let err = parse_term("3)", FileId(0)).unwrap_err();
+        assert_eq!(err.message, "syntax error, unexpected )");
+        assert_eq!((err.span.start, err.span.end), (1, 2));
+        assert_eq!(
+            parse_term("", FileId(0)).unwrap_err().message,
+            "syntax error, unexpected <EOF>"
+        );
+        assert_eq!(
+            parse_term("\"x", FileId(0)).unwrap_err().message,
+            "lexer error, unterminated string"
+        );
+        assert_eq!(
+            parse_term("4294967296", FileId(0)).unwrap_err().message,
+            "integer out of range"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_program_like_text(src in "[a-zA-Z0-9_ .,;:|(){}\\[\\]\"%*#+\\-/\\\\<>=!~?^&@'\n]{0,80}") {
+            let _ = parse_program(&src, FileId(0));
+            let _ = parse_term(&src, FileId(0));
+        }
+
+        #[test]
+        fn never_panics_on_any_text(src in "\\PC{0,60}") {
+            let _ = parse_program(&src, FileId(0));
+            let _ = parse_term(&src, FileId(0));
+        }
+    }
 }
