@@ -153,8 +153,10 @@ impl<'a> Compiler<'a> {
                 let mut heads: Vec<Vec<ast::HeadLiteral>> = vec![Vec::new()];
                 for disjunct in disjuncts {
                     if !disjunct.condition.is_empty() {
-                        return self
-                            .unsupported(disjunct.span, "conditional literals in disjunctive heads");
+                        return self.unsupported(
+                            disjunct.span,
+                            "conditional literals in disjunctive heads",
+                        );
                     }
                     let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
                         .into_iter()
@@ -419,9 +421,7 @@ impl<'a> Compiler<'a> {
                 ));
             }
         };
-        let pred = self
-            .preds
-            .intern(name, args.len(), atom.strong_negation);
+        let pred = self.preds.intern(name, args.len(), atom.strong_negation);
         let args = args
             .iter()
             .map(|a| self.term(a, scope, out))

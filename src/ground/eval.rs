@@ -23,10 +23,7 @@ pub enum Op1 {
 pub enum CTerm {
     Sym(SymId),
     Var(usize),
-    Fun {
-        name: Rc<str>,
-        args: Vec<CTerm>,
-    },
+    Fun { name: Rc<str>, args: Vec<CTerm> },
     Unary(Op1, Box<CTerm>),
     Binary(BinaryOp, Box<CTerm>, Box<CTerm>),
 }
@@ -54,12 +51,7 @@ impl CTerm {
         CTerm::Unary(op, Box::new(arg))
     }
 
-    pub fn binary(
-        symbols: &mut SymbolTable,
-        op: BinaryOp,
-        lhs: CTerm,
-        rhs: CTerm,
-    ) -> CTerm {
+    pub fn binary(symbols: &mut SymbolTable, op: BinaryOp, lhs: CTerm, rhs: CTerm) -> CTerm {
         if let (CTerm::Sym(a), CTerm::Sym(b)) = (&lhs, &rhs)
             && let Some(value) = apply2(symbols, op, *a, *b)
         {

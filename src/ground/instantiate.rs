@@ -184,7 +184,12 @@ impl<'s> Instantiator<'s> {
         }
     }
 
-    fn evaluate(&mut self, rule: &CRule, delta: Option<usize>, in_component: &dyn Fn(PredId) -> bool) {
+    fn evaluate(
+        &mut self,
+        rule: &CRule,
+        delta: Option<usize>,
+        in_component: &dyn Fn(PredId) -> bool,
+    ) {
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);
         let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
@@ -206,7 +211,9 @@ impl<'s> Instantiator<'s> {
             neg: Vec::new(),
         };
         let mut output = Output::default();
-        exec.run(&steps, 0, &mut |exec| exec.emit(rule, &element_plans, &mut output));
+        exec.run(&steps, 0, &mut |exec| {
+            exec.emit(rule, &element_plans, &mut output)
+        });
         self.apply(output);
     }
 
@@ -217,10 +224,7 @@ impl<'s> Instantiator<'s> {
             rel.members.push(atom);
             let args = args_of(self.symbols, self.atoms.syms[atom as usize]);
             for (&mask, index) in rel.indexes.iter_mut() {
-                index
-                    .entry(key_of(args, mask))
-                    .or_default()
-                    .push(position);
+                index.entry(key_of(args, mask)).or_default().push(position);
             }
         }
         for rule in output.rules {
@@ -312,7 +316,11 @@ impl<'s> Instantiator<'s> {
                 CLit::Pos(a) if a.args.iter().all(|t| t.inputs_bound(bound)) => {
                     let free = a.args.iter().filter(|t| !t.is_bound(bound)).count();
                     let size = self.relations[a.pred.index()].members.len();
-                    if free == 0 { (0, 1, size) } else { (2, free, size) }
+                    if free == 0 {
+                        (0, 1, size)
+                    } else {
+                        (2, free, size)
+                    }
                 }
                 CLit::Interval(_, lo, hi) if lo.is_bound(bound) && hi.is_bound(bound) => (3, 0, 0),
                 _ => continue,
@@ -388,7 +396,14 @@ impl Exec<'_> {
                 let relations = self.relations;
                 let rel = &relations[atom.pred.index()];
                 let (lo, hi) = match window {
-                    Window::All => (0, if rel.complete { rel.members.len() } else { rel.recent_end }),
+                    Window::All => (
+                        0,
+                        if rel.complete {
+                            rel.members.len()
+                        } else {
+                            rel.recent_end
+                        },
+                    ),
                     Window::Stable => (0, rel.stable_end),
                     Window::Recent => (rel.stable_end, rel.recent_end),
                 };
@@ -440,8 +455,10 @@ impl Exec<'_> {
                 }
             }
             Step::Filter(op, l, r) => {
-                let (Some(a), Some(b)) = (l.eval(self.symbols, &self.env), r.eval(self.symbols, &self.env))
-                else {
+                let (Some(a), Some(b)) = (
+                    l.eval(self.symbols, &self.env),
+                    r.eval(self.symbols, &self.env),
+                ) else {
                     return;
                 };
                 if compare(self.symbols, *op, a, b) {
@@ -455,8 +472,12 @@ impl Exec<'_> {
                 self.with_match(pattern, v, steps, k, leaf);
             }
             Step::Interval { pattern, lo, hi } => {
-                let lo = lo.eval(self.symbols, &self.env).and_then(|s| self.symbols.as_number(s));
-                let hi = hi.eval(self.symbols, &self.env).and_then(|s| self.symbols.as_number(s));
+                let lo = lo
+                    .eval(self.symbols, &self.env)
+                    .and_then(|s| self.symbols.as_number(s));
+                let hi = hi
+                    .eval(self.symbols, &self.env)
+                    .and_then(|s| self.symbols.as_number(s));
                 let (Some(lo), Some(hi)) = (lo, hi) else {
                     return;
                 };

@@ -55,7 +55,13 @@ pub fn ground(
     let mut diagnostics = Vec::new();
     let mut symbols = SymbolTable::default();
     let mut preds = Predicates::default();
-    let consts = resolve_constants(statements, overrides, &mut symbols, &mut preds, &mut diagnostics);
+    let consts = resolve_constants(
+        statements,
+        overrides,
+        &mut symbols,
+        &mut preds,
+        &mut diagnostics,
+    );
 
     let mut show = ShowConfig::default();
     let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
@@ -81,7 +87,9 @@ pub fn ground(
                 span,
                 format!("{what} are not supported by asp2sat yet"),
             )),
-            StatementKind::Const { .. } | StatementKind::Include { .. } => {}
+            StatementKind::Const { .. }
+            | StatementKind::Include { .. }
+            | StatementKind::Defined(_) => {}
         }
     }
     let rules = std::mem::take(&mut compiler.rules);
@@ -89,7 +97,14 @@ pub fn ground(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
-    diagnostics.extend(undefined_predicate_infos(&rules));
+    let declared: FxHashSet<&Signature> = statements
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StatementKind::Defined(signature) => Some(signature),
+            _ => None,
+        })
+        .collect();
+    diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
 
     let (components, final_rules) = schedule(&rules, &preds);
     let mut grounder = Instantiator::new(&mut symbols, &preds);
@@ -113,14 +128,7 @@ pub fn ground(
     } = grounder;
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
-    let shown = |a: usize| {
-        let info = preds.get(atoms.preds[a]);
-        show.shows(&Signature {
-            strong_negation: info.negative,
-            name: info.name.clone(),
-            arity: info.arity,
-        })
-    };
+    let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
     let program = Simplifier::new(&atoms).run(rules, show_terms, symbols, shown);
     (Some(program), diagnostics)
 }
@@ -135,12 +143,14 @@ fn resolve_constants(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> FxHashMap<String, SymId> {
     let mut values: FxHashMap<String, SymId> = FxHashMap::default();
-    let definitions = overrides.iter().map(|(n, t)| (n, t, true)).chain(
-        statements.iter().filter_map(|s| match &s.kind {
-            StatementKind::Const { name, value } => Some((name, value, false)),
-            _ => None,
-        }),
-    );
+    let definitions =
+        overrides
+            .iter()
+            .map(|(n, t)| (n, t, true))
+            .chain(statements.iter().filter_map(|s| match &s.kind {
+                StatementKind::Const { name, value } => Some((name, value, false)),
+                _ => None,
+            }));
     let mut overridden = FxHashSet::default();
     for (name, value, is_override) in definitions {
         if overridden.contains(name) {
@@ -229,7 +239,11 @@ fn condition_in_component(rule: &CRule, component: &[PredId]) -> Option<Diagnost
 
 /// gringo's `info: atom does not occur in any rule head`, once per
 /// predicate: usually a typo.
-fn undefined_predicate_infos(rules: &[CRule]) -> Vec<Diagnostic> {
+fn undefined_predicate_infos(
+    rules: &[CRule],
+    preds: &Predicates,
+    declared: &FxHashSet<&Signature>,
+) -> Vec<Diagnostic> {
     let defined: FxHashSet<PredId> = rules.iter().flat_map(|r| r.head_preds()).collect();
     let mut reported = FxHashSet::default();
     let mut infos = Vec::new();
@@ -237,9 +251,13 @@ fn undefined_predicate_infos(rules: &[CRule]) -> Vec<Diagnostic> {
         for literal in rule.read_literals() {
             if let CLit::Pos(a) | CLit::Neg(a) = literal
                 && !defined.contains(&a.pred)
+                && !declared.contains(&preds.signature(a.pred))
                 && reported.insert(a.pred)
             {
-                infos.push(Diagnostic::info(a.span, "atom does not occur in any rule head"));
+                infos.push(Diagnostic::info(
+                    a.span,
+                    "atom does not occur in any rule head",
+                ));
             }
         }
     }
@@ -253,16 +271,28 @@ fn strong_negation_constraints(atoms: &instantiate::AtomTable, symbols: &SymbolT
         if !atoms.defined[a] {
             continue;
         }
-        let SymbolData::Function { name, args, negative: true } = symbols.get(atoms.syms[a]) else {
+        let SymbolData::Function {
+            name,
+            args,
+            negative: true,
+        } = symbols.get(atoms.syms[a])
+        else {
             continue;
         };
-        let positive = SymbolData::Function { name: name.clone(), args: args.clone(), negative: false };
+        let positive = SymbolData::Function {
+            name: name.clone(),
+            args: args.clone(),
+            negative: false,
+        };
         if let Some(p) = symbols.lookup(&positive).and_then(|s| atoms.find(s))
             && atoms.defined[p as usize]
         {
             rules.push(Rule {
                 head: Head::Constraint,
-                body: Body::new(vec![program::AtomId(a as u32), program::AtomId(p)], Vec::new()),
+                body: Body::new(
+                    vec![program::AtomId(a as u32), program::AtomId(p)],
+                    Vec::new(),
+                ),
                 origin: Span::default(),
             });
         }

@@ -1,6 +1,7 @@
 //! The predicate table: every `name/arity` (with its strong-negation sign)
 //! gets a dense [`PredId`].
 
+use crate::syntax::ast::Signature;
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,6 +44,15 @@ impl Predicates {
 
     pub fn get(&self, id: PredId) -> &PredInfo {
         &self.infos[id.index()]
+    }
+
+    pub fn signature(&self, id: PredId) -> Signature {
+        let info = self.get(id);
+        Signature {
+            strong_negation: info.negative,
+            name: info.name.clone(),
+            arity: info.arity,
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -195,7 +195,12 @@ impl<'a> Simplifier<'a> {
             }
         }
         let map = |a: AtomId| AtomId(new_id[a.index()]);
-        let map_body = |b: &Body| Body::new(b.pos.iter().map(|&a| map(a)).collect(), b.neg.iter().map(|&a| map(a)).collect());
+        let map_body = |b: &Body| {
+            Body::new(
+                b.pos.iter().map(|&a| map(a)).collect(),
+                b.neg.iter().map(|&a| map(a)).collect(),
+            )
+        };
         let mut out_rules = Vec::with_capacity(rules.len());
         for (a, &fact) in self.fact.iter().enumerate() {
             if fact {

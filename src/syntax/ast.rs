@@ -31,7 +31,10 @@ pub enum TermKind {
     Supremum,
     Infimum,
     /// `f(t1, ..., tn)` with n >= 1.
-    Function { name: String, args: Vec<Term> },
+    Function {
+        name: String,
+        args: Vec<Term>,
+    },
     /// `(t1, ..., tn)`: n = 0 is `()`, n = 1 is written `(t,)`. A
     /// parenthesised term `(t)` is not a tuple: the parser returns `t`.
     Tuple(Vec<Term>),
@@ -108,7 +111,10 @@ pub enum Naf {
 /// A literal that may stand in a body or a condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Literal {
-    Atom { naf: Naf, atom: Atom },
+    Atom {
+        naf: Naf,
+        atom: Atom,
+    },
     /// `lhs op rhs`; `X = expr`, `X := expr` and `X == expr` are all `Eq`.
     Comparison {
         naf: Naf,
@@ -118,7 +124,11 @@ pub enum Literal {
         span: Span,
     },
     /// `#true` / `#false`, possibly negated.
-    Boolean { naf: Naf, value: bool, span: Span },
+    Boolean {
+        naf: Naf,
+        value: bool,
+        span: Span,
+    },
 }
 
 /// A body element: a literal, or a conditional literal `l : c1, .., cn`.
@@ -133,7 +143,10 @@ pub enum BodyElement {
     /// A construct the parser recognises but asp2sat does not support yet
     /// (body aggregates such as `#count{..}`). Kept so the grounder can name
     /// it in a located error instead of the parser failing on it.
-    Unsupported { what: String, span: Span },
+    Unsupported {
+        what: String,
+        span: Span,
+    },
 }
 
 /// `count op term`, normalised so that the count is always on the left:
@@ -197,6 +210,8 @@ pub enum StatementKind {
     ShowTerm { term: Term, body: Vec<BodyElement> },
     /// gringo 3's `#hide.` (`None`) and `#hide p/n.`
     Hide(Option<Signature>),
+    /// `#defined p/n.`: the predicate may have no rules; no message for it.
+    Defined(Signature),
     /// `#const name = value.`
     Const { name: String, value: Term },
     /// `#include "file".` — resolved by the command line, which does the I/O.

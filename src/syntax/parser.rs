@@ -878,7 +878,11 @@ impl<'s> Parser<'s> {
             "#project" => "#project directives",
             "#edge" => "#edge directives",
             "#theory" => "#theory definitions",
-            "#defined" => "#defined directives",
+            "#defined" => {
+                self.bump();
+                let signature = self.signature()?;
+                return self.finish(start, StatementKind::Defined(signature));
+            }
             "#domain" => "#domain declarations",
             "#compute" => "#compute statements",
             "#weight" => "#weight declarations",
@@ -1783,6 +1787,7 @@ mod tests {
             StatementKind::ShowTerm { term: t, body: b } => {
                 format!("#show {} : {}.", term(t), body(b))
             }
+            StatementKind::Defined(sig) => format!("#defined {}.", signature(sig)),
             StatementKind::Hide(None) => "#hide.".into(),
             StatementKind::Hide(Some(sig)) => format!("#hide {}.", signature(sig)),
             StatementKind::Const { name, value } => format!("#const {name}={}.", term(value)),
@@ -2073,7 +2078,6 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             #external a : b.
             #project a/1.
             #edge (a,b).
-            #defined p/1.
             #script (python)
             def f(x): return x. # %* not a comment
             #end.
@@ -2093,7 +2097,6 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             unsupported(#external directives).
             unsupported(#project directives).
             unsupported(#edge directives).
-            unsupported(#defined directives).
             unsupported(scripts).
             unsupported(head aggregates).
             unsupported(head aggregates).
