@@ -178,7 +178,12 @@ impl Diagnostic {
         );
         out.push_str(&snippet(sources, self.span, self.severity));
         for note in &self.notes {
-            let _ = writeln!(out, "{}: note: {}", sources.location(note.span), note.message);
+            let _ = writeln!(
+                out,
+                "{}: note: {}",
+                sources.location(note.span),
+                note.message
+            );
         }
         out
     }

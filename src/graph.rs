@@ -1,111 +1,160 @@
-//! Strongly connected components, shared by the grounder (predicate
-//! dependencies) and translation (positive atom dependencies).
+//! Strongly connected components by Tarjan's algorithm, iteratively: ground
+//! programs can have millions of atoms, too many for recursion. Used by the
+//! grounder (predicate dependencies) and translation (positive atom
+//! dependencies).
 
-/// Tarjan's algorithm without recursion, so graphs with millions of nodes
-/// cannot overflow the stack.
-///
-/// Components are returned in reverse topological order of the condensation:
-/// every component comes after all components reachable from it. With edges
-/// pointing from a head to what it depends on, dependencies come first.
-pub fn strongly_connected_components<'a>(
-    nodes: usize,
-    successors: impl Fn(usize) -> &'a [u32],
-) -> Vec<Vec<u32>> {
-    const UNVISITED: u32 = u32::MAX;
-    let mut index = vec![UNVISITED; nodes];
-    let mut lowlink = vec![0u32; nodes];
-    let mut on_stack = vec![false; nodes];
+/// The component of every node. Components are numbered in the order
+/// Tarjan's algorithm completes them, which is a reverse topological order:
+/// every edge leads to a component with a number no larger than its source's.
+#[derive(Clone, Debug)]
+pub struct Components {
+    pub component: Vec<u32>,
+    pub count: usize,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Components of the graph with nodes `0..n` and, for node `v`, successors
+/// `targets[offsets[v]..offsets[v + 1]]`.
+pub fn tarjan(n: usize, offsets: &[usize], targets: &[u32]) -> Components {
+    let mut index = vec![NONE; n];
+    let mut lowlink = vec![0u32; n];
+    let mut component = vec![NONE; n];
     let mut stack: Vec<u32> = Vec::new();
-    let mut components = Vec::new();
+    // (node, position of the next edge to follow)
+    let mut calls: Vec<(u32, usize)> = Vec::new();
     let mut next_index = 0u32;
-    // (node, position in its successor list)
-    let mut work: Vec<(u32, usize)> = Vec::new();
-
-    for root in 0..nodes {
-        if index[root] != UNVISITED {
+    let mut count = 0u32;
+    for root in 0..n {
+        if index[root] != NONE {
             continue;
         }
-        work.push((root as u32, 0));
         index[root] = next_index;
         lowlink[root] = next_index;
         next_index += 1;
         stack.push(root as u32);
-        on_stack[root] = true;
-
-        while let Some(&mut (node, ref mut next)) = work.last_mut() {
-            let node_us = node as usize;
-            let succ = successors(node_us);
-            if *next < succ.len() {
-                let target = succ[*next] as usize;
-                *next += 1;
-                if index[target] == UNVISITED {
-                    index[target] = next_index;
-                    lowlink[target] = next_index;
+        calls.push((root as u32, offsets[root]));
+        while let Some(top) = calls.last_mut() {
+            let v = top.0 as usize;
+            if top.1 < offsets[v + 1] {
+                let w = targets[top.1] as usize;
+                top.1 += 1;
+                if index[w] == NONE {
+                    index[w] = next_index;
+                    lowlink[w] = next_index;
                     next_index += 1;
-                    stack.push(target as u32);
-                    on_stack[target] = true;
-                    work.push((target as u32, 0));
-                } else if on_stack[target] {
-                    lowlink[node_us] = lowlink[node_us].min(index[target]);
+                    stack.push(w as u32);
+                    calls.push((w as u32, offsets[w]));
+                } else if component[w] == NONE {
+                    // Visited and not yet in a component: on the stack.
+                    lowlink[v] = lowlink[v].min(index[w]);
                 }
                 continue;
             }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
                 let parent = parent as usize;
-                lowlink[parent] = lowlink[parent].min(lowlink[node_us]);
+                lowlink[parent] = lowlink[parent].min(lowlink[v]);
             }
-            if lowlink[node_us] == index[node_us] {
-                let mut component = Vec::new();
+            if lowlink[v] == index[v] {
                 loop {
-                    let member = stack.pop().expect("node is on the stack");
-                    on_stack[member as usize] = false;
-                    component.push(member);
-                    if member == node {
+                    let w = stack.pop().expect("Tarjan stack holds the component") as usize;
+                    component[w] = count;
+                    if w == v {
                         break;
                     }
                 }
-                component.reverse();
-                components.push(component);
+                count += 1;
             }
         }
     }
-    components
+    Components {
+        component,
+        count: count as usize,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sccs(edges: &[Vec<u32>]) -> Vec<Vec<u32>> {
-        let mut out = strongly_connected_components(edges.len(), |n| &edges[n]);
-        for c in &mut out {
-            c.sort();
+    fn csr(n: usize, edges: &[(u32, u32)]) -> (Vec<usize>, Vec<u32>) {
+        let mut offsets = vec![0; n + 1];
+        for &(s, _) in edges {
+            offsets[s as usize + 1] += 1;
         }
-        out
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut targets = vec![0; edges.len()];
+        for &(s, t) in edges {
+            targets[fill[s as usize]] = t;
+            fill[s as usize] += 1;
+        }
+        (offsets, targets)
     }
 
     #[test]
-    fn dependencies_come_first() {
-        // 0 -> 1 <-> 2 -> 3
-        let edges = vec![vec![1], vec![2], vec![1, 3], vec![]];
-        assert_eq!(sccs(&edges), vec![vec![3], vec![1, 2], vec![0]]);
+    fn finds_cycles_and_reverse_topological_order() {
+        // 0 → 1 → 2 → 1, 2 → 3, 4 alone
+        let (o, t) = csr(5, &[(0, 1), (1, 2), (2, 1), (2, 3)]);
+        let c = tarjan(5, &o, &t);
+        assert_eq!(c.count, 4);
+        assert_eq!(c.component[1], c.component[2]);
+        assert!(c.component[3] < c.component[1]);
+        assert!(c.component[1] < c.component[0]);
     }
 
     #[test]
-    fn self_loops_and_isolated_nodes() {
-        let edges = vec![vec![0], vec![]];
-        assert_eq!(sccs(&edges), vec![vec![0], vec![1]]);
+    fn long_chain_does_not_overflow_the_stack() {
+        let n = 1_000_000u32;
+        let edges: Vec<(u32, u32)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        let (o, t) = csr(n as usize, &edges);
+        let c = tarjan(n as usize, &o, &t);
+        assert_eq!(c.count, 1);
     }
 
     #[test]
-    fn long_chain_does_not_overflow() {
-        let n = 1_000_000;
-        let edges: Vec<Vec<u32>> = (0..n)
-            .map(|i| if i + 1 < n { vec![i as u32 + 1] } else { vec![0] })
-            .collect();
-        let out = strongly_connected_components(n, |v| &edges[v]);
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].len(), n);
+    fn agrees_with_reachability_on_random_graphs() {
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let n = (next() % 9) as usize + 1;
+            let m = (next() % 15) as usize;
+            let edges: Vec<(u32, u32)> = (0..m)
+                .map(|_| ((next() % n as u64) as u32, (next() % n as u64) as u32))
+                .collect();
+            let (o, t) = csr(n, &edges);
+            let c = tarjan(n, &o, &t);
+            // reach[i][j]: j reachable from i
+            let mut reach = vec![vec![false; n]; n];
+            for (i, row) in reach.iter_mut().enumerate() {
+                row[i] = true;
+            }
+            for _ in 0..n {
+                for &(s, d) in &edges {
+                    for row in reach.iter_mut() {
+                        if row[s as usize] {
+                            row[d as usize] = true;
+                        }
+                    }
+                }
+            }
+            for (i, row) in reach.iter().enumerate() {
+                for (j, &forward) in row.iter().enumerate() {
+                    let same = forward && reach[j][i];
+                    assert_eq!(same, c.component[i] == c.component[j]);
+                    if forward {
+                        assert!(c.component[j] <= c.component[i]);
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,1 +1,528 @@
 //! CNF to answer sets.
+//!
+//! The [`Enumerator`] translates the ground program straight into one
+//! varisat solver and keeps that solver for the whole run (recipes.md,
+//! "Enumeration"): loop formulas of non-tight programs and the clauses
+//! blocking answer sets already found are added between calls, so learned
+//! clauses are kept.
+//!
+//! - Tight programs: every model of the completion is an answer set.
+//! - Non-tight programs: a model with unfounded atoms is cut away by its
+//!   loop formulas and the solver is called again.
+//! - Blocking: the negation of the model restricted to the atom variables
+//!   (every other variable is determined by the atoms, so each answer set is
+//!   found once), or, with `project`, restricted to the shown symbols, so
+//!   each visible set is reported once.
+
+use crate::diagnostics::Diagnostic;
+use crate::ground::program::{AtomId, GroundProgram};
+use crate::symbols::{SymId, SymbolTable};
+use crate::translate::{self, Translation, TranslationStats, loops};
+use std::time::{Duration, Instant};
+use varisat::{ExtendFormula, Lit, Solver};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Stop after this many answer sets; 0 for all.
+    pub max_models: usize,
+    /// Report each distinct set of shown symbols once.
+    pub project: bool,
+}
+
+/// The visible part of an answer set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AnswerSet {
+    /// The true shown atoms' symbols and the true show terms, distinct,
+    /// sorted by clingo's term order.
+    pub shown: Vec<SymId>,
+}
+
+impl AnswerSet {
+    /// The symbols separated by spaces, as clingo prints an answer.
+    pub fn render(&self, symbols: &SymbolTable) -> String {
+        let mut out = String::new();
+        for (i, &symbol) in self.shown.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&symbols.display(symbol).to_string());
+        }
+        out
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveStats {
+    /// Variables of the solver (all from the translation).
+    pub variables: usize,
+    /// Clauses added to the solver: translation, loop formulas, blocking.
+    pub clauses: usize,
+    pub translation: TranslationStats,
+    pub tight: bool,
+    /// Answer sets reported so far.
+    pub models: usize,
+    /// Candidate models rejected because they had unfounded atoms.
+    pub loop_rounds: usize,
+    pub loop_clauses: usize,
+    pub blocking_clauses: usize,
+    /// Calls to the SAT solver.
+    pub sat_calls: usize,
+    pub translate_time: Duration,
+    /// Time spent in the solver and in the unfounded-set checks.
+    pub solve_time: Duration,
+}
+
+/// Enumerates the answer sets of a ground program, one per call.
+pub struct Enumerator<'p> {
+    program: &'p GroundProgram,
+    translation: Translation,
+    solver: Solver<'static>,
+    options: SolveOptions,
+    exhausted: bool,
+    /// An answer set found by [`Enumerator::has_more`], not yet reported.
+    pending: Option<AnswerSet>,
+    stats: SolveStats,
+    /// Value of every variable in the last model, by variable index.
+    values: Vec<bool>,
+    /// Value of every atom in the last model.
+    atom_values: Vec<bool>,
+}
+
+impl<'p> Enumerator<'p> {
+    /// Translates the program into a fresh solver. Fails when the program
+    /// has a disjunctive rule that is not head-cycle-free.
+    pub fn new(program: &'p GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
+        let start = Instant::now();
+        let mut solver = Solver::new();
+        let translation = translate::translate(program, &mut solver)?;
+        let stats = SolveStats {
+            variables: translation.stats().variables(),
+            clauses: translation.stats().clauses(),
+            translation: *translation.stats(),
+            tight: translation.is_tight(),
+            translate_time: start.elapsed(),
+            ..SolveStats::default()
+        };
+        Ok(Enumerator {
+            program,
+            values: vec![false; stats.variables],
+            atom_values: vec![false; translation.atom_count()],
+            translation,
+            solver,
+            options,
+            exhausted: false,
+            pending: None,
+            stats,
+        })
+    }
+
+    /// The next answer set; `None` when there are no more or `max_models`
+    /// have been reported.
+    pub fn next_answer_set(&mut self) -> Option<AnswerSet> {
+        if self.exhausted
+            || (self.options.max_models > 0 && self.stats.models >= self.options.max_models)
+        {
+            return None;
+        }
+        let answer = match self.pending.take() {
+            Some(answer) => Some(answer),
+            None => self.timed_search(),
+        };
+        if answer.is_some() {
+            self.stats.models += 1;
+        }
+        answer
+    }
+
+    /// Whether another answer set exists, regardless of `max_models`. Finds
+    /// it if needed and keeps it for [`Enumerator::next_answer_set`]; after
+    /// `false` the search is exhausted.
+    pub fn has_more(&mut self) -> bool {
+        if self.pending.is_none() && !self.exhausted {
+            self.pending = self.timed_search();
+        }
+        self.pending.is_some()
+    }
+
+    fn timed_search(&mut self) -> Option<AnswerSet> {
+        let start = Instant::now();
+        let answer = self.search();
+        self.stats.solve_time += start.elapsed();
+        answer
+    }
+
+    fn search(&mut self) -> Option<AnswerSet> {
+        loop {
+            self.stats.sat_calls += 1;
+            let satisfiable = self
+                .solver
+                .solve()
+                .expect("varisat is never interrupted and writes no proof here");
+            if !satisfiable {
+                self.exhausted = true;
+                return None;
+            }
+            self.read_model();
+            if !self.translation.is_tight() {
+                let clauses = loops::loop_formulas(&self.translation, &self.atom_values);
+                if !clauses.is_empty() {
+                    self.stats.loop_rounds += 1;
+                    self.stats.loop_clauses += clauses.len();
+                    self.stats.clauses += clauses.len();
+                    for clause in &clauses {
+                        self.solver.add_clause(clause);
+                    }
+                    continue;
+                }
+            }
+            let answer = self.answer_set();
+            self.block();
+            return Some(answer);
+        }
+    }
+
+    fn read_model(&mut self) {
+        let model = self.solver.model().expect("the solver found a model");
+        // Variables in no clause are missing from the model: make them false.
+        self.values.fill(false);
+        for lit in model {
+            let i = lit.var().index();
+            if i >= self.values.len() {
+                self.values.resize(i + 1, false);
+            }
+            self.values[i] = lit.is_positive();
+        }
+        for (i, value) in self.atom_values.iter_mut().enumerate() {
+            *value = self.values[self.translation.atom_var(AtomId(i as u32)).index()];
+        }
+    }
+
+    fn answer_set(&self) -> AnswerSet {
+        let shown = self
+            .translation
+            .shown()
+            .iter()
+            .filter(|(_, cond)| cond.value(|var| self.values[var.index()]))
+            .map(|&(symbol, _)| symbol)
+            .collect();
+        AnswerSet { shown }
+    }
+
+    /// Excludes the current model's atoms (or, projecting, its shown set).
+    fn block(&mut self) {
+        let flip = |lit: Lit, values: &[bool]| {
+            if values[lit.var().index()] == lit.is_positive() {
+                !lit
+            } else {
+                lit
+            }
+        };
+        let clause: Vec<Lit> = if self.options.project {
+            self.translation
+                .shown()
+                .iter()
+                .filter_map(|(_, cond)| cond.lit())
+                .map(|lit| flip(lit, &self.values))
+                .collect()
+        } else {
+            self.translation
+                .atom_vars()
+                .iter()
+                .map(|var| flip(var.positive(), &self.values))
+                .collect()
+        };
+        self.solver.add_clause(&clause);
+        self.stats.blocking_clauses += 1;
+        self.stats.clauses += 1;
+    }
+
+    /// True once the solver has shown that no further answer set exists.
+    /// Stopping at `max_models` does not make the search exhausted (see
+    /// [`Enumerator::has_more`]).
+    pub fn exhausted(&self) -> bool {
+        self.exhausted && self.pending.is_none()
+    }
+
+    pub fn stats(&self) -> SolveStats {
+        self.stats
+    }
+
+    pub fn translation(&self) -> &Translation {
+        &self.translation
+    }
+
+    pub fn program(&self) -> &'p GroundProgram {
+        self.program
+    }
+}
+
+impl Iterator for Enumerator<'_> {
+    type Item = AnswerSet;
+
+    fn next(&mut self) -> Option<AnswerSet> {
+        self.next_answer_set()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::testing::{
+        Rng, head_cycle_free, parse, random_program, shown_of, stable_models,
+    };
+
+    fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+        let options = SolveOptions {
+            max_models: 0,
+            project,
+        };
+        let mut enumerator = Enumerator::new(program, options).unwrap();
+        let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+        assert!(enumerator.exhausted());
+        assert!(enumerator.next_answer_set().is_none());
+        sets.sort();
+        sets
+    }
+
+    fn brute_force(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+        let mut sets: Vec<Vec<SymId>> = stable_models(program)
+            .into_iter()
+            .map(|m| shown_of(program, m))
+            .collect();
+        sets.sort();
+        if project {
+            sets.dedup();
+        }
+        sets
+    }
+
+    /// Answer sets as strings, e.g. `["", "a b"]`.
+    fn answers(text: &str) -> Vec<String> {
+        let program = parse(text);
+        let options = SolveOptions::default();
+        let mut found: Vec<String> = Enumerator::new(&program, options)
+            .unwrap()
+            .map(|a| a.render(&program.symbols))
+            .collect();
+        found.sort();
+        assert_eq!(found, {
+            let mut expected: Vec<String> = brute_force(&program, false)
+                .iter()
+                .map(|s| AnswerSet { shown: s.clone() }.render(&program.symbols))
+                .collect();
+            expected.sort();
+            expected
+        });
+        found
+    }
+
+    #[test]
+    fn solve_matches_brute_force_on_random_programs() {
+        let mut rng = Rng::new(2024);
+        let (mut compared, mut rejected, mut with_loops, mut nontrivial) = (0, 0, 0, 0);
+        for round in 0..6000 {
+            let program = random_program(&mut rng, 8, round % 2 == 1);
+            if !head_cycle_free(&program) {
+                assert!(Enumerator::new(&program, SolveOptions::default()).is_err());
+                rejected += 1;
+                continue;
+            }
+            let expected = brute_force(&program, false);
+            assert_eq!(all(&program, false), expected, "round {round}: {program:?}");
+            assert_eq!(
+                all(&program, true),
+                brute_force(&program, true),
+                "round {round}"
+            );
+            let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+            enumerator.by_ref().for_each(drop);
+            if enumerator.stats().loop_rounds > 0 {
+                with_loops += 1;
+            }
+            if expected.len() > 1 {
+                nontrivial += 1;
+            }
+            compared += 1;
+        }
+        // The generator covers what it should.
+        assert!(
+            compared > 5000 && rejected > 100,
+            "{compared} compared, {rejected} rejected"
+        );
+        assert!(with_loops > 1000, "{with_loops} with loop formulas");
+        assert!(nontrivial > 1000, "{nontrivial} with several answer sets");
+    }
+
+    #[test]
+    fn solve_positive_loop_is_unfounded() {
+        assert_eq!(answers("a :- b. b :- a."), [""]);
+    }
+
+    #[test]
+    fn solve_loop_with_external_support() {
+        assert_eq!(answers("{c}. a :- c. a :- b. b :- a."), ["", "a b c"]);
+    }
+
+    #[test]
+    fn solve_even_negative_loop() {
+        assert_eq!(answers("a :- not b. b :- not a."), ["a", "b"]);
+    }
+
+    #[test]
+    fn solve_odd_negative_loop_has_no_answer_set() {
+        assert!(answers("a :- not a.").is_empty());
+        assert!(answers("a :- not b. b :- not c. c :- not a.").is_empty());
+    }
+
+    #[test]
+    fn solve_cardinality_bounds() {
+        assert_eq!(answers("1{a;b;c}1."), ["a", "b", "c"]);
+        assert_eq!(answers("2{a;b;c}."), ["a b", "a b c", "a c", "b c"]);
+        assert_eq!(answers("{a;b;c}2.").len(), 7);
+        assert_eq!(answers("{a;b;c}0."), [""]);
+        assert!(answers("4{a;b;c}.").is_empty());
+        assert_eq!(answers("2{a;b;c}1 :- d. {d}."), [""]);
+        assert_eq!(
+            answers("1{a : d; b; c : not d}1. {d}."),
+            ["a d", "b", "b d", "c"]
+        );
+    }
+
+    #[test]
+    fn solve_disjunction() {
+        assert_eq!(answers("a | b."), ["a", "b"]);
+        assert_eq!(answers("a | b. a :- b."), ["a"]);
+        assert_eq!(answers("a | b | c :- d. d. :- a."), ["b d", "c d"]);
+    }
+
+    #[test]
+    fn solve_rejects_disjunction_with_head_cycle() {
+        let program = parse("a | b. a :- b. b :- a.");
+        let error = Enumerator::new(&program, SolveOptions::default())
+            .err()
+            .expect("not head-cycle-free");
+        assert!(error.message.contains("a and b"), "{}", error.message);
+    }
+
+    #[test]
+    fn solve_empty_program_has_one_empty_answer_set() {
+        assert_eq!(answers(""), [""]);
+        assert_eq!(answers(":- a. a :- b."), [""]);
+        assert!(answers(":- .").is_empty());
+    }
+
+    /// Directed Hamiltonian cycles of the complete graph on 4 nodes: 3! = 6.
+    #[test]
+    fn solve_hamiltonian_cycles() {
+        let mut text = String::from("r1.\n");
+        for x in 1..=4 {
+            let out: Vec<String> = (1..=4)
+                .filter(|&y| y != x)
+                .map(|y| format!("in{x}{y}"))
+                .collect();
+            let inn: Vec<String> = (1..=4)
+                .filter(|&y| y != x)
+                .map(|y| format!("in{y}{x}"))
+                .collect();
+            text += &format!("1{{{}}}1.\n", out.join(";"));
+            text += &format!(
+                ":- not {}, {}.\n",
+                inn[0],
+                inn[1..]
+                    .iter()
+                    .map(|a| format!("not {a}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            text += &format!(":- {}, {}.\n", inn[0], inn[1]);
+            text += &format!(":- {}, {}.\n", inn[0], inn[2]);
+            text += &format!(":- {}, {}.\n", inn[1], inn[2]);
+            for y in (1..=4).filter(|&y| y != x) {
+                text += &format!("r{y} :- r{x}, in{x}{y}.\n");
+            }
+            text += &format!(":- not r{x}.\n");
+        }
+        let program = parse(&text);
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        assert!(!enumerator.translation().is_tight());
+        let found: Vec<AnswerSet> = enumerator.by_ref().collect();
+        assert_eq!(found.len(), 6);
+        let stats = enumerator.stats();
+        assert_eq!(stats.models, 6);
+        assert!(stats.loop_rounds > 0 || stats.sat_calls == 7);
+        assert_eq!(found.len(), stable_models(&program).len());
+    }
+
+    #[test]
+    fn solve_max_models_and_exhaustion() {
+        let program = parse("{a; b}.");
+        let options = SolveOptions {
+            max_models: 2,
+            project: false,
+        };
+        let mut enumerator = Enumerator::new(&program, options).unwrap();
+        assert!(enumerator.next_answer_set().is_some());
+        assert!(enumerator.next_answer_set().is_some());
+        assert!(enumerator.next_answer_set().is_none());
+        assert!(!enumerator.exhausted());
+        assert_eq!(enumerator.stats().models, 2);
+
+        let program = parse("a.");
+        let options = SolveOptions {
+            max_models: 1,
+            project: false,
+        };
+        let mut enumerator = Enumerator::new(&program, options).unwrap();
+        assert!(enumerator.next_answer_set().is_some());
+        assert!(!enumerator.exhausted());
+        assert!(!enumerator.has_more());
+        assert!(enumerator.exhausted());
+        assert!(enumerator.next_answer_set().is_none());
+
+        // has_more keeps the answer set it finds for next_answer_set.
+        let program = parse("1{a; b}1.");
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        assert!(enumerator.has_more());
+        assert!(enumerator.has_more());
+        assert_eq!(enumerator.stats().models, 0);
+        let first = enumerator.next_answer_set().unwrap();
+        assert!(enumerator.has_more());
+        assert!(!enumerator.exhausted());
+        let second = enumerator.next_answer_set().unwrap();
+        assert_ne!(first, second);
+        assert!(!enumerator.has_more());
+        assert!(enumerator.exhausted());
+        assert_eq!(enumerator.stats().models, 2);
+    }
+
+    #[test]
+    fn solve_projection_reports_each_visible_set_once() {
+        let mut program = parse("{a; b}. c :- a. c :- b.");
+        for atom in program.atoms.iter_mut() {
+            atom.shown = program.symbols.display(atom.symbol).to_string() == "c";
+        }
+        let render = |sets: Vec<Vec<SymId>>| -> Vec<String> {
+            sets.into_iter()
+                .map(|s| AnswerSet { shown: s }.render(&program.symbols))
+                .collect()
+        };
+        assert_eq!(render(all(&program, false)), ["", "c", "c", "c"]);
+        assert_eq!(render(all(&program, true)), ["", "c"]);
+    }
+
+    #[test]
+    fn solve_stats_count_clauses() {
+        let program = parse("a :- b. b :- a. {a}.");
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        let found: Vec<AnswerSet> = enumerator.by_ref().collect();
+        assert_eq!(found.len(), 2);
+        let stats = enumerator.stats();
+        assert!(!stats.tight);
+        assert_eq!(stats.blocking_clauses, 2);
+        assert_eq!(
+            stats.clauses,
+            stats.translation.clauses() + stats.loop_clauses + stats.blocking_clauses
+        );
+        assert_eq!(stats.variables, 2 + stats.translation.body_variables);
+    }
+}

@@ -87,7 +87,11 @@ impl Config {
         for input in args.inputs {
             let is_number = !input.is_empty() && input.bytes().all(|b| b.is_ascii_digit());
             if is_number && !Path::new(&input).exists() && models.is_none() {
-                models = Some(input.parse().map_err(|_| format!("invalid number of models: {input}"))?);
+                models = Some(
+                    input
+                        .parse()
+                        .map_err(|_| format!("invalid number of models: {input}"))?,
+                );
             } else {
                 inputs.push(input);
             }
@@ -111,7 +115,11 @@ impl Config {
             json: match args.outf {
                 0 => false,
                 2 => true,
-                other => return Err(format!("--outf={other} is not supported: use 0 (text) or 2 (JSON)")),
+                other => {
+                    return Err(format!(
+                        "--outf={other} is not supported: use 0 (text) or 2 (JSON)"
+                    ));
+                }
             },
             project: args.project,
             quiet: args.quiet,
@@ -189,11 +197,17 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
         let file = loaded.sources.add(display, text);
         let (statements, errors) = parse_program(&loaded.sources.file(file).text, file);
         loaded.diagnostics.extend(errors);
-        let dir = path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+        let dir = path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(Path::to_path_buf);
         let mut includes = Vec::new();
         for statement in &statements {
             if let StatementKind::Include { path } = &statement.kind {
-                includes.push((path.clone(), dir.clone().or_else(|| Some(PathBuf::from(".")))));
+                includes.push((
+                    path.clone(),
+                    dir.clone().or_else(|| Some(PathBuf::from("."))),
+                ));
             }
         }
         queue.extend(includes.into_iter().rev());
@@ -225,7 +239,11 @@ fn parse_overrides(
             Err(e) => errors.push(e),
         }
     }
-    if errors.is_empty() { Ok(overrides) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(overrides)
+    } else {
+        Err(errors)
+    }
 }
 
 fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) -> u8 {
@@ -303,7 +321,11 @@ fn solve(config: Config) -> u8 {
     let (program, diagnostics) = ground::ground(&loaded.statements, &overrides);
     timings.ground = ground_start.elapsed();
     let Some(program) = program else {
-        return report_errors(&diagnostics, &loaded.sources, "grounding stopped because of errors");
+        return report_errors(
+            &diagnostics,
+            &loaded.sources,
+            "grounding stopped because of errors",
+        );
     };
     if !diagnostics.is_empty() {
         eprint!("{}", render_all(&diagnostics, &loaded.sources));
@@ -344,7 +366,11 @@ fn run_solver(
     };
     let translate = translate_start.elapsed();
     if !config.json {
-        println!("{}\n{}\nSolving...", output::VERSION_LINE, output::reading_line(&config.inputs));
+        println!(
+            "{}\n{}\nSolving...",
+            output::VERSION_LINE,
+            output::reading_line(&config.inputs)
+        );
     }
     let solve_start = Instant::now();
     let mut last_model = solve_start;
@@ -369,7 +395,11 @@ fn run_solver(
     progress.timings.translate = translate;
     progress.timings.solve = solve_start.elapsed();
     progress.timings.first_model = first_model;
-    progress.timings.unsat = if enumerator.exhausted() { last_model.elapsed() } else { Duration::ZERO };
+    progress.timings.unsat = if enumerator.exhausted() {
+        last_model.elapsed()
+    } else {
+        Duration::ZERO
+    };
     let sizes = Sizes {
         atoms: program.atoms.len(),
         rules: program.rules.len(),
@@ -382,7 +412,9 @@ fn run_solver(
 }
 
 fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
-    progress.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    progress
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Ends the process with clingo's interrupted summary when the limit passes.

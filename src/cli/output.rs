@@ -144,7 +144,10 @@ pub fn json(inputs: &[String], witnesses: &[Vec<String>], s: &Summary<'_>) -> St
     let input: Vec<String> = if inputs.is_empty() {
         vec![json_string("stdin")]
     } else {
-        inputs.iter().map(|i| json_string(display_input(i))).collect()
+        inputs
+            .iter()
+            .map(|i| json_string(display_input(i)))
+            .collect()
     };
     let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
     out.push_str("  \"Call\": [\n    {\n");
@@ -166,7 +169,11 @@ pub fn json(inputs: &[String], witnesses: &[Vec<String>], s: &Summary<'_>) -> St
         out.push('\n');
     }
     out.push_str("    }\n  ],\n");
-    let _ = writeln!(out, "  \"Result\": {},", json_string(s.outcome.result(s.models)));
+    let _ = writeln!(
+        out,
+        "  \"Result\": {},",
+        json_string(s.outcome.result(s.models))
+    );
     let more = if s.outcome.more() { "yes" } else { "no" };
     let _ = writeln!(
         out,

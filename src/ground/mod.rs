@@ -16,7 +16,7 @@ pub mod program;
 mod simplify;
 
 use crate::diagnostics::{Diagnostic, Span};
-use crate::graph::strongly_connected_components;
+use crate::graph::tarjan;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{Signature, Statement, StatementKind, Term};
 use compile::{CHead, CLit, CRule, Compiler};
@@ -189,16 +189,19 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
             edges[h.index()].extend(heads.iter().map(|p| p.0));
         }
     }
+    let mut offsets = vec![0];
+    let mut targets = Vec::new();
     for e in &mut edges {
         e.sort_unstable();
         e.dedup();
+        targets.extend_from_slice(e);
+        offsets.push(targets.len());
     }
-    let components = strongly_connected_components(preds.len(), |p| &edges[p]);
-    let mut component_of = vec![0usize; preds.len()];
-    for (c, members) in components.iter().enumerate() {
-        for &p in members {
-            component_of[p as usize] = c;
-        }
+    let found = tarjan(preds.len(), &offsets, &targets);
+    let component_of: Vec<usize> = found.component.iter().map(|&c| c as usize).collect();
+    let mut components: Vec<Vec<u32>> = vec![Vec::new(); found.count];
+    for (p, &c) in component_of.iter().enumerate() {
+        components[c].push(p as u32);
     }
     let mut grouped: Vec<Vec<&CRule>> = vec![Vec::new(); components.len()];
     let mut final_rules = Vec::new();

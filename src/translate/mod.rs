@@ -1,1 +1,717 @@
 //! Ground program to CNF.
+//!
+//! The translation is the Clark completion of the ground program (see
+//! `/work/shared/design/recipes.md`, "Translation to CNF"):
+//!
+//! - every atom gets one variable; atom `i` gets the `i`-th variable the sink
+//!   hands out during this call, so on a fresh sink atom `i` is DIMACS
+//!   variable `i + 1`;
+//! - every distinct body gets one Tseitin variable defined in both
+//!   directions; a body of one literal is that literal, the empty body is
+//!   true and a body with `a` and `not a` is false ([`Cond`]);
+//! - a normal rule gives `body → head`, a constraint `¬body`, and every atom
+//!   is implied to have a true support body (Clark's "only if" direction);
+//!   choice elements give support only, a choice element with conditions is
+//!   supported by `body ∧ condition`;
+//! - count bounds of choice rules are encoded with Sinz's sequential counter
+//!   ([`cardinality`]);
+//! - head-cycle-free disjunctions are shifted, other disjunctions are
+//!   rejected with a located error.
+//!
+//! Every auxiliary variable is functionally determined by the atom
+//! variables, so the CNF has exactly one model per model of the completion.
+//! For non-tight programs the completion has more models than the program
+//! has answer sets; [`loops`] computes the loop formulas that cut the
+//! unfounded ones away, lazily, one candidate model at a time.
+//!
+//! [`translate`] only writes clauses into a varisat [`ExtendFormula`] sink; it
+//! never calls a solver.
+
+mod bodies;
+pub mod cardinality;
+pub mod loops;
+#[cfg(test)]
+pub(crate) mod testing;
+
+use crate::diagnostics::Diagnostic;
+use crate::ground::program::{AtomId, Body, GroundProgram, Head};
+use crate::symbols::SymId;
+use varisat::{ExtendFormula, Lit, Var};
+
+/// The truth of a body or condition in the CNF: a literal, or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    /// The empty body.
+    True,
+    /// A body containing both `a` and `not a`.
+    False,
+    Lit(Lit),
+}
+
+impl Cond {
+    pub fn lit(self) -> Option<Lit> {
+        match self {
+            Cond::Lit(lit) => Some(lit),
+            _ => None,
+        }
+    }
+
+    /// The value under an assignment of the CNF variables, given as a
+    /// function from variable to value.
+    pub fn value(self, var_value: impl Fn(Var) -> bool) -> bool {
+        match self {
+            Cond::True => true,
+            Cond::False => false,
+            Cond::Lit(lit) => var_value(lit.var()) == lit.is_positive(),
+        }
+    }
+}
+
+/// Index of a distinct body in a [`Translation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId(pub u32);
+
+impl BodyId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Sizes of the CNF by origin.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TranslationStats {
+    /// One per atom.
+    pub atom_variables: usize,
+    /// Tseitin variables of bodies with two or more literals.
+    pub body_variables: usize,
+    /// Element variables and registers of the sequential counters.
+    pub cardinality_variables: usize,
+    /// Disjunctions of several show sources for one shown symbol.
+    pub show_variables: usize,
+    /// Body definitions, rules, constraints and support clauses.
+    pub completion_clauses: usize,
+    pub cardinality_clauses: usize,
+    pub show_clauses: usize,
+    /// Disjunctive rules that were shifted.
+    pub shifted_disjunctions: usize,
+}
+
+impl TranslationStats {
+    pub fn variables(&self) -> usize {
+        self.atom_variables + self.body_variables + self.cardinality_variables + self.show_variables
+    }
+
+    pub fn clauses(&self) -> usize {
+        self.completion_clauses + self.cardinality_clauses + self.show_clauses
+    }
+}
+
+/// What later stages need to know about the CNF written by [`translate`].
+#[derive(Clone, Debug)]
+pub struct Translation {
+    atom_vars: Vec<Var>,
+    /// Every distinct body (rule bodies, shifted bodies, `body ∧ condition`
+    /// of choice elements, show-term bodies), indexed by [`BodyId`].
+    bodies: bodies::Bodies,
+    /// Per atom (CSR offsets into `support_bodies`): its support bodies,
+    /// sorted and distinct.
+    support_start: Vec<u32>,
+    support_bodies: Vec<BodyId>,
+    /// Per program show term.
+    show_terms: Vec<Cond>,
+    /// One entry per distinct shown symbol, sorted by clingo's term order.
+    shown: Vec<(SymId, Cond)>,
+    tight: bool,
+    /// Indexes for the unfounded-set computation; only for non-tight
+    /// programs.
+    loop_index: Option<loops::LoopIndex>,
+    stats: TranslationStats,
+}
+
+impl Translation {
+    pub fn atom_count(&self) -> usize {
+        self.atom_vars.len()
+    }
+
+    pub fn atom_var(&self, atom: AtomId) -> Var {
+        self.atom_vars[atom.index()]
+    }
+
+    pub fn atom_lit(&self, atom: AtomId) -> Lit {
+        self.atom_vars[atom.index()].positive()
+    }
+
+    pub fn atom_vars(&self) -> &[Var] {
+        &self.atom_vars
+    }
+
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// The positive atoms of a body, sorted.
+    pub fn body_pos(&self, body: BodyId) -> &[AtomId] {
+        self.bodies.pos(body)
+    }
+
+    /// The default-negated atoms of a body, sorted.
+    pub fn body_neg(&self, body: BodyId) -> &[AtomId] {
+        self.bodies.neg(body)
+    }
+
+    /// The literal (or constant) standing for a body.
+    pub fn body_cond(&self, body: BodyId) -> Cond {
+        self.bodies.cond(body)
+    }
+
+    /// The bodies of the rules that can derive `atom`: normal rules, shifted
+    /// disjunctions and, for choice elements, `body ∧ condition`.
+    pub fn supports(&self, atom: AtomId) -> &[BodyId] {
+        let i = atom.index();
+        &self.support_bodies[self.support_start[i] as usize..self.support_start[i + 1] as usize]
+    }
+
+    /// The condition of the `index`-th show term of the program.
+    pub fn show_term(&self, index: usize) -> Cond {
+        self.show_terms[index]
+    }
+
+    /// Every symbol that can be shown, once, sorted by clingo's term order,
+    /// with the condition under which it is shown (a shown atom, or any of
+    /// the show terms for that symbol). Symbols that can never be shown are
+    /// left out.
+    pub fn shown(&self) -> &[(SymId, Cond)] {
+        &self.shown
+    }
+
+    /// Whether the positive dependency graph is acyclic; then the models of
+    /// the completion are exactly the answer sets.
+    pub fn is_tight(&self) -> bool {
+        self.tight
+    }
+
+    pub fn stats(&self) -> &TranslationStats {
+        &self.stats
+    }
+}
+
+/// Adds clauses to a sink after dropping duplicate literals and tautologies,
+/// and counts what it adds.
+pub(crate) struct ClauseWriter<'s, S> {
+    sink: &'s mut S,
+    vars: usize,
+    clauses: usize,
+    buffer: Vec<Lit>,
+}
+
+impl<'s, S: ExtendFormula> ClauseWriter<'s, S> {
+    pub(crate) fn new(sink: &'s mut S) -> Self {
+        ClauseWriter {
+            sink,
+            vars: 0,
+            clauses: 0,
+            buffer: Vec::new(),
+        }
+    }
+
+    pub(crate) fn vars(&self) -> usize {
+        self.vars
+    }
+
+    pub(crate) fn clauses(&self) -> usize {
+        self.clauses
+    }
+}
+
+impl<S: ExtendFormula> ExtendFormula for ClauseWriter<'_, S> {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.buffer.clear();
+        self.buffer.extend_from_slice(lits);
+        if normalize_clause(&mut self.buffer) {
+            self.sink.add_clause(&self.buffer);
+            self.clauses += 1;
+        }
+    }
+
+    fn new_var(&mut self) -> Var {
+        self.vars += 1;
+        self.sink.new_var()
+    }
+}
+
+/// Sorts a clause and drops duplicate literals. Returns false when the
+/// clause is a tautology (contains a literal and its negation).
+pub fn normalize_clause(lits: &mut Vec<Lit>) -> bool {
+    lits.sort_unstable();
+    lits.dedup();
+    // `x` and `¬x` are adjacent once sorted by code.
+    !lits.windows(2).any(|w| w[0] == !w[1])
+}
+
+/// Translates a ground program into clauses added to `sink`.
+///
+/// Fails, before writing anything, when a disjunctive rule is not
+/// head-cycle-free.
+pub fn translate(
+    program: &GroundProgram,
+    sink: &mut impl ExtendFormula,
+) -> Result<Translation, Diagnostic> {
+    let atom_count = program.atoms.len();
+    let graph = positive_graph(program);
+    let components = crate::graph::tarjan(atom_count, &graph.offsets, &graph.targets);
+    let cyclic = cyclic_components(&components, &graph);
+    let tight = !cyclic.iter().any(|&c| c);
+    check_head_cycles(program, &components.component)?;
+    drop(graph);
+
+    let mut writer = ClauseWriter::new(sink);
+    let mut stats = TranslationStats::default();
+    let atom_vars: Vec<Var> = (0..atom_count).map(|_| writer.new_var()).collect();
+    stats.atom_variables = atom_count;
+
+    let mut builder = Builder {
+        atom_vars: &atom_vars,
+        bodies: bodies::Bodies::with_capacity(program.rules.len() + program.show_terms.len()),
+        body_variables: 0,
+        card_vars: 0,
+        card_clauses: 0,
+        pos: Vec::new(),
+        neg: Vec::new(),
+    };
+    let mut others: Vec<AtomId> = Vec::new();
+    // (atom, body, whether the body forces the atom)
+    let mut supports: Vec<(u32, u32, bool)> = Vec::new();
+    let mut clause = Vec::new();
+    for rule in &program.rules {
+        match &rule.head {
+            Head::Constraint => {
+                clause.clear();
+                clause.extend(
+                    rule.body
+                        .pos
+                        .iter()
+                        .map(|&a| !atom_vars[a.index()].positive()),
+                );
+                clause.extend(
+                    rule.body
+                        .neg
+                        .iter()
+                        .map(|&a| atom_vars[a.index()].positive()),
+                );
+                writer.add_clause(&clause);
+            }
+            Head::Atom(head) => {
+                let body = builder.intern_body(&rule.body, &mut writer);
+                supports.push((head.0, body.0, true));
+            }
+            Head::Disjunction(heads) => {
+                stats.shifted_disjunctions += 1;
+                for &head in heads {
+                    others.clear();
+                    others.extend(heads.iter().copied().filter(|&h| h != head));
+                    let body = builder.intern_and(&rule.body, &[], &others, &mut writer);
+                    supports.push((head.0, body.0, true));
+                }
+            }
+            Head::Choice { elements, bounds } => {
+                // Per element: the support bodies of its conditions.
+                let mut element_bodies: Vec<Vec<BodyId>> = Vec::with_capacity(elements.len());
+                for element in elements {
+                    let mut ids = Vec::with_capacity(element.conditions.len());
+                    for condition in &element.conditions {
+                        let body = if condition.is_empty() {
+                            builder.intern_body(&rule.body, &mut writer)
+                        } else {
+                            builder.intern_and(
+                                &rule.body,
+                                &condition.pos,
+                                &condition.neg,
+                                &mut writer,
+                            )
+                        };
+                        supports.push((element.atom.0, body.0, false));
+                        ids.push(body);
+                    }
+                    element_bodies.push(ids);
+                }
+                let n = elements.len() as u32;
+                let trivial = bounds.lower == 0 && bounds.upper.is_none_or(|u| u >= n);
+                if !trivial {
+                    let guard = builder.intern_body(&rule.body, &mut writer);
+                    let guard = builder.bodies.cond(guard);
+                    if guard != Cond::False {
+                        let (vars, clauses) = (writer.vars(), writer.clauses());
+                        let mut inputs = Vec::with_capacity(elements.len());
+                        for (element, ids) in elements.iter().zip(&element_bodies) {
+                            let atom = atom_vars[element.atom.index()].positive();
+                            if element.is_unconditional() {
+                                inputs.push(atom);
+                                continue;
+                            }
+                            let conds: Vec<Cond> =
+                                ids.iter().map(|id| builder.bodies.cond(*id)).collect();
+                            if conds.contains(&Cond::True) {
+                                inputs.push(atom);
+                                continue;
+                            }
+                            let lits: Vec<Lit> = conds.iter().filter_map(|c| c.lit()).collect();
+                            if lits.is_empty() {
+                                continue; // the element can never hold
+                            }
+                            // e ↔ atom ∧ (c1 ∨ … ∨ ck)
+                            let e = writer.new_var().positive();
+                            writer.add_clause(&[!e, atom]);
+                            clause.clear();
+                            clause.push(!e);
+                            clause.extend(&lits);
+                            writer.add_clause(&clause);
+                            for &c in &lits {
+                                writer.add_clause(&[!atom, !c, e]);
+                            }
+                            inputs.push(e);
+                        }
+                        cardinality::encode_bounds(
+                            &inputs,
+                            bounds.lower as usize,
+                            bounds.upper.map(|u| u as usize),
+                            guard,
+                            &mut writer,
+                        );
+                        builder.card_vars += writer.vars() - vars;
+                        builder.card_clauses += writer.clauses() - clauses;
+                    }
+                }
+            }
+        }
+    }
+
+    // Supports: sorted per atom, one entry per (atom, body).
+    supports.sort_unstable();
+    supports.dedup_by(|later, earlier| {
+        let same = later.0 == earlier.0 && later.1 == earlier.1;
+        if same {
+            earlier.2 |= later.2;
+        }
+        same
+    });
+    let mut support_start = vec![0u32; atom_count + 1];
+    for &(atom, _, _) in &supports {
+        support_start[atom as usize + 1] += 1;
+    }
+    for i in 0..atom_count {
+        support_start[i + 1] += support_start[i];
+    }
+    let support_bodies: Vec<BodyId> = supports.iter().map(|s| BodyId(s.1)).collect();
+    // Rules: body → head.
+    for &(atom, body, forces) in &supports {
+        if !forces {
+            continue;
+        }
+        let head = atom_vars[atom as usize].positive();
+        match builder.bodies.cond(BodyId(body)) {
+            Cond::True => writer.add_clause(&[head]),
+            Cond::False => {}
+            Cond::Lit(b) => writer.add_clause(&[!b, head]),
+        }
+    }
+    // Support: atom → ∨ bodies.
+    for (i, &var) in atom_vars.iter().enumerate() {
+        let range = support_start[i] as usize..support_start[i + 1] as usize;
+        clause.clear();
+        clause.push(!var.positive());
+        let mut always = false;
+        for body in &support_bodies[range] {
+            match builder.bodies.cond(*body) {
+                Cond::True => always = true,
+                Cond::False => {}
+                Cond::Lit(b) => clause.push(b),
+            }
+        }
+        if !always {
+            writer.add_clause(&clause);
+        }
+    }
+
+    // Show terms.
+    let show_terms: Vec<Cond> = program
+        .show_terms
+        .iter()
+        .map(|term| {
+            let body = builder.intern_body(&term.body, &mut writer);
+            builder.bodies.cond(body)
+        })
+        .collect();
+    stats.body_variables = builder.body_variables;
+    stats.cardinality_variables = builder.card_vars;
+    stats.cardinality_clauses = builder.card_clauses;
+    stats.completion_clauses = writer.clauses() - builder.card_clauses;
+
+    let (vars, clauses) = (writer.vars(), writer.clauses());
+    let shown = shown_symbols(program, &atom_vars, &show_terms, &mut writer);
+    stats.show_variables = writer.vars() - vars;
+    stats.show_clauses = writer.clauses() - clauses;
+
+    let mut bodies = builder.bodies;
+    bodies.freeze();
+    let mut translation = Translation {
+        atom_vars,
+        bodies,
+        support_start,
+        support_bodies,
+        show_terms,
+        shown,
+        tight,
+        loop_index: None,
+        stats,
+    };
+    if !tight {
+        translation.loop_index = Some(loops::LoopIndex::new(&translation));
+    }
+    Ok(translation)
+}
+
+/// Interns bodies and defines their Tseitin variables.
+struct Builder<'a> {
+    atom_vars: &'a [Var],
+    bodies: bodies::Bodies,
+    body_variables: usize,
+    card_vars: usize,
+    card_clauses: usize,
+    /// Scratch space for conjunctions.
+    pos: Vec<AtomId>,
+    neg: Vec<AtomId>,
+}
+
+impl Builder<'_> {
+    fn intern_body<S: ExtendFormula>(
+        &mut self,
+        body: &Body,
+        writer: &mut ClauseWriter<S>,
+    ) -> BodyId {
+        let (atom_vars, count) = (self.atom_vars, &mut self.body_variables);
+        self.bodies.intern(&body.pos, &body.neg, || {
+            define(atom_vars, &body.pos, &body.neg, writer, count)
+        })
+    }
+
+    /// The conjunction of `body` and the literals `pos`, `not neg`.
+    fn intern_and<S: ExtendFormula>(
+        &mut self,
+        body: &Body,
+        pos: &[AtomId],
+        neg: &[AtomId],
+        writer: &mut ClauseWriter<S>,
+    ) -> BodyId {
+        let merge = |out: &mut Vec<AtomId>, a: &[AtomId], b: &[AtomId]| {
+            out.clear();
+            out.extend_from_slice(a);
+            out.extend_from_slice(b);
+            out.sort_unstable();
+            out.dedup();
+        };
+        merge(&mut self.pos, &body.pos, pos);
+        merge(&mut self.neg, &body.neg, neg);
+        let (atom_vars, count) = (self.atom_vars, &mut self.body_variables);
+        let (pos, neg) = (&self.pos, &self.neg);
+        self.bodies
+            .intern(pos, neg, || define(atom_vars, pos, neg, writer, count))
+    }
+}
+
+/// The condition of a new body: a constant, a literal, or a new Tseitin
+/// variable `β ↔ l1 ∧ … ∧ lm`.
+fn define<S: ExtendFormula>(
+    atom_vars: &[Var],
+    pos: &[AtomId],
+    neg: &[AtomId],
+    writer: &mut ClauseWriter<S>,
+    body_variables: &mut usize,
+) -> Cond {
+    if pos.is_empty() && neg.is_empty() {
+        return Cond::True;
+    }
+    if sorted_intersect(pos, neg) {
+        return Cond::False;
+    }
+    let lits: Vec<Lit> = pos
+        .iter()
+        .map(|&a| atom_vars[a.index()].positive())
+        .chain(neg.iter().map(|&a| atom_vars[a.index()].negative()))
+        .collect();
+    if let [lit] = lits[..] {
+        return Cond::Lit(lit);
+    }
+    let beta = writer.new_var().positive();
+    *body_variables += 1;
+    for &lit in &lits {
+        writer.add_clause(&[!beta, lit]);
+    }
+    let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+    long.push(beta);
+    writer.add_clause(&long);
+    Cond::Lit(beta)
+}
+
+fn sorted_intersect(a: &[AtomId], b: &[AtomId]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+/// One condition per distinct shown symbol: a shown atom's variable, a show
+/// term's body, or a Tseitin disjunction when several sources show the
+/// same symbol.
+fn shown_symbols<S: ExtendFormula>(
+    program: &GroundProgram,
+    atom_vars: &[Var],
+    show_terms: &[Cond],
+    writer: &mut ClauseWriter<S>,
+) -> Vec<(SymId, Cond)> {
+    let mut sources: Vec<(SymId, Cond)> = program
+        .atoms
+        .iter()
+        .zip(atom_vars)
+        .filter(|(atom, _)| atom.shown)
+        .map(|(atom, var)| (atom.symbol, Cond::Lit(var.positive())))
+        .chain(
+            program
+                .show_terms
+                .iter()
+                .zip(show_terms)
+                .map(|(term, &cond)| (term.term, cond)),
+        )
+        .filter(|&(_, cond)| cond != Cond::False)
+        .collect();
+    let symbols = &program.symbols;
+    sources.sort_by(|x, y| symbols.compare(x.0, y.0).then(x.0.cmp(&y.0)));
+    let mut shown = Vec::new();
+    for group in sources.chunk_by(|x, y| x.0 == y.0) {
+        let symbol = group[0].0;
+        let mut lits: Vec<Lit> = Vec::new();
+        let mut always = false;
+        for &(_, cond) in group {
+            match cond {
+                Cond::True => always = true,
+                Cond::Lit(lit) => lits.push(lit),
+                Cond::False => {}
+            }
+        }
+        lits.sort_unstable();
+        lits.dedup();
+        let cond = if always {
+            Cond::True
+        } else if let [lit] = lits[..] {
+            Cond::Lit(lit)
+        } else {
+            // s ↔ l1 ∨ … ∨ lk
+            let s = writer.new_var().positive();
+            for &lit in &lits {
+                writer.add_clause(&[!lit, s]);
+            }
+            let mut long = lits.clone();
+            long.push(!s);
+            writer.add_clause(&long);
+            Cond::Lit(s)
+        };
+        shown.push((symbol, cond));
+    }
+    shown
+}
+
+/// The positive dependency graph in CSR form: head atom → positive body
+/// atoms (for choice elements, of body and condition).
+struct Graph {
+    offsets: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+fn positive_graph(program: &GroundProgram) -> Graph {
+    fn edges(program: &GroundProgram, mut edge: impl FnMut(AtomId, AtomId)) {
+        for rule in &program.rules {
+            match &rule.head {
+                Head::Constraint => {}
+                Head::Atom(head) => rule.body.pos.iter().for_each(|&p| edge(*head, p)),
+                Head::Disjunction(heads) => {
+                    for &head in heads {
+                        rule.body.pos.iter().for_each(|&p| edge(head, p));
+                    }
+                }
+                Head::Choice { elements, .. } => {
+                    for element in elements {
+                        rule.body.pos.iter().for_each(|&p| edge(element.atom, p));
+                        for condition in &element.conditions {
+                            condition.pos.iter().for_each(|&p| edge(element.atom, p));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let n = program.atoms.len();
+    let mut offsets = vec![0usize; n + 1];
+    edges(program, |head, _| offsets[head.index() + 1] += 1);
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut targets = vec![0u32; offsets[n]];
+    edges(program, |head, body| {
+        targets[fill[head.index()]] = body.0;
+        fill[head.index()] += 1;
+    });
+    Graph { offsets, targets }
+}
+
+/// Per component: whether it contains a cycle (two or more atoms, or an
+/// atom depending positively on itself).
+fn cyclic_components(components: &crate::graph::Components, graph: &Graph) -> Vec<bool> {
+    let mut size = vec![0u32; components.count];
+    for &c in &components.component {
+        size[c as usize] += 1;
+    }
+    let mut cyclic: Vec<bool> = size.iter().map(|&s| s > 1).collect();
+    for v in 0..components.component.len() {
+        if graph.targets[graph.offsets[v]..graph.offsets[v + 1]].contains(&(v as u32)) {
+            cyclic[components.component[v] as usize] = true;
+        }
+    }
+    cyclic
+}
+
+/// Rejects disjunctive rules with two head atoms in one component.
+fn check_head_cycles(program: &GroundProgram, component: &[u32]) -> Result<(), Diagnostic> {
+    let mut heads_by_component: Vec<(u32, AtomId)> = Vec::new();
+    for rule in &program.rules {
+        let Head::Disjunction(heads) = &rule.head else {
+            continue;
+        };
+        heads_by_component.clear();
+        heads_by_component.extend(heads.iter().map(|&h| (component[h.index()], h)));
+        heads_by_component.sort_unstable();
+        if let Some(pair) = heads_by_component
+            .windows(2)
+            .find(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
+        {
+            let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
+            return Err(Diagnostic::error(
+                rule.origin,
+                format!(
+                    "disjunctive rule is not head-cycle-free: {} and {} depend positively on each \
+                     other; asp2sat does not support such programs yet",
+                    name(pair[0].1),
+                    name(pair[1].1)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,262 @@
+//! Cardinality constraints by the sequential counter of
+//!
+//! > Carsten Sinz, "Towards an Optimal CNF Encoding of Boolean Cardinality
+//! > Constraints", Principles and Practice of Constraint Programming (CP
+//! > 2005), LNCS 3709, pp. 827–831.
+//!
+//! The register `r(i, j)` means "at least `j` of the first `i` inputs are
+//! true". Sinz's encoding only needs the direction `r(i, j) ← …` for an
+//! upper bound; here every register is defined in both directions,
+//!
+//! ```text
+//! r(i, j) ↔ r(i−1, j) ∨ (x_i ∧ r(i−1, j−1))      (r(i−1, 0) = true, r(i−1, j) = false for j > i−1)
+//! ```
+//!
+//! so that the registers are functionally determined by the inputs: an
+//! exported CNF then has exactly one model per assignment of the inputs that
+//! satisfies the bounds, and model counters count answer sets. Registers go
+//! up to `j = min(n, max(lower, upper + 1))` only, so `1 { … } 1` over `n`
+//! inputs costs O(n) clauses.
+
+use super::Cond;
+use varisat::{ExtendFormula, Lit};
+
+/// The registers of a sequential counter over some inputs.
+#[derive(Clone, Debug)]
+pub struct SequentialCounter {
+    inputs: usize,
+    width: usize,
+    /// `rows[i][j - 1]` is `r(i + 1, j)` for `1 <= j <= min(i + 1, width)`.
+    rows: Vec<Vec<Lit>>,
+}
+
+impl SequentialCounter {
+    /// Defines the registers `r(i, j)` for `j <= width` (capped at the number
+    /// of inputs). `r(1, 1)` is the first input itself; every other register
+    /// is a new variable.
+    pub fn new(inputs: &[Lit], width: usize, sink: &mut impl ExtendFormula) -> SequentialCounter {
+        let n = inputs.len();
+        let width = width.min(n);
+        let mut rows: Vec<Vec<Lit>> = Vec::with_capacity(n);
+        for (i, &x) in inputs.iter().enumerate() {
+            let columns = (i + 1).min(width);
+            let mut row = Vec::with_capacity(columns);
+            for j in 1..=columns {
+                if i == 0 {
+                    row.push(x);
+                    continue;
+                }
+                let above = &rows[i - 1];
+                // r(i, j) and r(i, j − 1) in the paper's 1-based rows.
+                let prev = above.get(j - 1).copied();
+                let carry = if j == 1 { None } else { Some(above[j - 2]) };
+                let y = sink.new_var().positive();
+                match (prev, carry) {
+                    (Some(p), None) => {
+                        // y ↔ p ∨ x
+                        sink.add_clause(&[!p, y]);
+                        sink.add_clause(&[!x, y]);
+                        sink.add_clause(&[!y, p, x]);
+                    }
+                    (Some(p), Some(c)) => {
+                        // y ↔ p ∨ (x ∧ c)
+                        sink.add_clause(&[!p, y]);
+                        sink.add_clause(&[!x, !c, y]);
+                        sink.add_clause(&[!y, p, x]);
+                        sink.add_clause(&[!y, p, c]);
+                    }
+                    (None, Some(c)) => {
+                        // y ↔ x ∧ c
+                        sink.add_clause(&[!x, !c, y]);
+                        sink.add_clause(&[!y, x]);
+                        sink.add_clause(&[!y, c]);
+                    }
+                    (None, None) => unreachable!("r(i, 1) always has r(i - 1, 1) above it"),
+                }
+                row.push(y);
+            }
+            rows.push(row);
+        }
+        SequentialCounter {
+            inputs: n,
+            width,
+            rows,
+        }
+    }
+
+    /// "At least `j` inputs are true".
+    ///
+    /// # Panics
+    /// When `0 < j <= inputs` and `j` exceeds the width the counter was
+    /// built with.
+    pub fn at_least(&self, j: usize) -> Cond {
+        if j == 0 {
+            Cond::True
+        } else if j > self.inputs {
+            Cond::False
+        } else {
+            assert!(j <= self.width, "register r(n, {j}) was not built");
+            Cond::Lit(self.rows[self.inputs - 1][j - 1])
+        }
+    }
+}
+
+/// Adds `guard → lower <= #{true inputs} <= upper` (`upper: None` for no
+/// upper bound). Trivial bounds add nothing.
+pub fn encode_bounds<S: ExtendFormula>(
+    inputs: &[Lit],
+    lower: usize,
+    upper: Option<usize>,
+    guard: Cond,
+    sink: &mut S,
+) {
+    let n = inputs.len();
+    let upper = upper.filter(|&u| u < n);
+    if (lower == 0 && upper.is_none()) || guard == Cond::False {
+        return;
+    }
+    let guarded = |sink: &mut S, lits: &[Lit]| {
+        let mut clause: Vec<Lit> = lits.to_vec();
+        if let Cond::Lit(g) = guard {
+            clause.push(!g);
+        }
+        sink.add_clause(&clause);
+    };
+    if lower > n || upper.is_some_and(|u| u < lower) {
+        guarded(sink, &[]);
+        return;
+    }
+    match upper {
+        None if lower == 1 => return guarded(sink, inputs),
+        None if lower == n => {
+            for &x in inputs {
+                guarded(sink, &[x]);
+            }
+            return;
+        }
+        Some(0) => {
+            for &x in inputs {
+                guarded(sink, &[!x]);
+            }
+            return;
+        }
+        _ => {}
+    }
+    let width = lower.max(upper.map_or(0, |u| u + 1));
+    let counter = SequentialCounter::new(inputs, width, sink);
+    if lower > 0 {
+        let at_least = counter.at_least(lower).lit().expect("0 < lower <= n");
+        guarded(sink, &[at_least]);
+    }
+    if let Some(u) = upper {
+        let too_many = counter.at_least(u + 1).lit().expect("0 < upper + 1 <= n");
+        guarded(sink, &[!too_many]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::ClauseWriter;
+    use varisat::{CnfFormula, Solver, Var};
+
+    /// Number of models (0, 1 or "2 or more") of `formula` with the given
+    /// literals fixed.
+    fn models_up_to_two(formula: &CnfFormula, fixed: &[Lit]) -> usize {
+        let mut solver = Solver::new();
+        solver.add_formula(formula);
+        for &lit in fixed {
+            solver.add_clause(&[lit]);
+        }
+        let mut count = 0;
+        while count < 2 && solver.solve().unwrap() {
+            count += 1;
+            let model = solver.model().unwrap();
+            let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
+            solver.add_clause(&block);
+        }
+        count
+    }
+
+    /// Every assignment of up to 6 inputs, every bound, with and without a
+    /// guard: satisfiable with the inputs fixed iff the count is in range (or
+    /// the guard is false), and then with exactly one extension.
+    #[test]
+    fn translate_cardinality_exhaustive() {
+        for n in 0..=6usize {
+            for lower in 0..=n + 1 {
+                let uppers = std::iter::once(None).chain((0..=n + 1).map(Some));
+                for upper in uppers {
+                    for guarded in [false, true] {
+                        let mut formula = CnfFormula::new();
+                        let inputs: Vec<Lit> = (0..n).map(|_| formula.new_lit()).collect();
+                        let guard = if guarded {
+                            Cond::Lit(formula.new_lit())
+                        } else {
+                            Cond::True
+                        };
+                        encode_bounds(&inputs, lower, upper, guard, &mut formula);
+                        for bits in 0..1u32 << n {
+                            let count = bits.count_ones() as usize;
+                            let in_range = lower <= count && upper.is_none_or(|u| count <= u);
+                            let mut fixed: Vec<Lit> = (0..n)
+                                .map(|i| Var::from_index(i).lit(bits >> i & 1 == 1))
+                                .collect();
+                            let guard_values: &[bool] =
+                                if guarded { &[false, true] } else { &[true] };
+                            for &g in guard_values {
+                                if let Cond::Lit(lit) = guard {
+                                    fixed.truncate(n);
+                                    fixed.push(lit.var().lit(g));
+                                }
+                                let expected = usize::from(in_range || !g);
+                                assert_eq!(
+                                    models_up_to_two(&formula, &fixed),
+                                    expected,
+                                    "n={n} lower={lower} upper={upper:?} bits={bits:b} guard={g}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The counter alone: every register equals its definition.
+    #[test]
+    fn translate_cardinality_registers_count() {
+        for n in 1..=6usize {
+            for width in 0..=n {
+                let mut formula = CnfFormula::new();
+                let inputs: Vec<Lit> = (0..n).map(|_| formula.new_lit()).collect();
+                let counter = SequentialCounter::new(&inputs, width, &mut formula);
+                for bits in 0..1u32 << n {
+                    let count = bits.count_ones() as usize;
+                    let fixed: Vec<Lit> = (0..n)
+                        .map(|i| Var::from_index(i).lit(bits >> i & 1 == 1))
+                        .collect();
+                    for j in 1..=width {
+                        let r = counter.at_least(j).lit().unwrap();
+                        let mut with = fixed.clone();
+                        with.push(r.var().lit(count < j));
+                        assert_eq!(models_up_to_two(&formula, &with), 0);
+                    }
+                    assert_eq!(models_up_to_two(&formula, &fixed), 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn translate_cardinality_exactly_one_is_linear() {
+        for n in [10usize, 100, 1000] {
+            let mut formula = CnfFormula::new();
+            let inputs: Vec<Lit> = (0..n).map(|_| formula.new_lit()).collect();
+            let mut writer = ClauseWriter::new(&mut formula);
+            encode_bounds(&inputs, 1, Some(1), Cond::True, &mut writer);
+            assert!(writer.clauses() <= 8 * n, "{} clauses", writer.clauses());
+            assert!(writer.vars() <= 2 * n, "{} vars", writer.vars());
+        }
+    }
+}

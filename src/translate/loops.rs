@@ -1,0 +1,226 @@
+//! Lazy loop formulas for non-tight programs (ASSAT: Lin and Zhao, "ASSAT:
+//! computing answer sets of a logic program by SAT solvers", AIJ 2004;
+//! Cmodels: Giunchiglia, Lierler and Maratea, JAR 2006).
+//!
+//! Given a model `M` of the completion:
+//! 1. `D` = the least fixpoint of the reduct `P^M`: a support body fires
+//!    when its negative part is false in `M` and its positive part is in
+//!    `D`; it derives its head if the head is in `M` (for a normal rule the
+//!    head is in `M` anyway, for a choice element this is the reduct's
+//!    condition).
+//! 2. `U = M \ D` is unfounded, empty exactly when `M` is an answer set.
+//! 3. For each strongly connected component `L` of the positive dependency
+//!    graph restricted to `U` whose external bodies are all false in `M`,
+//!    and each `a ∈ L`, the loop formula `¬a ∨ ⋁ external bodies of L`
+//!    excludes `M`. Such a component always exists when `U` is non-empty
+//!    (a bottom component of `U` qualifies).
+//!
+//! Both steps are linear in the size of the program: the fixpoint counts,
+//! per body, the positive atoms not yet derived.
+
+use super::{BodyId, Translation, normalize_clause};
+
+use crate::ground::program::AtomId;
+use varisat::Lit;
+
+/// Indexes for the fixpoint: which atoms a body supports and which support
+/// bodies contain an atom positively.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopIndex {
+    head_start: Vec<usize>,
+    heads: Vec<u32>,
+    occurrence_start: Vec<usize>,
+    occurrences: Vec<u32>,
+}
+
+impl LoopIndex {
+    pub(crate) fn new(translation: &Translation) -> LoopIndex {
+        let atoms = translation.atom_count();
+        let bodies = translation.body_count();
+        let mut head_start = vec![0usize; bodies + 1];
+        for &body in &translation.support_bodies {
+            head_start[body.index() + 1] += 1;
+        }
+        prefix_sums(&mut head_start);
+        let mut fill = head_start.clone();
+        let mut heads = vec![0u32; head_start[bodies]];
+        for atom in 0..atoms {
+            for &body in translation.supports(AtomId(atom as u32)) {
+                heads[fill[body.index()]] = atom as u32;
+                fill[body.index()] += 1;
+            }
+        }
+        let mut occurrence_start = vec![0usize; atoms + 1];
+        let supporting = (0..bodies).filter(|&b| head_start[b] < head_start[b + 1]);
+        for b in supporting.clone() {
+            for &p in translation.body_pos(BodyId(b as u32)) {
+                occurrence_start[p.index() + 1] += 1;
+            }
+        }
+        prefix_sums(&mut occurrence_start);
+        let mut fill = occurrence_start.clone();
+        let mut occurrences = vec![0u32; occurrence_start[atoms]];
+        for b in supporting {
+            for &p in translation.body_pos(BodyId(b as u32)) {
+                occurrences[fill[p.index()]] = b as u32;
+                fill[p.index()] += 1;
+            }
+        }
+        LoopIndex {
+            head_start,
+            heads,
+            occurrence_start,
+            occurrences,
+        }
+    }
+
+    fn heads(&self, body: usize) -> &[u32] {
+        &self.heads[self.head_start[body]..self.head_start[body + 1]]
+    }
+
+    fn occurrences(&self, atom: usize) -> &[u32] {
+        &self.occurrences[self.occurrence_start[atom]..self.occurrence_start[atom + 1]]
+    }
+}
+
+fn prefix_sums(offsets: &mut [usize]) {
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+}
+
+/// The atoms true in `model` (one value per atom) that the reduct does not
+/// derive. `model` should be a model of the completion; the result is empty
+/// exactly when it is an answer set.
+pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId> {
+    assert_eq!(model.len(), translation.atom_count());
+    let built;
+    let index = match &translation.loop_index {
+        Some(index) => index,
+        None => {
+            built = LoopIndex::new(translation);
+            &built
+        }
+    };
+    const INACTIVE: u32 = u32::MAX;
+    let mut missing = vec![INACTIVE; translation.body_count()];
+    let mut derived = vec![false; model.len()];
+    let mut queue: Vec<u32> = Vec::new();
+    let fire = |body: usize, derived: &mut Vec<bool>, queue: &mut Vec<u32>| {
+        for &head in index.heads(body) {
+            let h = head as usize;
+            if model[h] && !derived[h] {
+                derived[h] = true;
+                queue.push(head);
+            }
+        }
+    };
+    for (b, missing) in missing.iter_mut().enumerate() {
+        let id = BodyId(b as u32);
+        if index.heads(b).is_empty() || translation.body_neg(id).iter().any(|a| model[a.index()]) {
+            continue;
+        }
+        let pos = translation.body_pos(id);
+        *missing = pos.len() as u32;
+        if pos.is_empty() {
+            fire(b, &mut derived, &mut queue);
+        }
+    }
+    while let Some(atom) = queue.pop() {
+        for &b in index.occurrences(atom as usize) {
+            let b = b as usize;
+            if missing[b] != INACTIVE {
+                missing[b] -= 1;
+                if missing[b] == 0 {
+                    fire(b, &mut derived, &mut queue);
+                }
+            }
+        }
+    }
+    (0..model.len())
+        .filter(|&a| model[a] && !derived[a])
+        .map(|a| AtomId(a as u32))
+        .collect()
+}
+
+/// The loop-formula clauses that `model` (one value per atom, a model of the
+/// completion) violates; empty exactly when it is an answer set.
+pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>> {
+    let unfounded = unfounded_atoms(translation, model);
+    if unfounded.is_empty() {
+        return Vec::new();
+    }
+    const OUTSIDE: u32 = u32::MAX;
+    let mut local = vec![OUTSIDE; model.len()];
+    for (i, atom) in unfounded.iter().enumerate() {
+        local[atom.index()] = i as u32;
+    }
+    // The positive dependency graph restricted to U.
+    let mut offsets = Vec::with_capacity(unfounded.len() + 1);
+    let mut targets = Vec::new();
+    offsets.push(0);
+    for &atom in &unfounded {
+        for &body in translation.supports(atom) {
+            for p in translation.body_pos(body) {
+                if local[p.index()] != OUTSIDE {
+                    targets.push(local[p.index()]);
+                }
+            }
+        }
+        offsets.push(targets.len());
+    }
+    let components = crate::graph::tarjan(unfounded.len(), &offsets, &targets);
+    let component = &components.component;
+    // Members of each component, by counting sort.
+    let mut start = vec![0usize; components.count + 1];
+    for &c in component {
+        start[c as usize + 1] += 1;
+    }
+    prefix_sums(&mut start);
+    let mut fill = start.clone();
+    let mut members = vec![0u32; unfounded.len()];
+    for (i, &c) in component.iter().enumerate() {
+        members[fill[c as usize]] = i as u32;
+        fill[c as usize] += 1;
+    }
+
+    let body_true = |body: BodyId| {
+        translation.body_pos(body).iter().all(|a| model[a.index()])
+            && !translation.body_neg(body).iter().any(|a| model[a.index()])
+    };
+    let mut clauses = Vec::new();
+    let mut external: Vec<BodyId> = Vec::new();
+    for c in 0..components.count {
+        let loop_atoms = &members[start[c]..start[c + 1]];
+        let inside = |p: AtomId| {
+            let i = local[p.index()];
+            i != OUTSIDE && component[i as usize] == c as u32
+        };
+        external.clear();
+        for &i in loop_atoms {
+            for &body in translation.supports(unfounded[i as usize]) {
+                if !translation.body_pos(body).iter().any(|&p| inside(p)) {
+                    external.push(body);
+                }
+            }
+        }
+        external.sort_unstable();
+        external.dedup();
+        if external.iter().any(|&body| body_true(body)) {
+            continue;
+        }
+        let disjunction: Vec<Lit> = external
+            .iter()
+            .filter_map(|&body| translation.body_cond(body).lit())
+            .collect();
+        for &i in loop_atoms {
+            let mut clause = Vec::with_capacity(disjunction.len() + 1);
+            clause.push(!translation.atom_lit(unfounded[i as usize]));
+            clause.extend(&disjunction);
+            if normalize_clause(&mut clause) {
+                clauses.push(clause);
+            }
+        }
+    }
+    clauses
+}

@@ -1,0 +1,222 @@
+use super::testing::{
+    Rng, head_cycle_free, parse, random_program, stable_models, supported_models,
+};
+use super::*;
+use varisat::{CnfFormula, Solver};
+
+/// Every model of the CNF, projected to the atoms (bit masks), each
+/// projection checked to occur once: the auxiliary variables are determined.
+fn cnf_models(formula: &CnfFormula, translation: &Translation) -> Vec<u64> {
+    let mut solver = Solver::new();
+    solver.add_formula(formula);
+    let mut models = Vec::new();
+    while solver.solve().unwrap() {
+        let model = solver.model().unwrap();
+        // varisat leaves out variables that occur in no clause: they are free.
+        let mut values: Vec<Option<bool>> = vec![None; formula.var_count()];
+        for lit in &model {
+            values[lit.var().index()] = Some(lit.is_positive());
+        }
+        let free: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_none()).collect();
+        for bits in 0..1u64 << free.len() {
+            for (k, &i) in free.iter().enumerate() {
+                values[i] = Some(bits >> k & 1 == 1);
+            }
+            let atoms = translation
+                .atom_vars()
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, v)| {
+                    m | u64::from(values[v.index()].unwrap()) << i
+                });
+            assert!(!models.contains(&atoms), "two CNF models for one atom set");
+            models.push(atoms);
+        }
+        let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
+        solver.add_clause(&block);
+    }
+    models.sort_unstable();
+    models
+}
+
+#[test]
+fn translate_random_cnf_models_are_supported_models() {
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for round in 0..1500 {
+        let program = random_program(&mut rng, 6, false);
+        let mut formula = CnfFormula::new();
+        let result = translate(&program, &mut formula);
+        assert_eq!(result.is_ok(), head_cycle_free(&program), "round {round}");
+        let Ok(translation) = result else {
+            assert!(formula.is_empty() && formula.var_count() == 0);
+            continue;
+        };
+        assert_eq!(translation.stats().variables(), formula.var_count());
+        assert_eq!(translation.stats().clauses(), formula.len());
+        let models = cnf_models(&formula, &translation);
+        assert_eq!(
+            models,
+            supported_models(&program),
+            "round {round}: {program:?}"
+        );
+        if translation.is_tight() {
+            assert_eq!(models, stable_models(&program), "round {round}");
+        }
+        // Loop formulas find exactly the supported models that are not stable.
+        let stable = stable_models(&program);
+        for &m in &models {
+            let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
+            let clauses = loops::loop_formulas(&translation, &values);
+            assert_eq!(clauses.is_empty(), stable.contains(&m), "round {round}");
+            // Each clause is violated by the model and holds in every answer set.
+            for clause in &clauses {
+                let value = |lit: &Lit, m: u64| eval_lit(&formula, &translation, m, *lit);
+                assert!(clause.iter().all(|l| !value(l, m)));
+                for &s in &stable {
+                    assert!(clause.iter().any(|l| value(l, s)));
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000);
+}
+
+/// The value of a literal in the unique CNF model extending an atom set.
+fn eval_lit(formula: &CnfFormula, translation: &Translation, atoms: u64, lit: Lit) -> bool {
+    let mut solver = Solver::new();
+    solver.add_formula(formula);
+    for (i, v) in translation.atom_vars().iter().enumerate() {
+        solver.add_clause(&[v.lit(atoms >> i & 1 == 1)]);
+    }
+    solver.add_clause(&[lit]);
+    solver.solve().unwrap()
+}
+
+#[test]
+fn translate_atoms_come_first() {
+    let program = parse("a :- b, c. b :- not c. {c}.");
+    let mut formula = CnfFormula::new();
+    let t = translate(&program, &mut formula).unwrap();
+    for (i, v) in t.atom_vars().iter().enumerate() {
+        assert_eq!(v.to_dimacs(), i as isize + 1);
+    }
+    assert!(t.is_tight());
+}
+
+#[test]
+fn translate_identical_bodies_share_a_variable() {
+    let program = parse("a :- b, c. d :- c, b. e :- b, not c. {b; c}.");
+    let mut formula = CnfFormula::new();
+    let t = translate(&program, &mut formula).unwrap();
+    // Bodies {b, c} and {b, not c} get variables; {} is true.
+    assert_eq!(t.stats().body_variables, 2);
+    let a = t.supports(AtomId(0));
+    let d = t.supports(AtomId(3));
+    assert_eq!(t.body_cond(a[0]), t.body_cond(d[0]));
+}
+
+#[test]
+fn translate_tightness() {
+    let tight = |text: &str| {
+        let mut formula = CnfFormula::new();
+        translate(&parse(text), &mut formula).unwrap().is_tight()
+    };
+    assert!(tight("a :- not b. b :- not a."));
+    assert!(tight("a :- b. b :- c. c."));
+    assert!(!tight("a :- b. b :- a."));
+    assert!(!tight("a :- a."));
+    assert!(!tight("{a : b}. b :- a."));
+    assert!(tight(""));
+}
+
+#[test]
+fn translate_rejects_disjunction_with_head_cycle() {
+    let program = parse("a | b. a :- b. b :- a.");
+    let mut formula = CnfFormula::new();
+    let error = translate(&program, &mut formula).unwrap_err();
+    assert!(error.is_error());
+    assert_eq!(
+        error.message,
+        "disjunctive rule is not head-cycle-free: a and b depend positively on each other; \
+         asp2sat does not support such programs yet"
+    );
+    assert_eq!(formula.var_count(), 0);
+}
+
+#[test]
+fn translate_unfounded_loop() {
+    let program = parse("a :- b. b :- a. c :- not d. d :- a.");
+    let mut formula = CnfFormula::new();
+    let t = translate(&program, &mut formula).unwrap();
+    assert!(!t.is_tight());
+    let model = [true, true, false, true];
+    assert_eq!(
+        loops::unfounded_atoms(&t, &model),
+        vec![AtomId(0), AtomId(1), AtomId(3)]
+    );
+    // The loop {a, b} has no external support: ¬a and ¬b. {d} is not a loop
+    // and its external body a is true.
+    let clauses = loops::loop_formulas(&t, &model);
+    assert_eq!(
+        clauses,
+        vec![vec![!t.atom_lit(AtomId(0))], vec![!t.atom_lit(AtomId(1))]]
+    );
+    assert!(loops::loop_formulas(&t, &[false, false, true, false]).is_empty());
+}
+
+#[test]
+fn translate_external_support_in_loop_formula() {
+    // {c}. a :- c. a :- b. b :- a.
+    let program = parse("{c}. a :- c. a :- b. b :- a.");
+    let mut formula = CnfFormula::new();
+    let t = translate(&program, &mut formula).unwrap();
+    let (c, a, b) = (AtomId(0), AtomId(1), AtomId(2));
+    let clauses = loops::loop_formulas(&t, &[false, true, true]);
+    let c_lit = t.atom_lit(c);
+    assert_eq!(clauses.len(), 2);
+    for (clause, atom) in clauses.iter().zip([a, b]) {
+        let mut expected = vec![!t.atom_lit(atom), c_lit];
+        normalize_clause(&mut expected);
+        assert_eq!(clause, &expected);
+    }
+}
+
+#[test]
+fn translate_shown_symbols_are_sorted_and_merged() {
+    let mut program = parse("b. a :- b. {c}. d.");
+    let t_sym = program.symbols.function("t", &[], false);
+    let a_sym = program.symbols.function("a", &[], false);
+    let one = program.symbols.number(1);
+    let c = AtomId(2);
+    program.atoms[3].shown = false;
+    program.show_terms = vec![
+        ShowTerm {
+            term: t_sym,
+            body: Body::new(vec![c], vec![]),
+        },
+        ShowTerm {
+            term: a_sym,
+            body: Body::new(vec![c], vec![]),
+        },
+        ShowTerm {
+            term: one,
+            body: Body::default(),
+        },
+    ];
+    let mut formula = CnfFormula::new();
+    let t = translate(&program, &mut formula).unwrap();
+    let names: Vec<String> = t
+        .shown()
+        .iter()
+        .map(|&(s, _)| program.symbols.display(s).to_string())
+        .collect();
+    assert_eq!(names, ["1", "a", "b", "c", "t"]);
+    assert_eq!(t.shown()[0].1, Cond::True);
+    // a is shown as an atom and as a term: a fresh disjunction.
+    assert_eq!(t.stats().show_variables, 1);
+    assert_eq!(t.show_term(0), Cond::Lit(t.atom_lit(c)));
+}
+
+use crate::ground::program::ShowTerm;
