@@ -35,7 +35,12 @@ pub struct SymbolTable {
     data: Vec<SymbolData>,
     ids: FxHashMap<SymbolData, SymId>,
     names: FxHashMap<Box<str>, Rc<str>>,
+    /// Ids of the numbers `-SMALL_NUMBER_OFFSET..SMALL_NUMBERS - SMALL_NUMBER_OFFSET`.
+    small_numbers: Vec<Option<SymId>>,
 }
+
+const SMALL_NUMBERS: usize = 4096;
+const SMALL_NUMBER_OFFSET: i32 = 1024;
 
 impl SymbolTable {
     pub fn intern(&mut self, data: SymbolData) -> SymId {
@@ -64,7 +69,19 @@ impl SymbolTable {
     }
 
     pub fn number(&mut self, value: i32) -> SymId {
-        self.intern(SymbolData::Number(value))
+        // Small numbers are by far the most common terms: skip the hash.
+        let slot = value.wrapping_add(SMALL_NUMBER_OFFSET) as u32 as usize;
+        if let Some(Some(id)) = self.small_numbers.get(slot) {
+            return *id;
+        }
+        let id = self.intern(SymbolData::Number(value));
+        if slot < SMALL_NUMBERS {
+            if self.small_numbers.is_empty() {
+                self.small_numbers = vec![None; SMALL_NUMBERS];
+            }
+            self.small_numbers[slot] = Some(id);
+        }
+        id
     }
 
     pub fn function(&mut self, name: &str, args: &[SymId], negative: bool) -> SymId {

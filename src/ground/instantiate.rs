@@ -292,37 +292,32 @@ impl<'s> Instantiator<'s> {
     }
 
     /// The next literal to evaluate: checks and bindings before joins,
-    /// joins with the most bound arguments first, intervals last.
-    fn pick(&self, literals: &[CLit], done: &[bool], bound: &[bool]) -> Option<usize> {
-        let mut best: Option<(usize, (u8, usize, usize))> = None;
+    /// joins with the fewest expected matches first, intervals last.
+    fn pick(&mut self, literals: &[CLit], done: &[bool], bound: &[bool]) -> Option<usize> {
+        let mut best: Option<(usize, (u8, usize))> = None;
         for (i, literal) in literals.iter().enumerate() {
             if done[i] {
                 continue;
             }
             let score = match literal {
-                CLit::Neg(a) if a.args.iter().all(|t| t.is_bound(bound)) => (0, 0, 0),
+                CLit::Neg(a) if a.args.iter().all(|t| t.is_bound(bound)) => (0, 0),
                 CLit::Cmp(op, l, r) => {
                     let (lb, rb) = (l.is_bound(bound), r.is_bound(bound));
                     if lb && rb {
-                        (0, 0, 0)
+                        (0, 0)
                     } else if *op == CmpOp::Eq
                         && ((rb && l.inputs_bound(bound)) || (lb && r.inputs_bound(bound)))
                     {
-                        (1, 0, 0)
+                        (1, 0)
                     } else {
                         continue;
                     }
                 }
                 CLit::Pos(a) if a.args.iter().all(|t| t.inputs_bound(bound)) => {
-                    let free = a.args.iter().filter(|t| !t.is_bound(bound)).count();
-                    let size = self.relations[a.pred.index()].members.len();
-                    if free == 0 {
-                        (0, 1, size)
-                    } else {
-                        (2, free, size)
-                    }
+                    let mask = bound_mask(a, bound);
+                    (2, self.expected_matches(a.pred, mask, a.args.len()))
                 }
-                CLit::Interval(_, lo, hi) if lo.is_bound(bound) && hi.is_bound(bound) => (3, 0, 0),
+                CLit::Interval(_, lo, hi) if lo.is_bound(bound) && hi.is_bound(bound) => (3, 0),
                 _ => continue,
             };
             if best.is_none_or(|(_, b)| score < b) {
@@ -333,28 +328,51 @@ impl<'s> Instantiator<'s> {
     }
 
     fn match_step<'r>(&mut self, atom: &'r CAtom, bound: &[bool], window: Window) -> Step<'r> {
-        let mut mask = 0u64;
-        for (i, arg) in atom.args.iter().enumerate().take(64) {
-            if arg.is_bound(bound) {
-                mask |= 1 << i;
-            }
-        }
-        if mask != 0 {
-            let rel = &mut self.relations[atom.pred.index()];
-            if !rel.indexes.contains_key(&mask) {
-                let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
-                for (position, &a) in rel.members.iter().enumerate() {
-                    let args = args_of(self.symbols, self.atoms.syms[a as usize]);
-                    index
-                        .entry(key_of(args, mask))
-                        .or_default()
-                        .push(position as u32);
-                }
-                rel.indexes.insert(mask, index);
-            }
-        }
+        let mask = bound_mask(atom, bound);
+        self.ensure_index(atom.pred, mask);
         Step::Match { atom, mask, window }
     }
+
+    fn ensure_index(&mut self, pred: PredId, mask: u64) {
+        let rel = &mut self.relations[pred.index()];
+        if mask == 0 || rel.indexes.contains_key(&mask) {
+            return;
+        }
+        let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
+        for (position, &a) in rel.members.iter().enumerate() {
+            let args = args_of(self.symbols, self.atoms.syms[a as usize]);
+            index
+                .entry(key_of(args, mask))
+                .or_default()
+                .push(position as u32);
+        }
+        rel.indexes.insert(mask, index);
+    }
+
+    /// The average number of atoms a lookup with these bound positions
+    /// yields, from the index's number of distinct keys. A fully bound
+    /// lookup is a check, preferred before any join.
+    fn expected_matches(&mut self, pred: PredId, mask: u64, arity: usize) -> usize {
+        if arity > 0 && mask == u64::MAX >> (64 - arity.min(64)) {
+            return 0;
+        }
+        self.ensure_index(pred, mask);
+        let rel = &self.relations[pred.index()];
+        match rel.indexes.get(&mask) {
+            Some(index) => rel.members.len().div_ceil(index.len().max(1)),
+            None => rel.members.len(),
+        }
+    }
+}
+
+fn bound_mask(atom: &CAtom, bound: &[bool]) -> u64 {
+    let mut mask = 0u64;
+    for (i, arg) in atom.args.iter().enumerate().take(64) {
+        if arg.is_bound(bound) {
+            mask |= 1 << i;
+        }
+    }
+    mask
 }
 
 fn args_of(symbols: &SymbolTable, atom: SymId) -> &[SymId] {
