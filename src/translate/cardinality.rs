@@ -101,6 +101,9 @@ impl SequentialCounter {
     }
 }
 
+/// Up to this many inputs, "at most one" is encoded pairwise.
+const PAIRWISE_AT_MOST_ONE: usize = 6;
+
 /// Adds `guard → lower <= #{true inputs} <= upper` (`upper: None` for no
 /// upper bound). Trivial bounds add nothing.
 pub fn encode_bounds<S: ExtendFormula>(
@@ -137,6 +140,19 @@ pub fn encode_bounds<S: ExtendFormula>(
         Some(0) => {
             for &x in inputs {
                 guarded(sink, &[!x]);
+            }
+            return;
+        }
+        // At most one of a few: the pairwise encoding needs no auxiliary
+        // variables and propagates as well as the counter.
+        Some(1) if n <= PAIRWISE_AT_MOST_ONE => {
+            for (i, &x) in inputs.iter().enumerate() {
+                for &y in &inputs[i + 1..] {
+                    guarded(sink, &[!x, !y]);
+                }
+            }
+            if lower == 1 {
+                guarded(sink, inputs);
             }
             return;
         }
