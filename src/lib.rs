@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod diagnostics;
+pub mod dimacs;
 mod graph;
 pub mod ground;
 pub mod solve;
@@ -36,7 +37,7 @@ pub fn answer_sets(program: &str, max_models: usize) -> Result<Vec<Vec<String>>,
     };
     let options = solve::SolveOptions {
         max_models,
-        project: false,
+        ..solve::SolveOptions::default()
     };
     let mut enumerator =
         solve::Enumerator::new(&ground, options).map_err(|e| fail(&[e], &sources))?;

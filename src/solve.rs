@@ -8,7 +8,9 @@
 //!
 //! - Tight programs: every model of the completion is an answer set.
 //! - Non-tight programs: a model with unfounded atoms is cut away by its
-//!   loop formulas and the solver is called again.
+//!   loop formulas and the solver is called again; or, with
+//!   [`TranslationMode::Eager`], the exact translation with a level ranking
+//!   has no such models in the first place.
 //! - Blocking: the negation of the model restricted to the atom variables
 //!   (every other variable is determined by the atoms, so each answer set is
 //!   found once), or, with `project`, restricted to the shown symbols, so
@@ -27,6 +29,19 @@ pub struct SolveOptions {
     pub max_models: usize,
     /// Report each distinct set of shown symbols once.
     pub project: bool,
+    pub translation: TranslationMode,
+}
+
+/// How non-tight programs are translated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TranslationMode {
+    /// The completion, with loop formulas added lazily for unfounded
+    /// candidate models ([`translate::translate`]).
+    #[default]
+    Lazy,
+    /// The exact CNF that `asp2sat dimacs` exports, with a level ranking
+    /// ([`translate::translate_exact`]); no loop-formula rounds.
+    Eager,
 }
 
 /// The visible part of an answer set.
@@ -94,7 +109,10 @@ impl<'p> Enumerator<'p> {
     pub fn new(program: &'p GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
         let start = Instant::now();
         let mut solver = Solver::new();
-        let translation = translate::translate(program, &mut solver)?;
+        let translation = match options.translation {
+            TranslationMode::Lazy => translate::translate(program, &mut solver)?,
+            TranslationMode::Eager => translate::translate_exact(program, &mut solver)?,
+        };
         let stats = SolveStats {
             variables: translation.stats().variables(),
             clauses: translation.stats().clauses(),
@@ -163,7 +181,7 @@ impl<'p> Enumerator<'p> {
                 return None;
             }
             self.read_model();
-            if !self.translation.is_tight() {
+            if self.translation.needs_loop_formulas() {
                 let clauses = loops::loop_formulas(&self.translation, &self.atom_values);
                 if !clauses.is_empty() {
                     self.stats.loop_rounds += 1;
@@ -275,6 +293,7 @@ mod tests {
         let options = SolveOptions {
             max_models: 0,
             project,
+            ..SolveOptions::default()
         };
         let mut enumerator = Enumerator::new(program, options).unwrap();
         let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
@@ -351,6 +370,42 @@ mod tests {
         );
         assert!(with_loops > 1000, "{with_loops} with loop formulas");
         assert!(nontrivial > 1000, "{nontrivial} with several answer sets");
+    }
+
+    /// The eager translation finds the same answer sets (projected or not)
+    /// without a single loop-formula round.
+    #[test]
+    fn solve_eager_matches_lazy_on_random_programs() {
+        let mut rng = Rng::new(99);
+        let mut nontight = 0;
+        for round in 0..3000 {
+            let program = random_program(&mut rng, 8, round % 2 == 1);
+            if !head_cycle_free(&program) {
+                continue;
+            }
+            for project in [false, true] {
+                let run = |translation| {
+                    let options = SolveOptions {
+                        max_models: 0,
+                        project,
+                        translation,
+                    };
+                    let mut enumerator = Enumerator::new(&program, options).unwrap();
+                    let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+                    sets.sort();
+                    (sets, enumerator.stats())
+                };
+                let (lazy, _) = run(TranslationMode::Lazy);
+                let (eager, stats) = run(TranslationMode::Eager);
+                assert_eq!(eager, lazy, "round {round}: {program:?}");
+                assert_eq!(stats.loop_rounds, 0);
+                assert_eq!(stats.sat_calls, eager.len() + 1);
+                if !stats.tight && !project {
+                    nontight += 1;
+                }
+            }
+        }
+        assert!(nontight > 500, "{nontight} non-tight programs");
     }
 
     #[test]
@@ -458,7 +513,7 @@ mod tests {
         let program = parse("{a; b}.");
         let options = SolveOptions {
             max_models: 2,
-            project: false,
+            ..SolveOptions::default()
         };
         let mut enumerator = Enumerator::new(&program, options).unwrap();
         assert!(enumerator.next_answer_set().is_some());
@@ -470,7 +525,7 @@ mod tests {
         let program = parse("a.");
         let options = SolveOptions {
             max_models: 1,
-            project: false,
+            ..SolveOptions::default()
         };
         let mut enumerator = Enumerator::new(&program, options).unwrap();
         assert!(enumerator.next_answer_set().is_some());

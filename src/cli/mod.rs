@@ -1,14 +1,16 @@
 //! The command line: the only module that does I/O.
 //!
 //! Raw flags are parsed by clap into [`Args`], validated into a [`Config`],
-//! and [`run`] drives the pipeline: read and parse every input (following
+//! and [`solve`] drives the pipeline: read and parse every input (following
 //! `#include`), ground, translate and solve, printing as clingo does.
+//! [`dimacs`] shares reading and grounding, then writes the exact CNF
+//! (`crate::dimacs`) to standard output or, atomically, to a file.
 
 mod output;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, render_all};
 use crate::ground::{self, program::GroundProgram};
-use crate::solve::{Enumerator, SolveOptions};
+use crate::solve::{Enumerator, SolveOptions, TranslationMode};
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use clap::{Parser, Subcommand};
@@ -21,6 +23,10 @@ use std::time::{Duration, Instant};
 
 /// Exit code for input errors (syntax, safety, unreadable files, bad flags).
 pub const EXIT_INPUT_ERROR: u8 = 65;
+
+/// Exit code when the output of `dimacs` cannot be written (sysexits'
+/// `EX_IOERR`).
+pub const EXIT_OUTPUT_ERROR: u8 = 74;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -38,6 +44,37 @@ struct Args {
 enum Command {
     /// Compute answer sets, printed as clingo prints them.
     Solve(SolveArgs),
+    /// Write a DIMACS CNF whose models are exactly the answer sets, one
+    /// model each, with a symbol table and projection lines for the shown
+    /// atoms.
+    Dimacs(DimacsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct DimacsArgs {
+    /// Input files; `-` or none reads standard input.
+    inputs: Vec<String>,
+    /// Replace `#const NAME = ...` with VALUE.
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
+    consts: Vec<String>,
+    /// Write the CNF to FILE (atomically: a temporary file in the same
+    /// directory, renamed when complete) instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print the sizes of the program and of the CNF, split by origin, to
+    /// standard error.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// `--translation` of `solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum TranslationArg {
+    /// Completion plus loop formulas added when a model is unfounded.
+    #[default]
+    Lazy,
+    /// The exact CNF of `asp2sat dimacs` (level ranking): no loop formulas.
+    Eager,
 }
 
 #[derive(clap::Args, Debug)]
@@ -66,6 +103,10 @@ struct SolveArgs {
     /// Stop after this many seconds, reporting what was found so far.
     #[arg(long = "time-limit", value_name = "SECONDS")]
     time_limit: Option<u64>,
+    /// How non-tight programs are translated: `lazy` loop formulas or the
+    /// `eager` exact CNF that `asp2sat dimacs` exports.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = TranslationArg::Lazy)]
+    translation: TranslationArg,
 }
 
 /// Validated settings of one `solve` run.
@@ -78,6 +119,7 @@ struct Config {
     quiet: bool,
     stats: bool,
     time_limit: Option<Duration>,
+    translation: TranslationMode,
 }
 
 impl Config {
@@ -96,18 +138,7 @@ impl Config {
                 inputs.push(input);
             }
         }
-        let consts = args
-            .consts
-            .iter()
-            .map(|c| match c.split_once('=') {
-                Some((name, value)) if is_identifier(name.trim()) => {
-                    Ok((name.trim().to_string(), value.to_string()))
-                }
-                _ => Err(format!(
-                    "invalid constant definition '{c}': expected NAME=VALUE, e.g. -c n=9"
-                )),
-            })
-            .collect::<Result<_, _>>()?;
+        let consts = parse_consts(&args.consts)?;
         Ok(Config {
             inputs,
             models: models.unwrap_or(1),
@@ -125,8 +156,27 @@ impl Config {
             quiet: args.quiet,
             stats: args.stats,
             time_limit: args.time_limit.map(Duration::from_secs),
+            translation: match args.translation {
+                TranslationArg::Lazy => TranslationMode::Lazy,
+                TranslationArg::Eager => TranslationMode::Eager,
+            },
         })
     }
+}
+
+/// `-c NAME=VALUE` flags as pairs.
+fn parse_consts(consts: &[String]) -> Result<Vec<(String, String)>, String> {
+    consts
+        .iter()
+        .map(|c| match c.split_once('=') {
+            Some((name, value)) if is_identifier(name.trim()) => {
+                Ok((name.trim().to_string(), value.to_string()))
+            }
+            _ => Err(format!(
+                "invalid constant definition '{c}': expected NAME=VALUE, e.g. -c n=9"
+            )),
+        })
+        .collect()
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -147,6 +197,13 @@ pub fn main() -> ExitCode {
     match args.command {
         Command::Solve(args) => match Config::from_args(args) {
             Ok(config) => ExitCode::from(solve(config)),
+            Err(message) => {
+                eprintln!("asp2sat: error: {message}");
+                ExitCode::from(EXIT_INPUT_ERROR)
+            }
+        },
+        Command::Dimacs(args) => match parse_consts(&args.consts) {
+            Ok(consts) => ExitCode::from(dimacs(&args, &consts)),
             Err(message) => {
                 eprintln!("asp2sat: error: {message}");
                 ExitCode::from(EXIT_INPUT_ERROR)
@@ -227,12 +284,12 @@ fn resolve(name: &str, base: Option<&Path>) -> PathBuf {
 
 /// Parses `-c name=value` values as terms.
 fn parse_overrides(
-    config: &Config,
+    consts: &[(String, String)],
     sources: &mut SourceMap,
 ) -> Result<Vec<(String, Term)>, Vec<Diagnostic>> {
     let mut overrides = Vec::new();
     let mut errors = Vec::new();
-    for (name, value) in &config.consts {
+    for (name, value) in consts {
         let file: FileId = sources.add("<cmd>", value.clone());
         match parse_term(value, file) {
             Ok(term) => overrides.push((name.clone(), term)),
@@ -298,22 +355,31 @@ impl Progress {
     }
 }
 
-fn solve(config: Config) -> u8 {
+/// Reads, parses and grounds the inputs, reporting errors (and printing
+/// warnings) as gringo does. `Err` holds the exit code.
+fn load_and_ground(
+    inputs: &[String],
+    consts: &[(String, String)],
+    timings: &mut Timings,
+) -> Result<(GroundProgram, SourceMap), u8> {
     let started = Instant::now();
-    let mut timings = Timings::default();
-    let mut loaded = match load(&config.inputs) {
+    let mut loaded = match load(inputs) {
         Ok(loaded) => loaded,
         Err(message) => {
             eprintln!("asp2sat: error: {message}");
-            return EXIT_INPUT_ERROR;
+            return Err(EXIT_INPUT_ERROR);
         }
     };
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
-        return report_errors(&loaded.diagnostics, &loaded.sources, "parsing failed");
+        return Err(report_errors(
+            &loaded.diagnostics,
+            &loaded.sources,
+            "parsing failed",
+        ));
     }
-    let overrides = match parse_overrides(&config, &mut loaded.sources) {
+    let overrides = match parse_overrides(consts, &mut loaded.sources) {
         Ok(o) => o,
-        Err(errors) => return report_errors(&errors, &loaded.sources, "invalid constant"),
+        Err(errors) => return Err(report_errors(&errors, &loaded.sources, "invalid constant")),
     };
     timings.parse = started.elapsed();
 
@@ -321,15 +387,114 @@ fn solve(config: Config) -> u8 {
     let (program, diagnostics) = ground::ground(&loaded.statements, &overrides);
     timings.ground = ground_start.elapsed();
     let Some(program) = program else {
-        return report_errors(
+        return Err(report_errors(
             &diagnostics,
             &loaded.sources,
             "grounding stopped because of errors",
-        );
+        ));
     };
     if !diagnostics.is_empty() {
         eprint!("{}", render_all(&diagnostics, &loaded.sources));
     }
+    Ok((program, loaded.sources))
+}
+
+/// `asp2sat dimacs`: the exact CNF on standard output or in `-o FILE`.
+fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
+    let mut timings = Timings::default();
+    let (program, sources) = match load_and_ground(&args.inputs, consts, &mut timings) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let mut formula = varisat::CnfFormula::new();
+    let translation = match crate::translate::translate_exact(&program, &mut formula) {
+        Ok(t) => t,
+        Err(error) => return report_errors(&[error], &sources, "translation failed"),
+    };
+    let symbols = crate::dimacs::symbol_table(&program, &translation);
+    let written = match &args.output {
+        Some(path) => write_atomically(path, |out| crate::dimacs::write(out, &formula, &symbols)),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            crate::dimacs::write(&mut out, &formula, &symbols).and_then(|()| out.flush())
+        }
+    };
+    if let Err(e) = written {
+        let target = args
+            .output
+            .as_ref()
+            .map_or("standard output".to_string(), |p| p.display().to_string());
+        eprintln!("asp2sat: error: could not write {target}: {e}");
+        return EXIT_OUTPUT_ERROR;
+    }
+    if args.stats {
+        eprint!("{}", crate::dimacs::stats_text(&program, &translation));
+    }
+    0
+}
+
+/// Writes `path` through a temporary file in the same directory, renamed
+/// over `path` once complete and synced: a failure never leaves a truncated
+/// file, and the temporary file is removed.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut temporary = None;
+    for attempt in 0..100u32 {
+        let candidate = dir.join(format!(
+            ".{}.{}.{attempt}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(file) => {
+                temporary = Some((candidate, file));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let Some((temporary, file)) = temporary else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "no free temporary file name",
+        ));
+    };
+    let result = (|| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}
+
+fn solve(config: Config) -> u8 {
+    let started = Instant::now();
+    let mut timings = Timings::default();
+    let (program, sources) = match load_and_ground(&config.inputs, &config.consts, &mut timings) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
 
     let progress = Arc::new(Mutex::new(Progress {
         json: config.json,
@@ -343,7 +508,7 @@ fn solve(config: Config) -> u8 {
     if let Some(limit) = config.time_limit {
         spawn_watchdog(progress.clone(), limit);
     }
-    run_solver(&program, &config, &progress, started, &loaded.sources)
+    run_solver(&program, &config, &progress, started, &sources)
 }
 
 fn run_solver(
@@ -357,6 +522,7 @@ fn run_solver(
     let options = SolveOptions {
         max_models: config.models,
         project: config.project,
+        translation: config.translation,
     };
     let mut enumerator = match Enumerator::new(program, options) {
         Ok(e) => e,

@@ -23,13 +23,17 @@
 //! For non-tight programs the completion has more models than the program
 //! has answer sets; [`loops`] computes the loop formulas that cut the
 //! unfounded ones away, lazily, one candidate model at a time.
+//! [`translate_exact`] instead adds a level ranking ([`ranking`]) so that the
+//! CNF's models are exactly the answer sets, one model each, and gives every
+//! shown symbol a positive variable: the CNF that `asp2sat dimacs` exports.
 //!
-//! [`translate`] only writes clauses into a varisat [`ExtendFormula`] sink; it
-//! never calls a solver.
+//! [`translate`] and [`translate_exact`] only write clauses into a varisat
+//! [`ExtendFormula`] sink; they never call a solver.
 
 mod bodies;
 pub mod cardinality;
 pub mod loops;
+pub mod ranking;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -94,15 +98,26 @@ pub struct TranslationStats {
     pub show_clauses: usize,
     /// Disjunctive rules that were shifted.
     pub shifted_disjunctions: usize,
+    /// Rank bits, comparators and support variables of the level ranking
+    /// ([`translate_exact`] only).
+    pub ranking_variables: usize,
+    pub ranking_clauses: usize,
 }
 
 impl TranslationStats {
     pub fn variables(&self) -> usize {
-        self.atom_variables + self.body_variables + self.cardinality_variables + self.show_variables
+        self.atom_variables
+            + self.body_variables
+            + self.cardinality_variables
+            + self.show_variables
+            + self.ranking_variables
     }
 
     pub fn clauses(&self) -> usize {
-        self.completion_clauses + self.cardinality_clauses + self.show_clauses
+        self.completion_clauses
+            + self.cardinality_clauses
+            + self.show_clauses
+            + self.ranking_clauses
     }
 }
 
@@ -122,8 +137,11 @@ pub struct Translation {
     /// One entry per distinct shown symbol, sorted by clingo's term order.
     shown: Vec<(SymId, Cond)>,
     tight: bool,
+    /// Whether the level ranking was added ([`translate_exact`]).
+    exact: bool,
+    ranking: ranking::RankingSummary,
     /// Indexes for the unfounded-set computation; only for non-tight
-    /// programs.
+    /// programs translated lazily.
     loop_index: Option<loops::LoopIndex>,
     stats: TranslationStats,
 }
@@ -190,6 +208,24 @@ impl Translation {
         self.tight
     }
 
+    /// Whether this is the exact translation ([`translate_exact`]): its
+    /// models are the answer sets, one model each, and every shown symbol's
+    /// condition is a positive literal.
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Whether a model of the CNF can be unfounded, so that loop formulas
+    /// must be checked: non-tight programs translated lazily.
+    pub fn needs_loop_formulas(&self) -> bool {
+        !self.tight && !self.exact
+    }
+
+    /// What the level ranking added (all zero unless exact).
+    pub fn ranking(&self) -> &ranking::RankingSummary {
+        &self.ranking
+    }
+
     pub fn stats(&self) -> &TranslationStats {
         &self.stats
     }
@@ -253,6 +289,70 @@ pub fn normalize_clause(lits: &mut Vec<Lit>) -> bool {
 /// Fails, before writing anything, when a disjunctive rule is not
 /// head-cycle-free.
 pub fn translate(
+    program: &GroundProgram,
+    sink: &mut impl ExtendFormula,
+) -> Result<Translation, Diagnostic> {
+    let mut translation = completion(program, sink)?;
+    if !translation.tight {
+        translation.loop_index = Some(loops::LoopIndex::new(&translation));
+    }
+    Ok(translation)
+}
+
+/// Translates a ground program into a CNF whose models correspond one to
+/// one to its answer sets: the completion of [`translate`], plus the level
+/// ranking of [`ranking`] for non-tight programs, plus a positive variable
+/// for every shown symbol (a shown symbol whose condition is a negative
+/// literal or a constant gets a new variable defined as it).
+///
+/// Every auxiliary variable is functionally determined by the atoms, so the
+/// number of models (no projection) is the number of answer sets, and the
+/// models projected to the shown symbols' variables are the distinct
+/// visible sets. Fails, before writing anything, like [`translate`].
+pub fn translate_exact(
+    program: &GroundProgram,
+    sink: &mut impl ExtendFormula,
+) -> Result<Translation, Diagnostic> {
+    let mut translation = completion(program, sink)?;
+    let mut writer = ClauseWriter::new(sink);
+    if !translation.tight {
+        translation.ranking = ranking::encode(&translation, &mut writer);
+    }
+    translation.stats.ranking_variables = writer.vars();
+    translation.stats.ranking_clauses = writer.clauses();
+    let (vars, clauses) = (writer.vars(), writer.clauses());
+    let mut defined: rustc_hash::FxHashMap<Cond, Lit> = Default::default();
+    for (_, cond) in translation.shown.iter_mut() {
+        if let Cond::Lit(lit) = *cond
+            && lit.is_positive()
+        {
+            continue;
+        }
+        if let Some(&lit) = defined.get(cond) {
+            *cond = Cond::Lit(lit);
+            continue;
+        }
+        // s ↔ cond
+        let s = writer.new_var().positive();
+        match *cond {
+            Cond::True => writer.add_clause(&[s]),
+            Cond::False => writer.add_clause(&[!s]),
+            Cond::Lit(lit) => {
+                writer.add_clause(&[!s, lit]);
+                writer.add_clause(&[s, !lit]);
+            }
+        }
+        defined.insert(*cond, s);
+        *cond = Cond::Lit(s);
+    }
+    translation.stats.show_variables += writer.vars() - vars;
+    translation.stats.show_clauses += writer.clauses() - clauses;
+    translation.exact = true;
+    Ok(translation)
+}
+
+/// The Clark completion, shown symbols and statistics; no loop index.
+fn completion(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
@@ -453,7 +553,7 @@ pub fn translate(
 
     let mut bodies = builder.bodies;
     bodies.freeze();
-    let mut translation = Translation {
+    Ok(Translation {
         atom_vars,
         bodies,
         support_start,
@@ -461,13 +561,11 @@ pub fn translate(
         show_terms,
         shown,
         tight,
+        exact: false,
+        ranking: ranking::RankingSummary::default(),
         loop_index: None,
         stats,
-    };
-    if !tight {
-        translation.loop_index = Some(loops::LoopIndex::new(&translation));
-    }
-    Ok(translation)
+    })
 }
 
 /// Interns bodies and defines their Tseitin variables.

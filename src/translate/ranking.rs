@@ -1,0 +1,614 @@
+//! Eager, exact translation of non-tight programs by level ranking:
+//!
+//! > Tomi Janhunen, "Representing normal programs with clauses", Proceedings
+//! > of the 16th European Conference on Artificial Intelligence (ECAI 2004),
+//! > pp. 358–362.
+//! >
+//! > Ilkka Niemelä, "Stable models and difference logic", Annals of
+//! > Mathematics and Artificial Intelligence 53 (2008), pp. 313–329.
+//!
+//! The completion written by [`super::translate`] admits supported models
+//! that are not answer sets when the positive dependency graph has cycles.
+//! Here every atom `a` of a strongly connected component `C` of that graph
+//! with two or more atoms gets a binary rank `lev(a)` of
+//! `k = ⌈log₂(|C| + 1)⌉` bits, and:
+//!
+//! - a false atom has rank 0, a true atom a rank of at least 1;
+//! - support: a true atom has a support body `β_r` (normal rule, shifted
+//!   disjunction, or choice element `body ∧ condition`) that is true and
+//!   whose positive atoms in `C` all have a lower rank:
+//!   `s_r ↔ β_r ∧ ⋀_{b ∈ B⁺(r) ∩ C} lev(b) < lev(a)` and `a → ⋁ s_r`;
+//! - uniqueness (Niemelä's strong ranking): for every support body,
+//!   `a ∧ β_r → lev(a) ≤ 1 + max{lev(b) : b ∈ B⁺(r) ∩ C}`, with the max of
+//!   the empty set 0, written as `a ∧ β_r → ⋁_b lev(a) ≤ lev(b) + 1` (or
+//!   `lev(a) ≤ 1` when `B⁺(r) ∩ C` is empty).
+//!
+//! Together these force `lev(a) = 1 + min_r max_b lev(b)` over the true
+//! support bodies, a system with exactly one solution for each answer set
+//! (take the smallest rank on which two solutions differ: both are
+//! determined by the same lower ranks), and its solution is the stage at
+//! which the reduct derives `a` inside `C`, at most `|C|`. A supported
+//! model with such a ranking has no unfounded set (the atom of lowest rank
+//! in one would be derived), so the models of completion and ranking are
+//! exactly the answer sets, one CNF model each.
+//!
+//! An atom that is its own component and depends on itself (`a :- a, B.`)
+//! needs no rank: only its support bodies without `a` can support it. This
+//! also makes `a :- a.`, whose completion clauses are all tautologies,
+//! false.
+//!
+//! Comparators work on the bits with the carry of `x < y` from the least
+//! significant bit up: `lt_i = maj(¬x_i, y_i, lt_{i−1})`, one Tseitin
+//! variable (six clauses) per bit; `lev(b) + 1` is a ripple-carry increment
+//! per atom. Every auxiliary variable is defined in both directions and
+//! constants are folded, so the whole encoding is `O(k)` variables and
+//! clauses per positive edge inside a component: `O(n log n)` overall.
+
+use super::{BodyId, ClauseWriter, Cond, Translation};
+use crate::ground::program::AtomId;
+use rustc_hash::FxHashMap;
+use varisat::{ExtendFormula, Lit};
+
+/// What the ranking added, for statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RankingSummary {
+    /// Components with two or more atoms, which get ranks.
+    pub ranked_components: usize,
+    pub ranked_atoms: usize,
+    /// Rank bits over all ranked atoms.
+    pub rank_bits: usize,
+    /// Atoms that are their own component and depend on themselves.
+    pub self_loops: usize,
+}
+
+/// Number of bits for ranks `0..=size`.
+pub fn rank_width(size: usize) -> usize {
+    (usize::BITS - size.leading_zeros()) as usize
+}
+
+/// Adds the ranking clauses for every cyclic component of the positive
+/// dependency graph (over the support bodies of `translation`) to `writer`.
+pub(crate) fn encode<S: ExtendFormula>(
+    translation: &Translation,
+    writer: &mut ClauseWriter<S>,
+) -> RankingSummary {
+    let n = translation.atom_count();
+    // The positive dependency graph: atom → positive atoms of its supports.
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut targets: Vec<u32> = Vec::new();
+    offsets.push(0);
+    for a in 0..n as u32 {
+        for &body in translation.supports(AtomId(a)) {
+            targets.extend(translation.body_pos(body).iter().map(|p| p.0));
+        }
+        offsets.push(targets.len());
+    }
+    let components = crate::graph::tarjan(n, &offsets, &targets);
+    let component = &components.component;
+    let mut size = vec![0usize; components.count];
+    for &c in component {
+        size[c as usize] += 1;
+    }
+
+    let mut summary = RankingSummary::default();
+    let mut gates = Gates { writer };
+    // Rank bits, least significant first, of the atoms of ranked components.
+    let mut lev: Vec<Vec<Cond>> = vec![Vec::new(); n];
+    let mut ranked_seen = vec![false; components.count];
+    for a in 0..n {
+        let c = component[a] as usize;
+        if size[c] < 2 {
+            continue;
+        }
+        if !ranked_seen[c] {
+            ranked_seen[c] = true;
+            summary.ranked_components += 1;
+        }
+        summary.ranked_atoms += 1;
+        let k = rank_width(size[c]);
+        summary.rank_bits += k;
+        let atom = translation.atom_lit(AtomId(a as u32));
+        let bits: Vec<Cond> = (0..k)
+            .map(|_| Cond::Lit(gates.writer.new_var().positive()))
+            .collect();
+        // False atoms have rank 0, true atoms a rank of at least 1.
+        let mut nonzero = vec![!atom];
+        for bit in &bits {
+            let bit = bit.lit().expect("rank bits are variables");
+            gates.writer.add_clause(&[atom, !bit]);
+            nonzero.push(bit);
+        }
+        gates.writer.add_clause(&nonzero);
+        lev[a] = bits;
+    }
+
+    let mut ranks = Ranks {
+        lev,
+        inc: FxHashMap::default(),
+        lt: FxHashMap::default(),
+        le_succ: FxHashMap::default(),
+        low: FxHashMap::default(),
+    };
+    let mut support: Vec<Lit> = Vec::new();
+    let mut conjuncts: Vec<Cond> = Vec::new();
+    let mut unique: Vec<Lit> = Vec::new();
+    for a in 0..n {
+        let c = component[a];
+        let id = AtomId(a as u32);
+        let atom = translation.atom_lit(id);
+        let self_loop = size[c as usize] == 1
+            && translation
+                .supports(id)
+                .iter()
+                .any(|&b| translation.body_pos(b).contains(&id));
+        if size[c as usize] < 2 && !self_loop {
+            continue;
+        }
+        if self_loop {
+            summary.self_loops += 1;
+        }
+        support.clear();
+        support.push(!atom);
+        let mut always = false;
+        for &body in translation.supports(id) {
+            let cond = translation.body_cond(body);
+            if cond == Cond::False {
+                continue;
+            }
+            let inside: Vec<AtomId> = internal(translation, body, component, c);
+            // s_r ↔ β_r ∧ ⋀ lev(b) < lev(a)
+            conjuncts.clear();
+            conjuncts.push(cond);
+            for &b in &inside {
+                conjuncts.push(ranks.lt(&mut gates, b, id));
+            }
+            match gates.and(&conjuncts) {
+                Cond::True => always = true,
+                Cond::False => {}
+                Cond::Lit(s) => support.push(s),
+            }
+            if self_loop || inside.contains(&id) {
+                // lev(a) ≤ 1 + lev(a) holds; a self-loop has no rank.
+                continue;
+            }
+            // a ∧ β_r → lev(a) ≤ 1 + max lev(b)
+            unique.clear();
+            unique.push(!atom);
+            if let Cond::Lit(beta) = cond {
+                unique.push(!beta);
+            }
+            let mut holds = false;
+            let mut bound = |cond: Cond, unique: &mut Vec<Lit>| match cond {
+                Cond::True => holds = true,
+                Cond::False => {}
+                Cond::Lit(l) => unique.push(l),
+            };
+            if inside.is_empty() {
+                bound(ranks.low(&mut gates, id), &mut unique);
+            }
+            for &b in &inside {
+                bound(ranks.le_succ(&mut gates, id, b), &mut unique);
+            }
+            if !holds {
+                gates.writer.add_clause(&unique);
+            }
+        }
+        if !always {
+            gates.writer.add_clause(&support);
+        }
+    }
+    summary
+}
+
+/// The positive atoms of `body` in component `c`.
+fn internal(translation: &Translation, body: BodyId, component: &[u32], c: u32) -> Vec<AtomId> {
+    translation
+        .body_pos(body)
+        .iter()
+        .copied()
+        .filter(|b| component[b.index()] == c)
+        .collect()
+}
+
+/// Ranks and the comparators built on them, each built once.
+struct Ranks {
+    lev: Vec<Vec<Cond>>,
+    /// `lev(b) + 1`, one bit wider than `lev(b)`.
+    inc: FxHashMap<u32, Vec<Cond>>,
+    /// `(b, a)` → `lev(b) < lev(a)`.
+    lt: FxHashMap<(u32, u32), Cond>,
+    /// `(a, b)` → `lev(a) ≤ lev(b) + 1`.
+    le_succ: FxHashMap<(u32, u32), Cond>,
+    /// `a` → `lev(a) ≤ 1`.
+    low: FxHashMap<u32, Cond>,
+}
+
+impl Ranks {
+    fn lt<S: ExtendFormula>(&mut self, gates: &mut Gates<S>, b: AtomId, a: AtomId) -> Cond {
+        if a == b {
+            return Cond::False;
+        }
+        if let Some(&cond) = self.lt.get(&(b.0, a.0)) {
+            return cond;
+        }
+        let cond = gates.less(&self.lev[b.index()], &self.lev[a.index()]);
+        self.lt.insert((b.0, a.0), cond);
+        cond
+    }
+
+    fn le_succ<S: ExtendFormula>(&mut self, gates: &mut Gates<S>, a: AtomId, b: AtomId) -> Cond {
+        if a == b {
+            return Cond::True;
+        }
+        if let Some(&cond) = self.le_succ.get(&(a.0, b.0)) {
+            return cond;
+        }
+        if !self.inc.contains_key(&b.0) {
+            let inc = gates.increment(&self.lev[b.index()]);
+            self.inc.insert(b.0, inc);
+        }
+        let mut lev_a = self.lev[a.index()].clone();
+        lev_a.push(Cond::False);
+        let cond = negate(gates.less(&self.inc[&b.0], &lev_a));
+        self.le_succ.insert((a.0, b.0), cond);
+        cond
+    }
+
+    fn low<S: ExtendFormula>(&mut self, gates: &mut Gates<S>, a: AtomId) -> Cond {
+        if let Some(&cond) = self.low.get(&a.0) {
+            return cond;
+        }
+        let high: Vec<Cond> = self.lev[a.index()][1..]
+            .iter()
+            .map(|&b| negate(b))
+            .collect();
+        let cond = gates.and(&high);
+        self.low.insert(a.0, cond);
+        cond
+    }
+}
+
+pub(crate) fn negate(cond: Cond) -> Cond {
+    match cond {
+        Cond::True => Cond::False,
+        Cond::False => Cond::True,
+        Cond::Lit(l) => Cond::Lit(!l),
+    }
+}
+
+/// Tseitin gates with constant folding: every new variable is defined in
+/// both directions.
+pub(crate) struct Gates<'w, 's, S> {
+    pub(crate) writer: &'w mut ClauseWriter<'s, S>,
+}
+
+impl<S: ExtendFormula> Gates<'_, '_, S> {
+    /// `v ↔ c1 ∧ … ∧ cm`.
+    pub(crate) fn and(&mut self, inputs: &[Cond]) -> Cond {
+        let mut lits: Vec<Lit> = Vec::with_capacity(inputs.len());
+        for &input in inputs {
+            match input {
+                Cond::False => return Cond::False,
+                Cond::True => {}
+                Cond::Lit(l) => lits.push(l),
+            }
+        }
+        if !super::normalize_clause(&mut lits) {
+            return Cond::False; // x ∧ ¬x
+        }
+        match lits[..] {
+            [] => Cond::True,
+            [l] => Cond::Lit(l),
+            _ => {
+                let v = self.writer.new_var().positive();
+                for &l in &lits {
+                    self.writer.add_clause(&[!v, l]);
+                }
+                let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+                long.push(v);
+                self.writer.add_clause(&long);
+                Cond::Lit(v)
+            }
+        }
+    }
+
+    pub(crate) fn or(&mut self, p: Cond, q: Cond) -> Cond {
+        negate(self.and(&[negate(p), negate(q)]))
+    }
+
+    /// `v ↔ p ⊕ q`.
+    pub(crate) fn xor(&mut self, p: Cond, q: Cond) -> Cond {
+        match (p, q) {
+            (Cond::True, x) | (x, Cond::True) => negate(x),
+            (Cond::False, x) | (x, Cond::False) => x,
+            (Cond::Lit(p), Cond::Lit(q)) => {
+                if p == q {
+                    return Cond::False;
+                }
+                if p == !q {
+                    return Cond::True;
+                }
+                let v = self.writer.new_var().positive();
+                self.writer.add_clause(&[!v, p, q]);
+                self.writer.add_clause(&[!v, !p, !q]);
+                self.writer.add_clause(&[v, !p, q]);
+                self.writer.add_clause(&[v, p, !q]);
+                Cond::Lit(v)
+            }
+        }
+    }
+
+    /// `v ↔ at least two of p, q, r`.
+    pub(crate) fn majority(&mut self, p: Cond, q: Cond, r: Cond) -> Cond {
+        let (p, q, r) = match (p, q, r) {
+            (Cond::True, x, y) | (x, Cond::True, y) | (x, y, Cond::True) => return self.or(x, y),
+            (Cond::False, x, y) | (x, Cond::False, y) | (x, y, Cond::False) => {
+                return self.and(&[x, y]);
+            }
+            (Cond::Lit(p), Cond::Lit(q), Cond::Lit(r)) => (p, q, r),
+        };
+        if p == q || p == r {
+            return Cond::Lit(p);
+        }
+        if q == r {
+            return Cond::Lit(q);
+        }
+        if p == !q {
+            return Cond::Lit(r);
+        }
+        if p == !r {
+            return Cond::Lit(q);
+        }
+        if q == !r {
+            return Cond::Lit(p);
+        }
+        let v = self.writer.new_var().positive();
+        for (x, y) in [(p, q), (p, r), (q, r)] {
+            self.writer.add_clause(&[!x, !y, v]);
+            self.writer.add_clause(&[x, y, !v]);
+        }
+        Cond::Lit(v)
+    }
+
+    /// `x < y` for unsigned numbers of the same width, bits least
+    /// significant first.
+    pub(crate) fn less(&mut self, x: &[Cond], y: &[Cond]) -> Cond {
+        assert_eq!(x.len(), y.len(), "comparator operands of one width");
+        let mut carry = Cond::False;
+        for (&xi, &yi) in x.iter().zip(y) {
+            carry = self.majority(negate(xi), yi, carry);
+        }
+        carry
+    }
+
+    /// `x + 1`, one bit wider than `x`.
+    pub(crate) fn increment(&mut self, x: &[Cond]) -> Vec<Cond> {
+        let mut carry = Cond::True;
+        let mut out = Vec::with_capacity(x.len() + 1);
+        for &xi in x {
+            out.push(self.xor(xi, carry));
+            carry = self.and(&[xi, carry]);
+        }
+        out.push(carry);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::testing::{Rng, head_cycle_free, parse, random_program, stable_models};
+    use crate::translate::translate_exact;
+    use varisat::{CnfFormula, Solver, Var};
+
+    /// Every model of the CNF over all its variables (variables in no
+    /// clause are free and count twice), projected to the atoms; asserts
+    /// that no two models share a projection.
+    fn exact_models(formula: &CnfFormula, translation: &Translation) -> Vec<u64> {
+        let mut solver = Solver::new();
+        solver.add_formula(formula);
+        let mut models = Vec::new();
+        while solver.solve().unwrap() {
+            let model = solver.model().unwrap();
+            let mut values: Vec<Option<bool>> = vec![None; formula.var_count()];
+            for lit in &model {
+                values[lit.var().index()] = Some(lit.is_positive());
+            }
+            let free: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_none()).collect();
+            assert!(free.len() < 16, "too many free variables");
+            for bits in 0..1u64 << free.len() {
+                for (k, &i) in free.iter().enumerate() {
+                    values[i] = Some(bits >> k & 1 == 1);
+                }
+                let atoms = translation
+                    .atom_vars()
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (i, v)| {
+                        m | u64::from(values[v.index()].unwrap()) << i
+                    });
+                assert!(!models.contains(&atoms), "two CNF models for one atom set");
+                models.push(atoms);
+            }
+            let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
+            solver.add_clause(&block);
+        }
+        models.sort_unstable();
+        models
+    }
+
+    fn check(program: &crate::ground::program::GroundProgram) -> (Vec<u64>, Translation) {
+        let mut formula = CnfFormula::new();
+        let translation = translate_exact(program, &mut formula).expect("head-cycle-free");
+        assert!(translation.is_exact());
+        assert_eq!(translation.stats().variables(), formula.var_count());
+        assert_eq!(translation.stats().clauses(), formula.len());
+        let models = exact_models(&formula, &translation);
+        let mut expected = stable_models(program);
+        expected.sort_unstable();
+        assert_eq!(models, expected, "{program:?}");
+        (models, translation)
+    }
+
+    fn count(text: &str) -> usize {
+        check(&parse(text)).0.len()
+    }
+
+    #[test]
+    fn ranking_rank_width() {
+        assert_eq!(rank_width(1), 1);
+        assert_eq!(rank_width(2), 2);
+        assert_eq!(rank_width(3), 2);
+        assert_eq!(rank_width(4), 3);
+        assert_eq!(rank_width(7), 3);
+        assert_eq!(rank_width(8), 4);
+    }
+
+    #[test]
+    fn ranking_tautological_rule_makes_atom_false() {
+        assert_eq!(count("a :- a."), 1);
+        assert_eq!(count("a :- a. b :- not a."), 1);
+        assert_eq!(count("{c}. a :- a. a :- c."), 2);
+        assert_eq!(count("{a}. a :- a."), 2);
+    }
+
+    #[test]
+    fn ranking_positive_loops() {
+        assert_eq!(count("a :- b. b :- a."), 1);
+        assert_eq!(count("{c}. a :- c. a :- b. b :- a."), 2);
+        assert_eq!(count("{c}. a :- b. b :- c. b :- a. c :- a."), 2);
+        // Two ways to support the loop: still one ranking per answer set.
+        assert_eq!(count("{c; d}. a :- c. b :- d. a :- b. b :- a."), 4);
+        assert_eq!(
+            count("{x}. a :- x. b :- a. c :- b. a :- c. c :- a. b :- c."),
+            2
+        );
+    }
+
+    #[test]
+    fn ranking_choice_and_disjunction_in_loops() {
+        assert_eq!(count("{a} :- b. {b} :- a."), 1);
+        assert_eq!(count("{a}. {b} :- a. a :- b."), 3);
+        assert_eq!(count("a | b :- c. c :- a. {c}."), 3);
+        assert_eq!(count("a | b. c :- a. a :- c. c :- b. b :- d. d :- b."), 1);
+    }
+
+    /// Directed Hamiltonian cycles of complete graphs: (n − 1)! each.
+    #[test]
+    fn ranking_hamiltonian_cycles() {
+        for n in 3..=5usize {
+            let mut text = String::from("r1.\n");
+            for x in 1..=n {
+                let out: Vec<String> = (1..=n)
+                    .filter(|&y| y != x)
+                    .map(|y| format!("e{x}x{y}"))
+                    .collect();
+                text += &format!("1{{{}}}1.\n", out.join(";"));
+                let inn: Vec<String> = (1..=n)
+                    .filter(|&y| y != x)
+                    .map(|y| format!("e{y}x{x}"))
+                    .collect();
+                for i in 0..inn.len() {
+                    for j in i + 1..inn.len() {
+                        text += &format!(":- {}, {}.\n", inn[i], inn[j]);
+                    }
+                }
+                for y in (2..=n).filter(|&y| y != x) {
+                    text += &format!("r{y} :- r{x}, e{x}x{y}.\n");
+                }
+                text += &format!(":- not r{x}.\n");
+            }
+            let factorial: usize = (1..n).product();
+            assert_eq!(count(&text), factorial, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn ranking_matches_stable_models_on_random_programs() {
+        let mut rng = Rng::new(4242);
+        let (mut checked, mut nontight, mut ranked) = (0, 0, 0);
+        for round in 0..4000 {
+            let program = random_program(&mut rng, 8, round % 3 == 0);
+            if !head_cycle_free(&program) {
+                continue;
+            }
+            let (_, translation) = check(&program);
+            checked += 1;
+            if !translation.is_tight() {
+                nontight += 1;
+            }
+            if translation.ranking().ranked_atoms > 0 {
+                ranked += 1;
+            }
+        }
+        assert!(checked > 3000, "{checked}");
+        assert!(nontight > 800, "{nontight} non-tight");
+        assert!(ranked > 400, "{ranked} with ranks");
+    }
+
+    /// The gates against truth tables, every variable determined.
+    #[test]
+    fn ranking_comparators_and_increment() {
+        for width in 1..=3usize {
+            let mut formula = CnfFormula::new();
+            let x: Vec<Cond> = (0..width).map(|_| Cond::Lit(formula.new_lit())).collect();
+            let y: Vec<Cond> = (0..width).map(|_| Cond::Lit(formula.new_lit())).collect();
+            let mut writer = ClauseWriter::new(&mut formula);
+            let mut gates = Gates {
+                writer: &mut writer,
+            };
+            let less = gates.less(&x, &y);
+            let inc = gates.increment(&x);
+            let mut y_wide = y.clone();
+            y_wide.push(Cond::False);
+            let le_succ = negate(gates.less(&inc, &y_wide));
+            for xv in 0..1usize << width {
+                for yv in 0..1usize << width {
+                    let mut solver = Solver::new();
+                    solver.add_formula(&formula);
+                    for i in 0..width {
+                        solver.add_clause(&[Var::from_index(i).lit(xv >> i & 1 == 1)]);
+                        solver.add_clause(&[Var::from_index(width + i).lit(yv >> i & 1 == 1)]);
+                    }
+                    assert!(solver.solve().unwrap());
+                    let model = solver.model().unwrap();
+                    let value = |c: Cond| c.value(|v| model.contains(&v.positive()));
+                    assert_eq!(value(less), xv < yv, "{xv} < {yv}");
+                    assert_eq!(value(le_succ), yv <= xv + 1, "{yv} <= {xv} + 1");
+                    let sum = inc
+                        .iter()
+                        .enumerate()
+                        .fold(0, |s, (i, &b)| s | usize::from(value(b)) << i);
+                    assert_eq!(sum, xv + 1);
+                    // Exactly one model with the inputs fixed.
+                    let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
+                    solver.add_clause(&block);
+                    assert!(!solver.solve().unwrap());
+                }
+            }
+        }
+    }
+
+    /// The ranking of a long positive chain closed into a cycle stays near
+    /// n log n.
+    #[test]
+    fn ranking_size_is_near_n_log_n() {
+        for n in [16usize, 64, 256, 1024] {
+            let mut text = String::new();
+            for i in 0..n {
+                text += &format!("{{x{i}}}. a{} :- a{i}, x{i}. a{i} :- x{i}.\n", (i + 1) % n);
+            }
+            let program = parse(&text);
+            let mut formula = CnfFormula::new();
+            let translation = translate_exact(&program, &mut formula).unwrap();
+            let stats = translation.stats();
+            let log = rank_width(n);
+            assert!(
+                stats.ranking_clauses <= 40 * n * log,
+                "n={n}: {} ranking clauses",
+                stats.ranking_clauses
+            );
+            assert!(stats.ranking_variables <= 8 * n * log);
+        }
+    }
+}

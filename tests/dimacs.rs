@@ -1,0 +1,1034 @@
+//! `asp2sat dimacs`: the exported CNF has exactly one model per answer set.
+//!
+//! - Round trip on random programs and on non-tight families (Hamiltonian
+//!   cycles, reachability, head-cycle-free disjunction): every model of the
+//!   exported CNF is enumerated in process with varisat, blocking over all
+//!   variables (so two models for one answer set would be counted twice),
+//!   decoded through the `c <var> <atom>` table and compared, as a multiset,
+//!   with `asp2sat solve -n 0`, with `asp2sat solve --translation=eager` and
+//!   with clingo (`--eq=0`, see [`round_trip`]); the models projected to
+//!   the `c p show` variables are compared with `asp2sat solve --project`.
+//! - Size: the CNF of Hamiltonian cycles on grids grows near n log n.
+//! - minisat solves the exported Sudoku CNFs and the decoded grid is the
+//!   answer set `asp2sat solve` finds.
+//! - The command line: errors, `-o` written atomically, `--stats` on stderr.
+//!
+//! Environment:
+//!   ASP2SAT_DIMACS_CASES  number of random programs (default 200)
+//!   ASP2SAT_DIMACS_SEED   seed of the first one (default 1); program i has
+//!                         seed ASP2SAT_DIMACS_SEED + i
+//!   ASP2SAT_CLINGO        the clingo binary (default `clingo`)
+//!   ASP2SAT_MINISAT       the minisat binary (default `minisat`)
+//!
+//! clingo (Debian package `gringo`) and minisat (package `minisat`) must be
+//! installed; without them these tests fail with a message saying so.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use varisat::{ExtendFormula, Lit, Solver, Var};
+
+// ---------------------------------------------------------------------------
+// Running programs
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(sub: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("dimacs")
+        .join(sub);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Output {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `program args` in the repository root with `stdin`, killing it after
+/// `limit`.
+fn run_with(program: &str, args: &[&str], stdin: Option<&str>, limit: Duration) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("could not run {program}: {e}"));
+    if let Some(text) = stdin {
+        let mut input = child.stdin.take().unwrap();
+        let text = text.to_string();
+        std::thread::spawn(move || {
+            let _ = input.write_all(text.as_bytes());
+        });
+    }
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{program} {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    Output {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+    }
+}
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn asp2sat(args: &[&str], stdin: Option<&str>) -> Output {
+    run_with(env!("CARGO_BIN_EXE_asp2sat"), args, stdin, LIMIT)
+}
+
+/// A required external binary: `env` overrides `name`; fails the test with
+/// the Debian package to install when it is missing.
+fn required_binary(env: &str, name: &str, package: &str) -> String {
+    let binary = std::env::var(env).unwrap_or_else(|_| name.to_string());
+    let found = Command::new(&binary)
+        .arg("--help")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    assert!(
+        found,
+        "`{binary}` is not installed: this test needs it (Debian package `{package}`: \
+         apt-get install {package}), or set {env} to its path"
+    );
+    binary
+}
+
+fn clingo() -> String {
+    required_binary("ASP2SAT_CLINGO", "clingo", "gringo")
+}
+
+fn minisat() -> String {
+    required_binary("ASP2SAT_MINISAT", "minisat", "minisat")
+}
+
+/// The witnesses of an `--outf=2` JSON answer (asp2sat's or clingo's), each
+/// sorted; the list sorted too (a multiset of answer sets).
+fn witnesses(json: &str) -> Vec<Vec<String>> {
+    let value: serde_json::Value =
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("not JSON ({e}):\n{json}"));
+    let mut sets: Vec<Vec<String>> = value["Call"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|call| call["Witnesses"].as_array().cloned().unwrap_or_default())
+        .map(|w| {
+            let mut atoms: Vec<String> = w["Value"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string())
+                .collect();
+            atoms.sort();
+            atoms
+        })
+        .collect();
+    sets.sort();
+    sets
+}
+
+// ---------------------------------------------------------------------------
+// Reading DIMACS
+
+#[derive(Debug)]
+struct Cnf {
+    vars: usize,
+    clauses: Vec<Vec<Lit>>,
+    /// `c <var> <symbol>` lines.
+    table: Vec<(usize, String)>,
+    show: Vec<usize>,
+    ind: Vec<usize>,
+}
+
+/// Parses the exported text strictly: the header first, its counts right,
+/// every literal in range, every clause closed by 0.
+fn parse_dimacs(text: &str) -> Cnf {
+    let mut lines = text.lines();
+    let header = lines.next().expect("empty output");
+    let fields: Vec<&str> = header.split_whitespace().collect();
+    assert!(
+        fields.len() == 4 && fields[0] == "p" && fields[1] == "cnf",
+        "bad header {header:?}"
+    );
+    let vars: usize = fields[2].parse().unwrap();
+    let count: usize = fields[3].parse().unwrap();
+    let mut cnf = Cnf {
+        vars,
+        clauses: Vec::with_capacity(count),
+        table: Vec::new(),
+        show: Vec::new(),
+        ind: Vec::new(),
+    };
+    let var_list = |rest: &str| -> Vec<usize> {
+        let numbers: Vec<usize> = rest
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(numbers.last(), Some(&0), "projection line must end in 0");
+        numbers[..numbers.len() - 1].to_vec()
+    };
+    for line in lines {
+        if let Some(rest) = line.strip_prefix("c ") {
+            if let Some(rest) = rest.strip_prefix("p show") {
+                cnf.show.extend(var_list(rest));
+            } else if let Some(rest) = rest.strip_prefix("ind") {
+                cnf.ind.extend(var_list(rest));
+            } else {
+                let (var, name) = rest.split_once(' ').expect("c <var> <symbol>");
+                let var: usize = var.parse().expect("c <var> <symbol>");
+                assert!((1..=vars).contains(&var));
+                cnf.table.push((var, name.to_string()));
+            }
+            continue;
+        }
+        let numbers: Vec<isize> = line
+            .split_whitespace()
+            .map(|n| {
+                n.parse()
+                    .unwrap_or_else(|_| panic!("bad clause line {line:?}"))
+            })
+            .collect();
+        assert_eq!(numbers.last(), Some(&0), "clause not closed: {line:?}");
+        let clause: Vec<Lit> = numbers[..numbers.len() - 1]
+            .iter()
+            .map(|&n| {
+                assert!(
+                    n != 0 && n.unsigned_abs() <= vars,
+                    "literal {n} out of range"
+                );
+                Lit::from_dimacs(n)
+            })
+            .collect();
+        cnf.clauses.push(clause);
+    }
+    assert_eq!(cnf.clauses.len(), count, "clause count in the header");
+    let mut table_vars: Vec<usize> = cnf.table.iter().map(|&(v, _)| v).collect();
+    table_vars.sort_unstable();
+    table_vars.dedup();
+    assert_eq!(cnf.show, table_vars, "c p show lists the table's variables");
+    assert_eq!(cnf.ind, table_vars, "c ind lists the table's variables");
+    cnf
+}
+
+/// What enumerating every model of a CNF found.
+struct Models {
+    /// The shown symbols of each model, sorted; the list sorted.
+    decoded: Vec<Vec<String>>,
+    /// Distinct assignments of the `c p show` variables.
+    projected: usize,
+}
+
+/// Every model of `cnf`, blocking over all variables; variables in no clause
+/// are free and multiply the models. `None` when there are more than `max`.
+fn enumerate(cnf: &Cnf, max: usize) -> Option<Models> {
+    let mut solver = Solver::new();
+    for clause in &cnf.clauses {
+        solver.add_clause(clause);
+    }
+    let mut used = vec![false; cnf.vars];
+    for clause in &cnf.clauses {
+        for lit in clause {
+            used[lit.var().index()] = true;
+        }
+    }
+    let free: Vec<usize> = (0..cnf.vars).filter(|&i| !used[i]).collect();
+    assert!(free.len() <= 16, "{} free variables", free.len());
+    let mut decoded = Vec::new();
+    let mut projections: BTreeSet<Vec<bool>> = BTreeSet::new();
+    let mut values = vec![false; cnf.vars];
+    while solver.solve().unwrap() {
+        let model = solver.model().unwrap();
+        for lit in &model {
+            values[lit.var().index()] = lit.is_positive();
+        }
+        for bits in 0..1u64 << free.len() {
+            for (k, &i) in free.iter().enumerate() {
+                values[i] = bits >> k & 1 == 1;
+            }
+            let mut shown: Vec<String> = cnf
+                .table
+                .iter()
+                .filter(|(v, _)| values[v - 1])
+                .map(|(_, name)| name.clone())
+                .collect();
+            shown.sort();
+            decoded.push(shown);
+            projections.insert(cnf.show.iter().map(|v| values[v - 1]).collect());
+            if decoded.len() > max {
+                return None;
+            }
+        }
+        let block: Vec<Lit> = (0..cnf.vars)
+            .filter(|&i| used[i])
+            .map(|i| Var::from_index(i).lit(!values[i]))
+            .collect();
+        if block.is_empty() {
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    decoded.sort();
+    Some(Models {
+        decoded,
+        projected: projections.len(),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The round trip
+
+/// Why a program was not compared, or how it was.
+#[derive(Debug, PartialEq, Eq)]
+enum Checked {
+    /// Both `solve` and `dimacs` rejected it (exit 65), e.g. a disjunction
+    /// that is not head-cycle-free.
+    Rejected,
+    /// Too many answer sets to enumerate.
+    TooMany,
+    Compared {
+        answer_sets: usize,
+        tight: bool,
+    },
+}
+
+const MAX_MODELS: usize = 5000;
+
+/// Exports `program`, enumerates the CNF and compares with `asp2sat solve`
+/// (lazy and eager, with and without `--project`) and, with `clingo`, with
+/// clingo. Panics with the program on any difference.
+fn round_trip(name: &str, program: &str, clingo: Option<&str>) -> Checked {
+    let dir = scratch("programs");
+    let file = dir.join(format!("{name}.lp"));
+    std::fs::write(&file, program).unwrap();
+    let file = file.to_str().unwrap();
+    let fail = |what: String| -> ! {
+        panic!("{name}: {what}\nprogram ({file}):\n{program}");
+    };
+    let exported = asp2sat(&["dimacs", "--stats", file], None);
+    let solved = asp2sat(&["solve", "-n", "0", "--outf=2", file], None);
+    if solved.code == Some(65) {
+        if exported.code != Some(65) {
+            fail(format!(
+                "solve rejects the program, dimacs exits {:?}",
+                exported.code
+            ));
+        }
+        if !exported.stdout.is_empty() {
+            fail("dimacs printed a CNF for a rejected program".into());
+        }
+        return Checked::Rejected;
+    }
+    if exported.code != Some(0) {
+        fail(format!(
+            "dimacs exits {:?}:\n{}",
+            exported.code, exported.stderr
+        ));
+    }
+    let expected = witnesses(&solved.stdout);
+    if expected.len() > MAX_MODELS {
+        return Checked::TooMany;
+    }
+    let cnf = parse_dimacs(&exported.stdout);
+    let Some(models) = enumerate(&cnf, MAX_MODELS) else {
+        fail(format!(
+            "the CNF has more than {MAX_MODELS} models, solve finds {}",
+            expected.len()
+        ));
+    };
+    if models.decoded != expected {
+        fail(format!(
+            "CNF models (decoded) differ from solve -n 0:\nCNF:   {:?}\nsolve: {:?}",
+            models.decoded, expected
+        ));
+    }
+    let eager = asp2sat(
+        &["solve", "-n", "0", "--outf=2", "--translation=eager", file],
+        None,
+    );
+    if witnesses(&eager.stdout) != expected || eager.code != solved.code {
+        fail(format!(
+            "solve --translation=eager differs from the default:\neager: {:?} (exit {:?})\nlazy:  {:?} (exit {:?})",
+            witnesses(&eager.stdout),
+            eager.code,
+            expected,
+            solved.code
+        ));
+    }
+    let projected = asp2sat(&["solve", "-n", "0", "--outf=2", "--project", file], None);
+    let distinct = witnesses(&projected.stdout);
+    if distinct.len() != models.projected {
+        fail(format!(
+            "{} distinct assignments of the c p show variables, solve --project finds {}",
+            models.projected,
+            distinct.len()
+        ));
+    }
+    if let Some(clingo) = clingo {
+        // --eq=0: clingo 5.4.1's equivalence preprocessing loses answer
+        // sets of some programs mixing disjunction and choice (clingo 5.8
+        // finds them, and so does clingo 5.4.1 without it).
+        let output = run_with(
+            clingo,
+            &["-n", "0", "--outf=2", "--eq=0", file],
+            None,
+            LIMIT,
+        );
+        if !matches!(output.code, Some(20 | 30)) {
+            fail(format!(
+                "clingo exits {:?}:\n{}",
+                output.code, output.stderr
+            ));
+        }
+        let reference = witnesses(&output.stdout);
+        if reference != expected {
+            fail(format!(
+                "clingo differs:\nclingo: {reference:?}\nasp2sat: {expected:?}"
+            ));
+        }
+    }
+    let tight = exported.stderr.contains("Tight        : yes");
+    Checked::Compared {
+        answer_sets: expected.len(),
+        tight,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Random programs
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5DEE_CE66_D1CE_4E5B)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// A random program in clingo syntax over unary predicates `p0..p4` on a
+/// domain `d(1..k)`: choice rules (bounds, conditions), normal rules with
+/// positive cycles (non-tight), negation, disjunction (not always
+/// head-cycle-free), constraints, `#show` of predicates and of terms.
+fn random_program(seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let k = 1 + rng.below(3);
+    let preds = 2 + rng.below(4);
+    let mut out = format!("d(1..{k}).\n");
+    // f/1: facts only, for the conditions of choice elements.
+    for i in 1..=k {
+        if rng.chance(60) {
+            writeln!(out, "f({i}).").unwrap();
+        }
+    }
+    let pred = |rng: &mut Rng| format!("p{}", rng.below(preds));
+    // A body over X (bound by d(X)) and maybe Y (bound by d(Y)).
+    let body = |rng: &mut Rng, positive: usize| -> String {
+        let mut lits = vec!["d(X)".to_string()];
+        let two = rng.chance(30);
+        if two {
+            lits.push("d(Y)".to_string());
+        }
+        let var = |rng: &mut Rng| if two && rng.chance(50) { "Y" } else { "X" };
+        for _ in 0..positive {
+            let v = var(rng);
+            lits.push(format!("{}({v})", pred(rng)));
+        }
+        for _ in 0..rng.below(2) {
+            let v = var(rng);
+            lits.push(format!("not {}({v})", pred(rng)));
+        }
+        if two && rng.chance(30) {
+            lits.push(if rng.chance(50) { "X < Y" } else { "X != Y" }.to_string());
+        }
+        lits.join(", ")
+    };
+    let rules = 3 + rng.below(6);
+    for _ in 0..rules {
+        match rng.below(13) {
+            0..=1 => {
+                // Choice.
+                let p = pred(&mut rng);
+                let element = match rng.below(3) {
+                    0 => format!("{p}(X) : d(X)"),
+                    1 => format!("{p}(X) : d(X), not f(X)"),
+                    _ => format!("{p}(X) : f(X)"),
+                };
+                let lower = if rng.chance(30) {
+                    format!("{} ", rng.below(3))
+                } else {
+                    String::new()
+                };
+                let upper = if rng.chance(30) {
+                    format!(" {}", 1 + rng.below(2))
+                } else {
+                    String::new()
+                };
+                let guard = if rng.chance(30) {
+                    format!(" :- {}(1)", pred(&mut rng))
+                } else {
+                    String::new()
+                };
+                writeln!(out, "{lower}{{ {element} }}{upper}{guard}.").unwrap();
+            }
+            2..=3 => {
+                let p = pred(&mut rng);
+                let positive = rng.below(2);
+                writeln!(out, "{{ {p}(X) }} :- {}.", body(&mut rng, positive)).unwrap();
+            }
+            4..=7 => {
+                // Normal rule; positive bodies over any predicate make cycles.
+                let p = pred(&mut rng);
+                let positive = 1 + rng.below(2);
+                writeln!(out, "{p}(X) :- {}.", body(&mut rng, positive)).unwrap();
+            }
+            8 => {
+                let (p, q) = (pred(&mut rng), pred(&mut rng));
+                if p != q {
+                    let positive = rng.below(2);
+                    writeln!(out, "{p}(X) | {q}(X) :- {}.", body(&mut rng, positive)).unwrap();
+                }
+            }
+            9 => {
+                let positive = 1 + rng.below(2);
+                writeln!(out, ":- {}.", body(&mut rng, positive)).unwrap();
+            }
+            10 => {
+                writeln!(out, "{}({}).", pred(&mut rng), 1 + rng.below(k)).unwrap();
+            }
+            _ => {
+                // A positive loop through two predicates.
+                let (p, q) = (pred(&mut rng), pred(&mut rng));
+                writeln!(out, "{p}(X) :- {q}(X), d(X).").unwrap();
+                writeln!(out, "{q}(X) :- {p}(X), d(X).").unwrap();
+            }
+        }
+    }
+    match rng.below(6) {
+        0 => {
+            writeln!(out, "#show {}/1.", pred(&mut rng)).unwrap();
+        }
+        1 => {
+            writeln!(out, "#show {}/1.", pred(&mut rng)).unwrap();
+            writeln!(out, "#show t(X) : {}(X).", pred(&mut rng)).unwrap();
+        }
+        2 => {
+            writeln!(out, "#show.").unwrap();
+            writeln!(out, "#show u : not {}(1).", pred(&mut rng)).unwrap();
+            writeln!(out, "#show v.").unwrap();
+        }
+        _ => {}
+    }
+    out
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Runs `check` on `0..count` over two threads; returns the results in order.
+fn parallel<T: Send>(count: usize, check: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 4);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let result = check(i);
+                    results.lock().unwrap()[i] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+#[test]
+fn dimacs_round_trip_random_programs() {
+    let clingo = clingo();
+    let cases = env_number("ASP2SAT_DIMACS_CASES", 200) as usize;
+    let seed = env_number("ASP2SAT_DIMACS_SEED", 1);
+    let results = parallel(cases, |i| {
+        let seed = seed + i as u64;
+        round_trip(
+            &format!("random_{seed}"),
+            &random_program(seed),
+            Some(&clingo),
+        )
+    });
+    let compared = results
+        .iter()
+        .filter(|r| matches!(r, Checked::Compared { .. }))
+        .count();
+    let nontight = results
+        .iter()
+        .filter(|r| matches!(r, Checked::Compared { tight: false, .. }))
+        .count();
+    let several = results
+        .iter()
+        .filter(|r| matches!(r, Checked::Compared { answer_sets, .. } if *answer_sets > 1))
+        .count();
+    let rejected = results.iter().filter(|r| **r == Checked::Rejected).count();
+    eprintln!(
+        "{cases} random programs: {compared} compared ({nontight} non-tight, {several} with \
+         several answer sets), {rejected} rejected by both, {} with too many answer sets",
+        cases - compared - rejected
+    );
+    // The generator covers what it should.
+    if cases >= 100 {
+        assert!(compared * 10 >= cases * 7, "only {compared} compared");
+        assert!(nontight * 4 >= cases, "only {nontight} non-tight");
+        assert!(
+            several * 4 >= cases,
+            "only {several} with several answer sets"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Non-tight families
+
+const HAMILTON: &str = "\
+{ cycle(X,Y) : edge(X,Y) } = 1 :- node(X).
+{ cycle(X,Y) : edge(X,Y) } = 1 :- node(Y).
+reached(Y) :- cycle(1,Y).
+reached(Y) :- cycle(X,Y), reached(X).
+:- node(Y), not reached(Y).
+#show cycle/2.
+";
+
+fn graph(nodes: usize, edges: &[(usize, usize)]) -> String {
+    let mut out = format!("node(1..{nodes}).\n");
+    for (x, y) in edges {
+        writeln!(out, "edge({x},{y}).").unwrap();
+    }
+    out
+}
+
+fn complete(n: usize) -> Vec<(usize, usize)> {
+    (1..=n)
+        .flat_map(|x| (1..=n).filter(move |&y| y != x).map(move |y| (x, y)))
+        .collect()
+}
+
+/// Both directions of every edge of the w × h grid; nodes numbered row by row.
+fn grid(w: usize, h: usize) -> Vec<(usize, usize)> {
+    let id = |x: usize, y: usize| y * w + x + 1;
+    let mut edges = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            if x + 1 < w {
+                edges.push((id(x, y), id(x + 1, y)));
+                edges.push((id(x + 1, y), id(x, y)));
+            }
+            if y + 1 < h {
+                edges.push((id(x, y), id(x, y + 1)));
+                edges.push((id(x, y + 1), id(x, y)));
+            }
+        }
+    }
+    edges
+}
+
+fn answer_sets(checked: Checked) -> usize {
+    match checked {
+        Checked::Compared { answer_sets, .. } => answer_sets,
+        other => panic!("not compared: {other:?}"),
+    }
+}
+
+#[test]
+fn dimacs_round_trip_hamiltonian_cycles() {
+    let clingo = clingo();
+    // Complete digraphs: (n − 1)! directed Hamiltonian cycles.
+    for (n, cycles) in [(3, 2), (4, 6), (5, 24), (6, 120)] {
+        let program = format!("{HAMILTON}{}", graph(n, &complete(n)));
+        let checked = round_trip(&format!("hc_complete_{n}"), &program, Some(&clingo));
+        assert_eq!(answer_sets(checked), cycles, "K{n}");
+    }
+    // Grids: 2 × n has exactly 2 directed Hamiltonian cycles, 3 × 3 none.
+    for (w, h, cycles) in [(2, 2, 2), (2, 3, 2), (2, 5, 2), (3, 3, 0), (4, 4, 12)] {
+        let program = format!("{HAMILTON}{}", graph(w * h, &grid(w, h)));
+        let checked = round_trip(&format!("hc_grid_{w}x{h}"), &program, Some(&clingo));
+        assert_eq!(answer_sets(checked), cycles, "{w}x{h} grid");
+    }
+    // Random digraphs.
+    let mut rng = Rng::new(77);
+    for i in 0..12 {
+        let n = 4 + rng.below(3);
+        let edges: Vec<(usize, usize)> =
+            complete(n).into_iter().filter(|_| rng.chance(55)).collect();
+        let program = format!("{HAMILTON}{}", graph(n, &edges));
+        round_trip(&format!("hc_random_{i}"), &program, Some(&clingo));
+    }
+}
+
+#[test]
+fn dimacs_round_trip_reachability_and_disjunction() {
+    let clingo = clingo();
+    let programs = [
+        (
+            "reach_choice",
+            "node(1..4). edge(1,2). edge(2,3). edge(3,1). edge(3,4). edge(4,2).\n\
+             { on(X,Y) } :- edge(X,Y).\n\
+             r(1). r(Y) :- r(X), on(X,Y).\n\
+             :- node(X), not r(X).",
+        ),
+        (
+            "mutual_reach",
+            "n(1..3). { e(X,Y) : n(X), n(Y), X != Y }.\n\
+             p(X,Y) :- e(X,Y). p(X,Z) :- p(X,Y), p(Y,Z).\n\
+             :- n(X), n(Y), X != Y, not p(X,Y).\n#show e/2.",
+        ),
+        (
+            "hcf_disjunction_loop",
+            "d(1..3). a(X) | b(X) :- d(X), not c(X). c(X) :- a(X), e(X). e(X) :- c(X). \
+             e(X) :- b(X). { c(2) }.",
+        ),
+        (
+            "disjunction_under_loop",
+            "d(1..3). p(X) | q(X) :- d(X). r(X) :- p(X). r(X) :- s(X). s(X) :- r(X), d(X). \
+             s(X) :- q(X), X > 1. #show r/1. #show s/1.",
+        ),
+        (
+            "self_support",
+            "a :- a. b :- a. c :- not a. {d}. a :- d, a.",
+        ),
+        (
+            "chain_loops",
+            "{ x(1..4) }. a(1) :- x(1). a(I+1) :- a(I), I < 5. a(I) :- a(I+1), x(I). \
+             :- a(5), not x(2).",
+        ),
+    ];
+    for (name, program) in programs {
+        round_trip(name, program, Some(&clingo));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Size
+
+/// `(atoms, rules, variables, clauses)` of the Hamiltonian-cycle CNF of
+/// `edges`.
+fn sizes(name: &str, nodes: usize, edges: &[(usize, usize)]) -> (usize, usize, usize, usize) {
+    let dir = scratch("sizes");
+    let file = dir.join(format!("{name}.lp"));
+    std::fs::write(&file, format!("{HAMILTON}{}", graph(nodes, edges))).unwrap();
+    let out = asp2sat(&["dimacs", "--stats", file.to_str().unwrap()], None);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let header: Vec<usize> = out
+        .stdout
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .skip(2)
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let stat = |key: &str| -> usize {
+        out.stderr
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split(':').nth(1))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {key} in --stats:\n{}", out.stderr))
+    };
+    assert_eq!(stat("Variables"), header[0]);
+    assert_eq!(stat("Clauses"), header[1]);
+    (stat("Atoms"), stat("Rules"), header[0], header[1])
+}
+
+/// On cycles and grids of n nodes the CNF stays within a fixed multiple of
+/// m log₂ m, m the size of the ground program (atoms + rules).
+#[test]
+fn dimacs_size_grows_near_n_log_n() {
+    // (name, nodes, edges)
+    type Family = (String, usize, Vec<(usize, usize)>);
+    let mut families: Vec<Family> = Vec::new();
+    for n in [8usize, 32, 128, 512, 2048] {
+        let edges: Vec<(usize, usize)> = (1..=n).map(|x| (x, x % n + 1)).collect();
+        families.push((format!("cycle_{n}"), n, edges));
+    }
+    for w in [3usize, 6, 12, 24, 40] {
+        families.push((format!("grid_{w}x{w}"), w * w, grid(w, w)));
+    }
+    let mut report = String::new();
+    for (name, nodes, edges) in &families {
+        let (atoms, rules, vars, clauses) = sizes(name, *nodes, edges);
+        let m = (atoms + rules) as f64;
+        let bound = 4.0 * m * m.log2();
+        writeln!(
+            report,
+            "{name}: {nodes} nodes, {atoms} atoms, {rules} rules -> {vars} variables, \
+             {clauses} clauses ({:.2} m log m)",
+            clauses as f64 / (m * m.log2())
+        )
+        .unwrap();
+        assert!(
+            (clauses as f64) <= bound,
+            "{name}: {clauses} clauses > 4 m log2 m = {bound}\n{report}"
+        );
+    }
+    eprintln!("{report}");
+}
+
+// ---------------------------------------------------------------------------
+// Sudoku through minisat
+
+/// minisat's model of a CNF file, as the set of true variables.
+fn minisat_model(cnf: &Path) -> Vec<bool> {
+    let minisat = minisat();
+    let result = cnf.with_extension("out");
+    let output = run_with(
+        &minisat,
+        &["-verb=0", cnf.to_str().unwrap(), result.to_str().unwrap()],
+        None,
+        LIMIT,
+    );
+    assert_eq!(
+        output.code,
+        Some(10),
+        "minisat: {}{}",
+        output.stdout,
+        output.stderr
+    );
+    let text = std::fs::read_to_string(&result).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("SAT"));
+    let mut values = Vec::new();
+    for n in lines.next().unwrap().split_whitespace() {
+        let n: isize = n.parse().unwrap();
+        if n == 0 {
+            break;
+        }
+        let i = n.unsigned_abs() - 1;
+        if values.len() <= i {
+            values.resize(i + 1, false);
+        }
+        values[i] = n > 0;
+    }
+    values
+}
+
+#[test]
+fn dimacs_sudoku_through_minisat() {
+    let dir = scratch("sudoku");
+    for encoding in [
+        "encodings/sudoku.lp",
+        "encodings/sudoku_lparse.lp",
+        "encodings/sudoku_dlv.dlv",
+    ] {
+        let name = Path::new(encoding).file_stem().unwrap().to_str().unwrap();
+        let cnf_path = dir.join(format!("{name}.cnf"));
+        let out = asp2sat(
+            &[
+                "dimacs",
+                encoding,
+                "fixtures/puzzle_evil.lp",
+                "-o",
+                cnf_path.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(out.code, Some(0), "{encoding}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "-o leaves standard output empty");
+        let cnf = parse_dimacs(&std::fs::read_to_string(&cnf_path).unwrap());
+        let values = minisat_model(&cnf_path);
+        let mut decoded: Vec<String> = cnf
+            .table
+            .iter()
+            .filter(|(v, _)| values.get(v - 1).copied().unwrap_or(false))
+            .map(|(_, name)| name.clone())
+            .collect();
+        decoded.sort();
+        let solved = asp2sat(
+            &[
+                "solve",
+                "-n",
+                "0",
+                "--outf=2",
+                encoding,
+                "fixtures/puzzle_evil.lp",
+            ],
+            None,
+        );
+        let expected = witnesses(&solved.stdout);
+        assert_eq!(expected.len(), 1, "{encoding}: one solution");
+        assert_eq!(decoded, expected[0], "{encoding}: minisat's grid");
+        // A full grid: 81 cells shown.
+        assert!(decoded.len() >= 81, "{encoding}: {} shown", decoded.len());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The command line
+
+#[test]
+fn dimacs_cli_errors_exit_65_without_output() {
+    let out = asp2sat(&["dimacs", "fixtures/cli/syntax_error.lp"], None);
+    assert_eq!(out.code, Some(65));
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr
+            .contains("fixtures/cli/syntax_error.lp:3:1-2: error: syntax error"),
+        "{}",
+        out.stderr
+    );
+    let out = asp2sat(&["dimacs", "fixtures/cli/unsafe.lp"], None);
+    assert_eq!(out.code, Some(65));
+    assert!(
+        out.stderr.contains("error: unsafe variables in:"),
+        "{}",
+        out.stderr
+    );
+    let out = asp2sat(&["dimacs", "no/such/file.lp"], None);
+    assert_eq!(out.code, Some(65));
+    let out = asp2sat(&["dimacs", "-c", "9=x", "-"], Some("a."));
+    assert_eq!(out.code, Some(65));
+    // Not head-cycle-free: rejected like solve does.
+    let out = asp2sat(&["dimacs", "-"], Some("a | b. a :- b. b :- a."));
+    assert_eq!(out.code, Some(65));
+    assert!(out.stderr.contains("not head-cycle-free"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn dimacs_cli_output_file_is_written_atomically() {
+    let dir = scratch("cli");
+    let target = dir.join("out.cnf");
+    let _ = std::fs::remove_file(&target);
+    let stdout = asp2sat(&["dimacs", "-c", "n=3", "-"], Some("p(1..n). {q}."));
+    assert_eq!(stdout.code, Some(0), "{}", stdout.stderr);
+    let out = asp2sat(
+        &["dimacs", "-c", "n=3", "-", "-o", target.to_str().unwrap()],
+        Some("p(1..n). {q}."),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), stdout.stdout);
+    let cnf = parse_dimacs(&stdout.stdout);
+    let names: Vec<&str> = cnf.table.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["q", "p(1)", "p(2)", "p(3)"]);
+    assert_eq!(enumerate(&cnf, 10).unwrap().decoded.len(), 2);
+
+    // A failing run leaves the previous file as it was.
+    let out = asp2sat(
+        &["dimacs", "-", "-o", target.to_str().unwrap()],
+        Some("p(X) :- q."),
+    );
+    assert_eq!(out.code, Some(65));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), stdout.stdout);
+    // No temporary files are left behind.
+    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // An output in a directory that does not exist: exit 74, nothing written.
+    let missing = dir.join("missing").join("out.cnf");
+    let out = asp2sat(
+        &["dimacs", "-", "-o", missing.to_str().unwrap()],
+        Some("a."),
+    );
+    assert_eq!(out.code, Some(74), "{}", out.stderr);
+    assert!(out.stderr.contains("could not write"), "{}", out.stderr);
+    assert!(!missing.exists());
+}
+
+#[test]
+fn dimacs_cli_stats_go_to_stderr() {
+    let program = "{a}. b :- a. a :- b. c :- b. 1 { x; y; z } 2.";
+    let plain = asp2sat(&["dimacs", "-"], Some(program));
+    let stats = asp2sat(&["dimacs", "--stats", "-"], Some(program));
+    assert_eq!(plain.code, Some(0));
+    assert_eq!(stats.code, Some(0));
+    assert_eq!(
+        plain.stdout, stats.stdout,
+        "--stats leaves the CNF as it is"
+    );
+    assert!(plain.stderr.is_empty(), "{}", plain.stderr);
+    for key in [
+        "Atoms",
+        "Rules",
+        "Variables",
+        "Clauses",
+        "  Completion",
+        "  Ranking",
+        "  Cardinality",
+        "Ranked",
+    ] {
+        assert!(stats.stderr.contains(key), "{key}:\n{}", stats.stderr);
+    }
+    assert!(stats.stderr.contains("Tight        : no"));
+    let cnf = parse_dimacs(&stats.stdout);
+    // {a} twice (a b c or nothing) times 1..2 of x, y, z (6).
+    assert_eq!(enumerate(&cnf, 100).unwrap().decoded.len(), 12);
+}
