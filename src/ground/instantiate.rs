@@ -18,7 +18,9 @@ use super::predicates::{PredId, Predicates};
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, Head, Rule, ShowTerm};
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::CmpOp;
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::diagnostics::Span;
+use indexmap::IndexMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::rc::Rc;
 
 /// The atoms of one predicate that grounding has derived so far, in order.
@@ -77,9 +79,10 @@ pub struct Instantiator<'s> {
     pred_negative: Vec<bool>,
     relations: Vec<Relation>,
     pub atoms: AtomTable,
-    pub rules: Vec<Rule>,
+    /// Distinct ground rules in order of first derivation, with the source
+    /// rule of their first instance.
+    pub rules: IndexMap<(Head, Body), Span, FxBuildHasher>,
     pub show_terms: Vec<ShowTerm>,
-    seen: FxHashSet<(Head, Body)>,
 }
 
 /// Which part of each relation a literal ranges over in one evaluation.
@@ -131,9 +134,8 @@ impl<'s> Instantiator<'s> {
             pred_negative,
             relations: (0..preds.len()).map(|_| Relation::default()).collect(),
             atoms: AtomTable::default(),
-            rules: Vec::new(),
+            rules: IndexMap::default(),
             show_terms: Vec::new(),
-            seen: FxHashSet::default(),
         }
     }
 
@@ -209,6 +211,7 @@ impl<'s> Instantiator<'s> {
             trail: Vec::new(),
             pos: Vec::new(),
             neg: Vec::new(),
+            key: Vec::new(),
         };
         let mut output = Output::default();
         exec.run(&steps, 0, &mut |exec| {
@@ -228,9 +231,7 @@ impl<'s> Instantiator<'s> {
             }
         }
         for rule in output.rules {
-            if self.seen.insert((rule.head.clone(), rule.body.clone())) {
-                self.rules.push(rule);
-            }
+            self.rules.entry((rule.head, rule.body)).or_insert(rule.origin);
         }
         self.show_terms.extend(output.show_terms);
     }
@@ -402,6 +403,8 @@ struct Exec<'a> {
     trail: Vec<usize>,
     pos: Vec<u32>,
     neg: Vec<u32>,
+    /// Scratch space for index keys; a lookup finishes before the next.
+    key: Vec<SymId>,
 }
 
 impl Exec<'_> {
@@ -431,16 +434,16 @@ impl Exec<'_> {
                     }
                     return;
                 }
-                let mut key = Vec::with_capacity(mask.count_ones() as usize);
+                self.key.clear();
                 for (i, arg) in atom.args.iter().enumerate().take(64) {
                     if mask & (1 << i) != 0 {
                         match arg.eval(self.symbols, &self.env) {
-                            Some(v) => key.push(v),
+                            Some(v) => self.key.push(v),
                             None => return,
                         }
                     }
                 }
-                let Some(positions) = rel.indexes[mask].get(&key[..]) else {
+                let Some(positions) = rel.indexes[mask].get(&self.key[..]) else {
                     return;
                 };
                 let start = positions.partition_point(|&p| (p as usize) < lo);

@@ -122,10 +122,14 @@ pub fn ground(
     grounder.ground_final(&final_rules);
     let Instantiator {
         atoms,
-        mut rules,
+        rules,
         show_terms,
         ..
     } = grounder;
+    let mut rules: Vec<Rule> = rules
+        .into_iter()
+        .map(|((head, body), origin)| Rule { head, body, origin })
+        .collect();
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
     let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));

@@ -19,13 +19,6 @@ pub struct Simplifier<'a> {
     derivable: Vec<bool>,
 }
 
-/// What simplifying a body found.
-enum Simplified {
-    /// The body can never hold.
-    False,
-    Body(Body),
-}
-
 impl<'a> Simplifier<'a> {
     pub fn new(atoms: &'a AtomTable) -> Self {
         Simplifier {
@@ -44,34 +37,19 @@ impl<'a> Simplifier<'a> {
     ) -> GroundProgram {
         loop {
             self.recompute_derivable(&rules);
-            let before = (rules.len(), self.fact.iter().filter(|&&f| f).count());
-            let mut changed = false;
-            rules = rules
-                .into_iter()
-                .filter_map(|rule| self.rule(rule, &mut changed))
-                .collect();
-            let after = (rules.len(), self.fact.iter().filter(|&&f| f).count());
-            if !changed && before == after {
+            let before = rules.len();
+            let mut new_facts = false;
+            rules.retain_mut(|rule| self.rule(rule, &mut new_facts));
+            if !new_facts && rules.len() == before {
                 break;
             }
         }
-        show_terms = show_terms
-            .into_iter()
-            .filter_map(|show| match self.body(&show.body) {
-                Simplified::False => None,
-                Simplified::Body(body) => Some(ShowTerm { body, ..show }),
-            })
-            .collect();
+        show_terms.retain_mut(|show| self.body(&mut show.body));
         self.compact(rules, show_terms, symbols, shown)
     }
 
     fn recompute_derivable(&mut self, rules: &[Rule]) {
-        self.derivable.iter_mut().for_each(|d| *d = false);
-        for (a, &fact) in self.fact.iter().enumerate() {
-            if fact {
-                self.derivable[a] = true;
-            }
-        }
+        self.derivable.copy_from_slice(&self.fact);
         for rule in rules {
             match &rule.head {
                 Head::Constraint => {}
@@ -86,92 +64,53 @@ impl<'a> Simplifier<'a> {
         }
     }
 
-    fn body(&self, body: &Body) -> Simplified {
+    /// Simplifies a body in place; `false` when it can never hold.
+    fn body(&self, body: &mut Body) -> bool {
         if body.pos.iter().any(|a| !self.derivable[a.index()])
             || body.neg.iter().any(|a| self.fact[a.index()])
         {
-            return Simplified::False;
+            return false;
         }
-        Simplified::Body(Body {
-            pos: body
-                .pos
-                .iter()
-                .copied()
-                .filter(|a| !self.fact[a.index()])
-                .collect(),
-            neg: body
-                .neg
-                .iter()
-                .copied()
-                .filter(|a| self.derivable[a.index()])
-                .collect(),
-        })
+        body.pos.retain(|a| !self.fact[a.index()]);
+        body.neg.retain(|a| self.derivable[a.index()]);
+        true
     }
 
-    /// Simplifies one rule; `None` drops it. Facts are dropped here and
-    /// re-added once, at the end.
-    fn rule(&mut self, rule: Rule, changed: &mut bool) -> Option<Rule> {
-        let body = match self.body(&rule.body) {
-            Simplified::False => return None,
-            Simplified::Body(body) => body,
-        };
-        let head = match rule.head {
+    /// Simplifies one rule in place; `false` drops it. Facts are dropped
+    /// here and re-added once, at the end.
+    fn rule(&mut self, rule: &mut Rule, new_facts: &mut bool) -> bool {
+        if !self.body(&mut rule.body) {
+            return false;
+        }
+        match &mut rule.head {
             Head::Atom(a) => {
                 if self.fact[a.index()] {
-                    return None;
+                    return false;
                 }
-                if body.is_empty() {
+                if rule.body.is_empty() {
                     self.fact[a.index()] = true;
-                    *changed = true;
-                    return None;
+                    *new_facts = true;
+                    return false;
                 }
-                Head::Atom(a)
+                true
             }
-            Head::Disjunction(atoms) => {
-                if atoms.iter().any(|a| self.fact[a.index()]) {
-                    return None;
-                }
-                Head::Disjunction(atoms)
-            }
+            Head::Disjunction(atoms) => !atoms.iter().any(|a| self.fact[a.index()]),
             Head::Choice { elements, bounds } => {
-                let elements: Vec<ChoiceElement> = elements
-                    .into_iter()
-                    .filter_map(|e| self.element(e))
-                    .collect();
-                if elements.is_empty() && bounds.lower == 0 {
-                    return None;
-                }
-                Head::Choice { elements, bounds }
+                elements.retain_mut(|e| self.element(e));
+                !(elements.is_empty() && bounds.lower == 0)
             }
-            Head::Constraint => Head::Constraint,
-        };
-        Some(Rule {
-            head,
-            body,
-            origin: rule.origin,
-        })
+            Head::Constraint => true,
+        }
     }
 
-    fn element(&self, element: ChoiceElement) -> Option<ChoiceElement> {
-        let mut conditions: Vec<Body> = element
-            .conditions
-            .iter()
-            .filter_map(|c| match self.body(c) {
-                Simplified::False => None,
-                Simplified::Body(b) => Some(b),
-            })
-            .collect();
-        if conditions.is_empty() {
-            return None;
+    /// Simplifies an element's conditions; `false` when none can hold.
+    fn element(&self, element: &mut ChoiceElement) -> bool {
+        element.conditions.retain_mut(|c| self.body(c));
+        if element.conditions.iter().any(Body::is_empty) {
+            element.conditions = vec![Body::default()];
         }
-        if conditions.iter().any(Body::is_empty) {
-            conditions = vec![Body::default()];
-        }
-        conditions.dedup();
-        Some(ChoiceElement {
-            atom: element.atom,
-            conditions,
-        })
+        element.conditions.dedup();
+        !element.conditions.is_empty()
     }
 
     /// Renumbers the atoms that are facts or have rules, in order of first
@@ -179,7 +118,7 @@ impl<'a> Simplifier<'a> {
     fn compact(
         self,
         rules: Vec<Rule>,
-        show_terms: Vec<ShowTerm>,
+        mut show_terms: Vec<ShowTerm>,
         symbols: SymbolTable,
         shown: impl Fn(usize) -> bool,
     ) -> GroundProgram {
@@ -194,14 +133,13 @@ impl<'a> Simplifier<'a> {
                 });
             }
         }
-        let map = |a: AtomId| AtomId(new_id[a.index()]);
-        let map_body = |b: &Body| {
-            Body::new(
-                b.pos.iter().map(|&a| map(a)).collect(),
-                b.neg.iter().map(|&a| map(a)).collect(),
-            )
+        // Renumbering keeps the order of atoms, so sorted bodies stay sorted.
+        let map = |a: &mut AtomId| *a = AtomId(new_id[a.index()]);
+        let map_body = |b: &mut Body| {
+            b.pos.iter_mut().for_each(map);
+            b.neg.iter_mut().for_each(map);
         };
-        let mut out_rules = Vec::with_capacity(rules.len());
+        let mut out_rules = Vec::with_capacity(rules.len() + atoms.len());
         for (a, &fact) in self.fact.iter().enumerate() {
             if fact {
                 out_rules.push(Rule {
@@ -211,35 +149,24 @@ impl<'a> Simplifier<'a> {
                 });
             }
         }
-        for rule in rules {
-            let head = match rule.head {
-                Head::Constraint => Head::Constraint,
-                Head::Atom(a) => Head::Atom(map(a)),
-                Head::Disjunction(atoms) => Head::Disjunction(atoms.into_iter().map(map).collect()),
-                Head::Choice { elements, bounds } => Head::Choice {
-                    elements: elements
-                        .into_iter()
-                        .map(|e| ChoiceElement {
-                            atom: map(e.atom),
-                            conditions: e.conditions.iter().map(map_body).collect(),
-                        })
-                        .collect(),
-                    bounds,
-                },
-            };
-            out_rules.push(Rule {
-                head,
-                body: map_body(&rule.body),
-                origin: rule.origin,
-            });
+        for mut rule in rules {
+            match &mut rule.head {
+                Head::Constraint => {}
+                Head::Atom(a) => map(a),
+                Head::Disjunction(atoms) => atoms.iter_mut().for_each(map),
+                Head::Choice { elements, .. } => {
+                    for element in elements {
+                        map(&mut element.atom);
+                        element.conditions.iter_mut().for_each(map_body);
+                    }
+                }
+            }
+            map_body(&mut rule.body);
+            out_rules.push(rule);
         }
-        let show_terms = show_terms
-            .into_iter()
-            .map(|s| ShowTerm {
-                term: s.term,
-                body: map_body(&s.body),
-            })
-            .collect();
+        for show in &mut show_terms {
+            map_body(&mut show.body);
+        }
         GroundProgram {
             symbols,
             atoms,
