@@ -17,7 +17,7 @@
 //!   each visible set is reported once.
 
 use crate::diagnostics::Diagnostic;
-use crate::ground::program::{AtomId, GroundProgram};
+use crate::ground::program::{AtomId, GroundProgram, Head};
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::{self, Translation, TranslationStats, loops};
 use std::time::{Duration, Instant};
@@ -101,6 +101,12 @@ pub struct Enumerator<'p> {
     values: Vec<bool>,
     /// Value of every atom in the last model.
     atom_values: Vec<bool>,
+    /// The last answer set found is not blocked yet. Blocking waits for the
+    /// next search, so a run that wants one model adds no blocking clause.
+    unblocked: bool,
+    /// Variables of facts, by variable index: true in every model, so
+    /// blocking clauses leave them out.
+    fact_vars: Vec<bool>,
 }
 
 impl<'p> Enumerator<'p> {
@@ -121,8 +127,18 @@ impl<'p> Enumerator<'p> {
             translate_time: start.elapsed(),
             ..SolveStats::default()
         };
+        let mut fact_vars = vec![false; stats.variables];
+        for rule in &program.rules {
+            if let Head::Atom(atom) = rule.head
+                && rule.body.is_empty()
+            {
+                fact_vars[translation.atom_var(atom).index()] = true;
+            }
+        }
         Ok(Enumerator {
             program,
+            unblocked: false,
+            fact_vars,
             values: vec![false; stats.variables],
             atom_values: vec![false; translation.atom_count()],
             translation,
@@ -170,6 +186,9 @@ impl<'p> Enumerator<'p> {
     }
 
     fn search(&mut self) -> Option<AnswerSet> {
+        if std::mem::take(&mut self.unblocked) {
+            self.block();
+        }
         loop {
             self.stats.sat_calls += 1;
             let satisfiable = self
@@ -193,9 +212,8 @@ impl<'p> Enumerator<'p> {
                     continue;
                 }
             }
-            let answer = self.answer_set();
-            self.block();
-            return Some(answer);
+            self.unblocked = true;
+            return Some(self.answer_set());
         }
     }
 
@@ -228,7 +246,9 @@ impl<'p> Enumerator<'p> {
 
     /// Excludes the current model's atoms (or, projecting, its shown set).
     fn block(&mut self) {
-        let flip = |lit: Lit, values: &[bool]| {
+        let values = &self.values;
+        let fact_vars = &self.fact_vars;
+        let flip = |lit: Lit| {
             if values[lit.var().index()] == lit.is_positive() {
                 !lit
             } else {
@@ -240,13 +260,15 @@ impl<'p> Enumerator<'p> {
                 .shown()
                 .iter()
                 .filter_map(|(_, cond)| cond.lit())
-                .map(|lit| flip(lit, &self.values))
+                .filter(|lit| !fact_vars.get(lit.var().index()).copied().unwrap_or(false))
+                .map(flip)
                 .collect()
         } else {
             self.translation
                 .atom_vars()
                 .iter()
-                .map(|var| flip(var.positive(), &self.values))
+                .filter(|var| !fact_vars[var.index()])
+                .map(|var| flip(var.positive()))
                 .collect()
         };
         self.solver.add_clause(&clause);
