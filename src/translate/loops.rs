@@ -9,8 +9,9 @@
 //!    head is in `M` anyway, for a choice element this is the reduct's
 //!    condition).
 //! 2. `U = M \ D` is unfounded, empty exactly when `M` is an answer set.
-//! 3. For each strongly connected component `L` of the positive dependency
-//!    graph restricted to `U` whose external bodies are all false in `M`,
+//! 3. For each strongly connected component `L` of the support graph of `M`
+//!    restricted to `U` (edges only through bodies true in `M`) whose
+//!    external bodies are all false in `M`,
 //!    and each `a ∈ L`, the loop formula `¬a ∨ ⋁ external bodies of L`
 //!    excludes `M`. Such a component always exists when `U` is non-empty
 //!    (a bottom component of `U` qualifies).
@@ -155,12 +156,23 @@ pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>>
     for (i, atom) in unfounded.iter().enumerate() {
         local[atom.index()] = i as u32;
     }
-    // The positive dependency graph restricted to U.
+    let body_true = |body: BodyId| {
+        translation.body_pos(body).iter().all(|a| model[a.index()])
+            && !translation.body_neg(body).iter().any(|a| model[a.index()])
+    };
+    // How M supports U: edges from an atom to the unfounded atoms in its
+    // true support bodies. Its components are the separate cycles of M
+    // (several subtours of a Hamiltonian cycle, say); each gets its own
+    // loop formula, where components of the whole dependency graph would
+    // merge them into one weak formula and take many more rounds.
     let mut offsets = Vec::with_capacity(unfounded.len() + 1);
     let mut targets = Vec::new();
     offsets.push(0);
     for &atom in &unfounded {
         for &body in translation.supports(atom) {
+            if !body_true(body) {
+                continue;
+            }
             for p in translation.body_pos(body) {
                 if local[p.index()] != OUTSIDE {
                     targets.push(local[p.index()]);
@@ -184,10 +196,6 @@ pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>>
         fill[c as usize] += 1;
     }
 
-    let body_true = |body: BodyId| {
-        translation.body_pos(body).iter().all(|a| model[a.index()])
-            && !translation.body_neg(body).iter().any(|a| model[a.index()])
-    };
     let mut clauses = Vec::new();
     let mut external: Vec<BodyId> = Vec::new();
     for c in 0..components.count {
