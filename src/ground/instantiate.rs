@@ -15,10 +15,10 @@
 use super::compile::{CAtom, CElement, CHead, CLit, CRule, bind_step};
 use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
+use crate::diagnostics::Span;
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, Head, Rule, ShowTerm};
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::CmpOp;
-use crate::diagnostics::Span;
 use indexmap::IndexMap;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::rc::Rc;
@@ -231,7 +231,9 @@ impl<'s> Instantiator<'s> {
             }
         }
         for rule in output.rules {
-            self.rules.entry((rule.head, rule.body)).or_insert(rule.origin);
+            self.rules
+                .entry((rule.head, rule.body))
+                .or_insert(rule.origin);
         }
         self.show_terms.extend(output.show_terms);
     }

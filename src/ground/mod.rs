@@ -19,7 +19,7 @@ use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{Signature, Statement, StatementKind, Term};
-use compile::{CHead, CLit, CRule, Compiler};
+use compile::{CElement, CHead, CLit, CRule, Compiler};
 use instantiate::Instantiator;
 use predicates::{PredId, Predicates};
 use program::{Body, GroundProgram, Head, Rule};
@@ -106,18 +106,26 @@ pub fn ground(
         .collect();
     diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
 
-    let (components, final_rules) = schedule(&rules, &preds);
+    let (components, mut final_rules) = schedule(&rules, &preds);
     let mut grounder = Instantiator::new(&mut symbols, &preds);
     for (component, component_rules) in &components {
-        for rule in component_rules {
-            if let Some(error) = condition_in_component(rule, component) {
-                diagnostics.push(error);
+        // A bounded choice whose conditions depend on its own component is
+        // grounded in two parts: one generator `{a} :- B, c.` per element
+        // inside the component, and the rule itself once everything is
+        // known, where it adds the bounds (its support equals the
+        // generators').
+        let mut generators = Vec::new();
+        let mut ready: Vec<&CRule> = Vec::new();
+        for &rule in component_rules {
+            if condition_in_component(rule, component) {
+                generators.extend(element_generators(rule));
+                final_rules.push(rule);
+            } else {
+                ready.push(rule);
             }
         }
-        grounder.ground_component(component, component_rules);
-    }
-    if diagnostics.iter().any(Diagnostic::is_error) {
-        return (None, diagnostics);
+        ready.extend(generators.iter());
+        grounder.ground_component(component, &ready);
     }
     grounder.ground_final(&final_rules);
     let Instantiator {
@@ -224,24 +232,42 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
     (components, final_rules)
 }
 
-/// A choice element's condition must be known before its head is grounded.
-fn condition_in_component(rule: &CRule, component: &[PredId]) -> Option<Diagnostic> {
+/// Whether a choice element's condition reads a predicate of the component
+/// that the choice defines.
+fn condition_in_component(rule: &CRule, component: &[PredId]) -> bool {
     let CHead::Choice { elements, .. } = &rule.head else {
-        return None;
+        return false;
     };
-    for element in elements {
-        for literal in &element.condition {
-            if let CLit::Pos(a) | CLit::Neg(a) = literal
-                && component.contains(&a.pred)
-            {
-                return Some(Diagnostic::error(
-                    a.span,
-                    "a choice element's condition depends on the choice itself; asp2sat does not support this yet",
-                ));
-            }
-        }
-    }
-    None
+    elements.iter().flat_map(|e| &e.condition).any(
+        |literal| matches!(literal, CLit::Pos(a) | CLit::Neg(a) if component.contains(&a.pred)),
+    )
+}
+
+/// `{a : c} :- B` as the unbounded rules `{a} :- B, c`, one per element.
+fn element_generators(rule: &CRule) -> Vec<CRule> {
+    let CHead::Choice { elements, .. } = &rule.head else {
+        return Vec::new();
+    };
+    elements
+        .iter()
+        .map(|element| CRule {
+            head: CHead::Choice {
+                elements: vec![CElement {
+                    atom: element.atom.clone(),
+                    condition: Vec::new(),
+                }],
+                guards: Vec::new(),
+            },
+            body: rule
+                .body
+                .iter()
+                .chain(&element.condition)
+                .cloned()
+                .collect(),
+            num_vars: rule.num_vars,
+            span: rule.span,
+        })
+        .collect()
 }
 
 /// gringo's `info: atom does not occur in any rule head`, once per
