@@ -1,9 +1,5 @@
 use std::process::ExitCode;
 
-/// Grounding allocates many small vectors; mimalloc makes that ~20% cheaper.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Deeply nested input recurses through the parser and grounder; a large
 /// stack keeps that within the limits the parser enforces.
 const STACK_SIZE: usize = 512 * 1024 * 1024;
