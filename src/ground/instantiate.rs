@@ -19,8 +19,9 @@ use crate::diagnostics::Span;
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, Head, Rule, ShowTerm};
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::CmpOp;
-use indexmap::IndexMap;
+use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 /// The atoms of one predicate that grounding has derived so far, in order.
@@ -79,9 +80,7 @@ pub struct Instantiator<'s> {
     pred_negative: Vec<bool>,
     relations: Vec<Relation>,
     pub atoms: AtomTable,
-    /// Distinct ground rules in order of first derivation, with the source
-    /// rule of their first instance.
-    pub rules: IndexMap<(Head, Body), Span, FxBuildHasher>,
+    pub rules: RuleSet,
     pub show_terms: Vec<ShowTerm>,
 }
 
@@ -112,13 +111,48 @@ enum Step<'r> {
     },
 }
 
-/// Ground output of one rule evaluation, applied once the evaluation is over
-/// so that the relations it read stay unchanged meanwhile.
-#[derive(Default)]
-struct Output {
+/// Where one rule evaluation puts what it grounds. Rules go straight into
+/// the deduplicating set; new atoms join their relations only once the
+/// evaluation is over, so that the relations it reads stay unchanged.
+struct Output<'o> {
     new_members: Vec<(PredId, u32)>,
-    rules: Vec<Rule>,
-    show_terms: Vec<ShowTerm>,
+    rules: &'o mut RuleSet,
+    show_terms: &'o mut Vec<ShowTerm>,
+}
+
+impl Output<'_> {
+    fn rule(&mut self, head: Head, body: Body, origin: Span) {
+        self.rules.insert(Rule { head, body, origin });
+    }
+}
+
+/// Distinct ground rules in order of first derivation; a rule's origin is
+/// that of its first instance. The table holds indices into `rules`, so
+/// every rule is stored once.
+#[derive(Default)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    table: HashTable<u32>,
+}
+
+impl RuleSet {
+    fn hash(rule: &Rule) -> u64 {
+        FxBuildHasher.hash_one((&rule.head, &rule.body))
+    }
+
+    fn insert(&mut self, rule: Rule) {
+        let hash = Self::hash(&rule);
+        let rules = &self.rules;
+        let same = |&i: &u32| {
+            let other = &rules[i as usize];
+            other.head == rule.head && other.body == rule.body
+        };
+        if self.table.find(hash, same).is_none() {
+            self.table
+                .insert_unique(hash, self.rules.len() as u32, |&i| Self::hash(&rules[i as usize]));
+            self.rules.push(rule);
+        }
+    }
 }
 
 impl<'s> Instantiator<'s> {
@@ -134,7 +168,7 @@ impl<'s> Instantiator<'s> {
             pred_negative,
             relations: (0..preds.len()).map(|_| Relation::default()).collect(),
             atoms: AtomTable::default(),
-            rules: IndexMap::default(),
+            rules: RuleSet::default(),
             show_terms: Vec::new(),
         }
     }
@@ -213,15 +247,20 @@ impl<'s> Instantiator<'s> {
             neg: Vec::new(),
             key: Vec::new(),
         };
-        let mut output = Output::default();
+        let mut output = Output {
+            new_members: Vec::new(),
+            rules: &mut self.rules,
+            show_terms: &mut self.show_terms,
+        };
         exec.run(&steps, 0, &mut |exec| {
             exec.emit(rule, &element_plans, &mut output)
         });
-        self.apply(output);
+        let new_members = output.new_members;
+        self.add_members(new_members);
     }
 
-    fn apply(&mut self, output: Output) {
-        for (pred, atom) in output.new_members {
+    fn add_members(&mut self, new_members: Vec<(PredId, u32)>) {
+        for (pred, atom) in new_members {
             let rel = &mut self.relations[pred.index()];
             let position = rel.members.len() as u32;
             rel.members.push(atom);
@@ -230,12 +269,6 @@ impl<'s> Instantiator<'s> {
                 index.entry(key_of(args, mask)).or_default().push(position);
             }
         }
-        for rule in output.rules {
-            self.rules
-                .entry((rule.head, rule.body))
-                .or_insert(rule.origin);
-        }
-        self.show_terms.extend(output.show_terms);
     }
 
     /// Orders the literals so that each is evaluated once its inputs are
@@ -603,11 +636,7 @@ impl Exec<'_> {
     fn emit(&mut self, rule: &CRule, element_plans: &[Vec<Step<'_>>], output: &mut Output) {
         let span = rule.span;
         match &rule.head {
-            CHead::Constraint => output.rules.push(Rule {
-                head: Head::Constraint,
-                body: self.body(0, 0),
-                origin: span,
-            }),
+            CHead::Constraint => output.rule(Head::Constraint, self.body(0, 0), span),
             CHead::ShowTerm(term) => {
                 if let Some(term) = term.eval(self.symbols, &self.env) {
                     let body = self.body(0, 0);
@@ -651,11 +680,7 @@ impl Exec<'_> {
                         }
                     }
                 };
-                output.rules.push(Rule {
-                    head,
-                    body,
-                    origin: span,
-                });
+                output.rule(head, body, span);
             }
             CHead::Choice { elements, guards } => {
                 let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
@@ -667,21 +692,13 @@ impl Exec<'_> {
                 let elements = merge_elements(ground);
                 let Some(bounds) = self.bounds(guards, elements.len()) else {
                     // The bounds can never hold: the body must be false.
-                    output.rules.push(Rule {
-                        head: Head::Constraint,
-                        body,
-                        origin: span,
-                    });
+                    output.rule(Head::Constraint, body, span);
                     return;
                 };
                 if elements.is_empty() {
                     return;
                 }
-                output.rules.push(Rule {
-                    head: Head::Choice { elements, bounds },
-                    body,
-                    origin: span,
-                });
+                output.rule(Head::Choice { elements, bounds }, body, span);
             }
         }
     }

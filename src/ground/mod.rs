@@ -134,10 +134,7 @@ pub fn ground(
         show_terms,
         ..
     } = grounder;
-    let mut rules: Vec<Rule> = rules
-        .into_iter()
-        .map(|((head, body), origin)| Rule { head, body, origin })
-        .collect();
+    let mut rules = rules.rules;
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
     let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
