@@ -1,0 +1,698 @@
+//! The command line contract, checked with assert_cmd: clingo-like text and
+//! JSON output, exit codes (10, 20, 30, 65), `-n`, `--project`, `-c`, stdin,
+//! `#include`, and gringo-style error messages. Inputs live in fixtures/cli;
+//! what clingo 5.4 prints for each is quoted in the tests.
+
+mod common;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn asp2sat() -> Command {
+    let mut cmd = Command::cargo_bin("asp2sat").unwrap();
+    cmd.current_dir(common::root()).timeout(common::timeout());
+    cmd
+}
+
+fn solve(args: &[&str]) -> Command {
+    let mut cmd = asp2sat();
+    cmd.arg("solve").args(args);
+    cmd
+}
+
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn output(mut cmd: Command) -> Out {
+    let o = cmd.output().unwrap();
+    Out {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// The answer sets of clingo-style text output: the line after each `Answer: k`.
+fn text_answers(stdout: &str) -> Vec<Vec<String>> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("Answer: ") {
+            let mut atoms: Vec<String> = lines
+                .get(i + 1)
+                .unwrap_or(&"")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            atoms.sort();
+            out.push(atoms);
+        }
+    }
+    out
+}
+
+/// The value after `Models :` (e.g. `3` or `2+`).
+fn models_line(stdout: &str) -> Option<String> {
+    stdout.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        (k.trim() == "Models").then(|| v.trim().to_string())
+    })
+}
+
+/// A run that found its model(s) without being asked for all: exit 30 with
+/// `Models : N` if the search was exhausted, or exit 10 with `Models : N+`.
+/// Which one is up to the solver: clingo itself says `1+` / 10 for some
+/// one-solution Sudokus (medium, evil) and `1` / 30 for others (easy, hard),
+/// depending on whether its search happened to be exhausted.
+fn assert_found(out: &Out) {
+    let models = models_line(&out.stdout);
+    match out.code {
+        Some(30) => assert!(
+            models.as_deref().is_some_and(|m| !m.ends_with('+')),
+            "exit 30 but Models: {models:?}"
+        ),
+        Some(10) => assert!(
+            models.as_deref().is_some_and(|m| m.ends_with('+')),
+            "exit 10 but Models: {models:?}"
+        ),
+        other => panic!(
+            "exit {other:?}, want 10 or 30\nstdout: {}\nstderr: {}",
+            out.stdout, out.stderr
+        ),
+    }
+}
+
+fn json(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}"))
+}
+
+fn no_panic(out: &Out) {
+    assert!(
+        !out.stderr.contains("panicked") && !out.stderr.contains("overflow"),
+        "asp2sat crashed:\n{}",
+        out.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Text output
+
+#[test]
+fn text_output_shape() {
+    // clingo -n 0 three_models.lp: Answer: 1 / b / Answer: 2 / a / Answer: 3 / c /
+    // SATISFIABLE / (blank) / Models : 3 / Calls / Time / CPU Time
+    let out = output(solve(&["-n", "0", "fixtures/cli/three_models.lp"]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    for k in 1..=3 {
+        assert!(
+            lines.contains(&format!("Answer: {k}").as_str()),
+            "no `Answer: {k}` line:\n{}",
+            out.stdout
+        );
+    }
+    assert!(!lines.contains(&"Answer: 4"), "{}", out.stdout);
+    let mut answers = text_answers(&out.stdout);
+    answers.sort();
+    assert_eq!(
+        answers,
+        vec![vec!["a"], vec!["b"], vec!["c"]],
+        "{}",
+        out.stdout
+    );
+    assert!(lines.contains(&"SATISFIABLE"), "{}", out.stdout);
+    assert_eq!(
+        models_line(&out.stdout).as_deref(),
+        Some("3"),
+        "{}",
+        out.stdout
+    );
+    // SATISFIABLE comes after the last answer, Models after SATISFIABLE.
+    let pos = |s: &str| lines.iter().position(|l| *l == s).unwrap();
+    let models_pos = lines.iter().position(|l| l.starts_with("Models")).unwrap();
+    assert!(
+        pos("Answer: 3") < pos("SATISFIABLE") && pos("SATISFIABLE") < models_pos,
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn text_atoms_are_separated_by_spaces() {
+    let out = output(solve(&["fixtures/cli/one_model.lp"]));
+    assert_found(&out);
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["a", "b", "c(1)", "c(2)", "d(2)"]],
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn unsatisfiable_text() {
+    let out = output(solve(&["fixtures/cli/unsat.lp"]));
+    assert_eq!(out.code, Some(20), "stderr: {}", out.stderr);
+    assert!(
+        out.stdout.lines().any(|l| l == "UNSATISFIABLE"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("Answer:"), "{}", out.stdout);
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("0"));
+}
+
+#[test]
+fn quiet_prints_no_answers() {
+    let out = output(solve(&["-q", "-n", "0", "fixtures/cli/three_models.lp"]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    assert!(!out.stdout.contains("Answer:"), "{}", out.stdout);
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("3"));
+}
+
+// ---------------------------------------------------------------------------
+// JSON output
+
+#[test]
+fn json_output_shape() {
+    let out = output(solve(&[
+        "-n",
+        "0",
+        "--outf=2",
+        "fixtures/cli/three_models.lp",
+    ]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    let v = json(&out.stdout);
+    assert_eq!(v["Result"], "SATISFIABLE");
+    assert_eq!(v["Models"]["Number"], 3);
+    assert_eq!(v["Models"]["More"], "no");
+    let calls = v["Call"].as_array().expect("Call is an array");
+    assert_eq!(calls.len(), 1);
+    let ws = calls[0]["Witnesses"]
+        .as_array()
+        .expect("Witnesses is an array");
+    let mut values: Vec<Vec<String>> = ws
+        .iter()
+        .map(|w| {
+            w["Value"]
+                .as_array()
+                .expect("Value is an array")
+                .iter()
+                .map(|a| a.as_str().expect("atoms are strings").to_string())
+                .collect()
+        })
+        .collect();
+    values.sort();
+    assert_eq!(values, vec![vec!["a"], vec!["b"], vec!["c"]]);
+}
+
+#[test]
+fn json_unsat_and_more() {
+    let out = output(solve(&["--outf=2", "fixtures/cli/unsat.lp"]));
+    assert_eq!(out.code, Some(20), "stderr: {}", out.stderr);
+    let v = json(&out.stdout);
+    assert_eq!(v["Result"], "UNSATISFIABLE");
+    assert_eq!(v["Models"]["Number"], 0);
+    assert_eq!(v["Models"]["More"], "no");
+
+    let out = output(solve(&[
+        "-n",
+        "2",
+        "--outf=2",
+        "fixtures/cli/three_models.lp",
+    ]));
+    assert_eq!(out.code, Some(10), "stderr: {}", out.stderr);
+    let v = json(&out.stdout);
+    assert_eq!(v["Models"]["Number"], 2);
+    assert_eq!(v["Models"]["More"], "yes");
+    assert_eq!(v["Call"][0]["Witnesses"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn json_atoms_are_clingo_strings() {
+    let out = output(solve(&["--outf=2", "fixtures/cli/one_model.lp"]));
+    let v = json(&out.stdout);
+    let mut atoms: Vec<&str> = v["Call"][0]["Witnesses"][0]["Value"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    atoms.sort();
+    assert_eq!(atoms, ["a", "b", "c(1)", "c(2)", "d(2)"]);
+}
+
+// ---------------------------------------------------------------------------
+// Exit codes and -n
+
+#[test]
+fn exit_10_when_search_not_exhausted() {
+    // clingo -n 1 on three models: exit 10, "Models : 1+".
+    let out = output(solve(&["-n", "1", "fixtures/cli/three_models.lp"]));
+    assert_eq!(out.code, Some(10), "stderr: {}", out.stderr);
+    assert_eq!(text_answers(&out.stdout).len(), 1);
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("1+"));
+    // The default is one model, as in clingo.
+    let out = output(solve(&["fixtures/cli/three_models.lp"]));
+    assert_eq!(out.code, Some(10), "stderr: {}", out.stderr);
+    assert_eq!(text_answers(&out.stdout).len(), 1);
+}
+
+#[test]
+fn n_2_gives_two_models() {
+    let out = output(solve(&["-n", "2", "fixtures/cli/three_models.lp"]));
+    assert_eq!(out.code, Some(10), "stderr: {}", out.stderr);
+    let answers = text_answers(&out.stdout);
+    assert_eq!(answers.len(), 2, "{}", out.stdout);
+    assert_ne!(answers[0], answers[1]);
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("2+"));
+}
+
+#[test]
+fn n_equal_to_the_number_of_models() {
+    // Three answer sets and -n 3: all three, exit 30 and "Models : 3" if the
+    // solver knows there is no fourth, else exit 10 and "Models : 3+".
+    let out = output(solve(&["-n", "3", "fixtures/cli/three_models.lp"]));
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout).len(), 3);
+}
+
+/// clingo 5.4 reports exhaustion when its search already is exhausted at the
+/// model limit: `clingo one_model.lp` (facts and a stratified rule) and
+/// `clingo -n 3 three_models.lp` both print `Models : N` and exit 30, not 10.
+/// Not part of the contract asp2sat promises (see `assert_found`); run with
+/// `--ignored` to see whether asp2sat matches clingo here.
+#[test]
+#[ignore = "clingo-exact exhaustion at the model limit is search-dependent; not required"]
+fn exhaustion_at_the_model_limit_like_clingo() {
+    let out = output(solve(&["fixtures/cli/one_model.lp"]));
+    assert_eq!(
+        (out.code, models_line(&out.stdout).as_deref()),
+        (Some(30), Some("1"))
+    );
+    let out = output(solve(&["-n", "3", "fixtures/cli/three_models.lp"]));
+    assert_eq!(
+        (out.code, models_line(&out.stdout).as_deref()),
+        (Some(30), Some("3"))
+    );
+}
+
+#[test]
+fn n_0_gives_all_models_exit_30() {
+    let out = output(solve(&["-n", "0", "fixtures/cli/three_models.lp"]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    assert_eq!(text_answers(&out.stdout).len(), 3);
+}
+
+#[test]
+fn exit_20_unsat() {
+    solve(&["-n", "0", "fixtures/cli/unsat.lp"])
+        .assert()
+        .code(20);
+}
+
+#[test]
+fn exit_65_input_error() {
+    solve(&["fixtures/cli/syntax_error.lp"]).assert().code(65);
+    solve(&["fixtures/cli/unsafe.lp"]).assert().code(65);
+}
+
+// ---------------------------------------------------------------------------
+// --project, -c, stdin, #include
+
+#[test]
+fn project_prints_each_shown_set_once() {
+    // {a;b}. c :- a. #show c/0.  has 4 answer sets: clingo -n 0 prints
+    // {}, {}, {c}, {c}; with --project it prints {} and {c} once each.
+    let out = output(solve(&["-n", "0", "fixtures/cli/project.lp"]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    let mut all = text_answers(&out.stdout);
+    all.sort();
+    assert_eq!(
+        all,
+        vec![vec![], vec![], vec!["c".to_string()], vec!["c".to_string()]],
+        "{}",
+        out.stdout
+    );
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("4"));
+
+    let out = output(solve(&["-n", "0", "--project", "fixtures/cli/project.lp"]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    let mut proj = text_answers(&out.stdout);
+    proj.sort();
+    assert_eq!(proj, vec![vec![], vec!["c".to_string()]], "{}", out.stdout);
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("2"));
+}
+
+#[test]
+fn const_override() {
+    let out = output(solve(&["fixtures/cli/const.lp"]));
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["p(1)", "p(2)"]],
+        "{}",
+        out.stderr
+    );
+    let out = output(solve(&["-c", "n=4", "fixtures/cli/const.lp"]));
+    assert_found(&out);
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["p(1)", "p(2)", "p(3)", "p(4)"]],
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn stdin_input() {
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("a. b :- a.\n");
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["a", "b"]]);
+
+    let mut cmd = solve(&["-n", "0", "--outf=2", "-"]);
+    cmd.write_stdin("1 { x; y } 1.\n");
+    let out = output(cmd);
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    assert_eq!(json(&out.stdout)["Models"]["Number"], 2);
+}
+
+#[test]
+fn stdin_together_with_a_file() {
+    let mut cmd = solve(&["fixtures/cli/include_part.lp", "-"]);
+    cmd.write_stdin("q :- part.\n");
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["part", "q"]]);
+}
+
+#[test]
+fn include_relative_to_the_including_file() {
+    // clingo fixtures/cli/include_main.lp (run from the repository root)
+    // finds include_part.lp next to include_main.lp: Answer: part main.
+    let out = output(solve(&["fixtures/cli/include_main.lp"]));
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["main", "part"]]);
+}
+
+#[test]
+fn several_files_are_one_program() {
+    let out = output(solve(&[
+        "-n",
+        "0",
+        "encodings/sudoku.lp",
+        "fixtures/puzzle_evil.lp",
+    ]));
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    let answers = text_answers(&out.stdout);
+    assert_eq!(answers.len(), 1);
+    assert_eq!(answers[0].len(), 81);
+    assert!(answers[0].iter().all(|a| a.starts_with("paint(")));
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/// `path:line:col-col: error: ` — gringo's format, 1-based, exclusive end column.
+fn has_located(stderr: &str, path: &str, kind: &str) -> bool {
+    stderr.lines().any(|l| {
+        let Some(rest) = l.strip_prefix(&format!("{path}:")) else {
+            return false;
+        };
+        let Some((loc, msg)) = rest.split_once(": ") else {
+            return false;
+        };
+        let parts: Vec<&str> = loc.split([':', '-']).collect();
+        parts.len() == 3
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            && msg.starts_with(kind)
+    })
+}
+
+#[test]
+fn syntax_error_message() {
+    let out = output(solve(&["fixtures/cli/syntax_error.lp"]));
+    assert_eq!(
+        out.code,
+        Some(65),
+        "stdout: {}\nstderr: {}",
+        out.stdout,
+        out.stderr
+    );
+    no_panic(&out);
+    assert!(
+        has_located(
+            &out.stderr,
+            "fixtures/cli/syntax_error.lp",
+            "error: syntax error"
+        ),
+        "want `fixtures/cli/syntax_error.lp:L:C-C: error: syntax error...`, got:\n{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("Answer:"));
+}
+
+#[test]
+fn syntax_error_position_as_clingo() {
+    // clingo 5.4: fixtures/cli/syntax_error.lp:3:1-2: error: syntax error, unexpected <IDENTIFIER>
+    // (the missing `.` after `b :- a` is noticed at the `c` on line 3).
+    let out = output(solve(&["fixtures/cli/syntax_error.lp"]));
+    assert!(
+        out.stderr
+            .contains("fixtures/cli/syntax_error.lp:3:1-2: error: syntax error"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn unsafe_variable_message() {
+    // clingo 5.4:
+    //   fixtures/cli/unsafe.lp:2:1-18: error: unsafe variables in:
+    //     p(X):-[#inc_base];not q(X).
+    //   fixtures/cli/unsafe.lp:2:3-4: note: 'X' is unsafe
+    let out = output(solve(&["fixtures/cli/unsafe.lp"]));
+    assert_eq!(
+        out.code,
+        Some(65),
+        "stdout: {}\nstderr: {}",
+        out.stdout,
+        out.stderr
+    );
+    no_panic(&out);
+    assert!(
+        out.stderr.contains("error: unsafe variables in:"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("note: 'X' is unsafe"), "{}", out.stderr);
+    assert!(
+        has_located(
+            &out.stderr,
+            "fixtures/cli/unsafe.lp",
+            "error: unsafe variables in:"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        has_located(&out.stderr, "fixtures/cli/unsafe.lp", "note: 'X' is unsafe"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn unsafe_variable_positions_as_clingo() {
+    let out = output(solve(&["fixtures/cli/unsafe.lp"]));
+    assert!(
+        out.stderr
+            .contains("fixtures/cli/unsafe.lp:2:1-18: error: unsafe variables in:"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("fixtures/cli/unsafe.lp:2:3-4: note: 'X' is unsafe"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn missing_file() {
+    // clingo: "<cmd>: error: file could not be opened:\n  nonexist.lp", exit 65.
+    let out = output(solve(&["fixtures/cli/no_such_file.lp"]));
+    assert!(
+        !matches!(out.code, Some(0) | Some(10) | Some(20) | Some(30) | None),
+        "exit {:?}",
+        out.code
+    );
+    no_panic(&out);
+    assert!(
+        out.stderr.contains("no_such_file.lp"),
+        "the message should name the file:\n{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("SATISFIABLE"), "{}", out.stdout);
+}
+
+#[test]
+fn unknown_option() {
+    let out = output(solve(&["--frobnicate", "fixtures/cli/unsat.lp"]));
+    assert!(
+        !matches!(out.code, Some(0) | Some(10) | Some(20) | Some(30) | None),
+        "exit {:?}",
+        out.code
+    );
+    no_panic(&out);
+    assert!(out.stderr.contains("frobnicate"), "{}", out.stderr);
+    asp2sat().arg("frobnicate").assert().failure();
+}
+
+#[test]
+fn error_in_one_of_several_files() {
+    // clingo stops at the syntax error in the first file, naming it.
+    let out = output(solve(&[
+        "fixtures/cli/syntax_error.lp",
+        "fixtures/cli/one_model.lp",
+    ]));
+    assert_eq!(out.code, Some(65), "stderr: {}", out.stderr);
+    assert!(
+        out.stderr.contains("fixtures/cli/syntax_error.lp:3:"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("Answer:"), "{}", out.stdout);
+}
+
+#[test]
+fn deeply_nested_input_does_not_crash() {
+    // clingo 5.4 solves all of these; asp2sat may solve them or reject them
+    // with an error (exit 65), but must not crash or hang.
+    let dir = common::scratch("cli");
+    let d = 100_000;
+    let cases = [
+        (
+            "parens",
+            format!("p({}1{}).\n", "(".repeat(d), ")".repeat(d)),
+            "p(1)",
+        ),
+        (
+            "functions",
+            format!("p({}a{}).\n", "f(".repeat(d / 10), ")".repeat(d / 10)),
+            "p(f(",
+        ),
+        (
+            "arith",
+            format!(
+                "p(X) :- X = {}1{}.\n",
+                "(1+".repeat(d / 10),
+                ")".repeat(d / 10)
+            ),
+            "p(",
+        ),
+        ("unclosed", format!("p({}1.\n", "(".repeat(d)), ""),
+        (
+            "braces",
+            format!("{}a{}.\n", "{".repeat(d / 10), "}".repeat(d / 10)),
+            "",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let file = dir.join(format!("deep_{name}.lp"));
+        std::fs::write(&file, text).unwrap();
+        let out = output(solve(&["-n", "0", file.to_str().unwrap()]));
+        no_panic(&out);
+        match out.code {
+            Some(30) if !want.is_empty() => assert!(
+                out.stdout.contains(want),
+                "{name}: {}",
+                &out.stdout[..out.stdout.len().min(300)]
+            ),
+            Some(30) | Some(65) => {}
+            other => panic!(
+                "{name}: exit {other:?}; stderr: {}",
+                &out.stderr[..out.stderr.len().min(500)]
+            ),
+        }
+        if out.code == Some(65) {
+            assert!(
+                out.stderr.contains("error"),
+                "{name}: exit 65 without a message"
+            );
+        }
+    }
+}
+
+#[test]
+fn version_and_help() {
+    asp2sat()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solve"));
+    asp2sat()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--project"));
+}
+
+// ---------------------------------------------------------------------------
+// Snapshots of fully deterministic output (Time lines masked)
+
+fn mask_times(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let key = l.split(':').next().unwrap_or("").trim();
+            if key == "Time" || key == "CPU Time" {
+                format!("{key} : [masked]")
+            } else if l.starts_with("asp2sat version ") {
+                "asp2sat version [masked]".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn snapshot_text_one_model() {
+    let out = output(solve(&["-n", "0", "fixtures/cli/one_model.lp"]));
+    insta::assert_snapshot!("text_one_model", mask_times(&out.stdout));
+}
+
+#[test]
+fn snapshot_text_unsat() {
+    let out = output(solve(&["fixtures/cli/unsat.lp"]));
+    insta::assert_snapshot!("text_unsat", mask_times(&out.stdout));
+}
+
+#[test]
+fn snapshot_json_one_model() {
+    let out = output(solve(&["-n", "0", "--outf=2", "fixtures/cli/one_model.lp"]));
+    let mut v = json(&out.stdout);
+    for key in ["Time", "Solver"] {
+        if let Some(t) = v.get_mut(key) {
+            *t = Value::String("[masked]".into());
+        }
+    }
+    insta::assert_json_snapshot!("json_one_model", v);
+}
+
+/// Only the syntax error: the unsafe-variable message is checked line by
+/// line above (its note's position differs from clingo's for now).
+#[test]
+fn snapshot_syntax_error() {
+    let out = output(solve(&["fixtures/cli/syntax_error.lp"]));
+    insta::assert_snapshot!("stderr_syntax_error", out.stderr);
+}
