@@ -74,6 +74,9 @@ pub struct SolveStats {
     pub clauses: usize,
     pub translation: TranslationStats,
     pub tight: bool,
+    /// The program has at most one answer set (no choices, disjunctions or
+    /// negative bodies), so the search ends at its first model.
+    pub deterministic: bool,
     /// Answer sets reported so far.
     pub models: usize,
     /// Candidate models rejected because they had unfounded atoms.
@@ -124,6 +127,12 @@ impl<'p> Enumerator<'p> {
             clauses: translation.stats().clauses(),
             translation: *translation.stats(),
             tight: translation.is_tight(),
+            // Facts, positive rules and constraints: one answer set at most.
+            deterministic: program.rules.iter().all(|rule| match rule.head {
+                Head::Constraint => true,
+                Head::Atom(_) => rule.body.neg.is_empty(),
+                Head::Disjunction(_) | Head::Choice { .. } => false,
+            }),
             translate_time: start.elapsed(),
             ..SolveStats::default()
         };
@@ -213,6 +222,7 @@ impl<'p> Enumerator<'p> {
                 }
             }
             self.unblocked = true;
+            self.exhausted |= self.stats.deterministic;
             return Some(self.answer_set());
         }
     }
@@ -361,7 +371,7 @@ mod tests {
     fn solve_matches_brute_force_on_random_programs() {
         let mut rng = Rng::new(2024);
         let (mut compared, mut rejected, mut with_loops, mut nontrivial) = (0, 0, 0, 0);
-        for round in 0..6000 {
+        for round in 0..7000 {
             let program = random_program(&mut rng, 8, round % 2 == 1);
             if !head_cycle_free(&program) {
                 assert!(Enumerator::new(&program, SolveOptions::default()).is_err());
@@ -421,7 +431,10 @@ mod tests {
                 let (eager, stats) = run(TranslationMode::Eager);
                 assert_eq!(eager, lazy, "round {round}: {program:?}");
                 assert_eq!(stats.loop_rounds, 0);
-                assert_eq!(stats.sat_calls, eager.len() + 1);
+                // One call per answer set, and one to find no more, unless
+                // a program without choices has found its only one.
+                let final_call = !stats.deterministic || eager.is_empty();
+                assert_eq!(stats.sat_calls, eager.len() + usize::from(final_call));
                 if !stats.tight && !project {
                     nontight += 1;
                 }
@@ -544,11 +557,21 @@ mod tests {
         assert!(!enumerator.exhausted());
         assert_eq!(enumerator.stats().models, 2);
 
-        let program = parse("a.");
+        // A program without choices is exhausted at its first model.
+        let program = parse("a. b :- a. :- c.");
         let options = SolveOptions {
             max_models: 1,
             ..SolveOptions::default()
         };
+        let mut enumerator = Enumerator::new(&program, options).unwrap();
+        assert!(enumerator.next_answer_set().is_some());
+        assert!(enumerator.exhausted());
+        assert!(!enumerator.has_more());
+        assert!(enumerator.next_answer_set().is_none());
+        assert_eq!(enumerator.stats().sat_calls, 1);
+
+        // With a choice, only a search can tell.
+        let program = parse("{a}. :- not a.");
         let mut enumerator = Enumerator::new(&program, options).unwrap();
         assert!(enumerator.next_answer_set().is_some());
         assert!(!enumerator.exhausted());

@@ -523,6 +523,11 @@ struct Scope {
 impl Scope {
     fn var(&mut self, name: &str, span: Span) -> usize {
         if let Some(&i) = self.names.get(name) {
+            // Messages point at the first occurrence in the text; the head
+            // is compiled after the body.
+            if span.start < self.first[i].1.start {
+                self.first[i].1 = span;
+            }
             return i;
         }
         let i = self.count;

@@ -149,7 +149,9 @@ impl RuleSet {
         };
         if self.table.find(hash, same).is_none() {
             self.table
-                .insert_unique(hash, self.rules.len() as u32, |&i| Self::hash(&rules[i as usize]));
+                .insert_unique(hash, self.rules.len() as u32, |&i| {
+                    Self::hash(&rules[i as usize])
+                });
             self.rules.push(rule);
         }
     }
