@@ -5,9 +5,11 @@
 //! function symbol `p` applied to `1` and `2`, and `-p(1)` carries the
 //! strong-negation sign. Tuples are functions with the empty name.
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::Ordering;
 use std::fmt;
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 /// A ground term, interned in a [`SymbolTable`].
@@ -30,10 +32,14 @@ pub enum SymbolData {
 }
 
 /// Owns every ground term; equal terms always get the same [`SymId`].
+///
+/// Each term is stored once, in `data`; the hash table holds only ids, so
+/// a function can be looked up from a borrowed argument slice, allocating
+/// only when the term is new.
 #[derive(Clone, Debug, Default)]
 pub struct SymbolTable {
     data: Vec<SymbolData>,
-    ids: FxHashMap<SymbolData, SymId>,
+    table: HashTable<SymId>,
     names: FxHashMap<Box<str>, Rc<str>>,
     /// Ids of the numbers `-SMALL_NUMBER_OFFSET..SMALL_NUMBERS - SMALL_NUMBER_OFFSET`.
     small_numbers: Vec<Option<SymId>>,
@@ -42,20 +48,65 @@ pub struct SymbolTable {
 const SMALL_NUMBERS: usize = 4096;
 const SMALL_NUMBER_OFFSET: i32 = 1024;
 
+fn hash_function(name: &str, args: &[SymId], negative: bool) -> u64 {
+    FxBuildHasher.hash_one((name, args, negative))
+}
+
+fn hash_data(data: &SymbolData) -> u64 {
+    match data {
+        SymbolData::Function {
+            name,
+            args,
+            negative,
+        } => hash_function(name, args, *negative),
+        other => FxBuildHasher.hash_one(other),
+    }
+}
+
 impl SymbolTable {
     pub fn intern(&mut self, data: SymbolData) -> SymId {
-        if let Some(&id) = self.ids.get(&data) {
+        if let Some(id) = self.lookup(&data) {
             return id;
         }
+        self.insert_new(hash_data(&data), data)
+    }
+
+    fn insert_new(&mut self, hash: u64, data: SymbolData) -> SymId {
         let id = SymId(self.data.len() as u32);
-        self.data.push(data.clone());
-        self.ids.insert(data, id);
+        self.data.push(data);
+        let all = &self.data;
+        self.table
+            .insert_unique(hash, id, |&id| hash_data(&all[id.0 as usize]));
         id
     }
 
     /// The id of a term interned before, without interning it.
     pub fn lookup(&self, data: &SymbolData) -> Option<SymId> {
-        self.ids.get(data).copied()
+        let all = &self.data;
+        self.table
+            .find(hash_data(data), |&id| all[id.0 as usize] == *data)
+            .copied()
+    }
+
+    /// Interns `name(args)` without allocating when it exists already.
+    pub fn function_of(&mut self, name: &Rc<str>, args: &[SymId], negative: bool) -> SymId {
+        let hash = hash_function(name, args, negative);
+        let all = &self.data;
+        let found = self.table.find(hash, |&id| {
+            matches!(&all[id.0 as usize], SymbolData::Function { name: n, args: a, negative: s }
+                if **n == **name && **a == *args && *s == negative)
+        });
+        if let Some(&id) = found {
+            return id;
+        }
+        self.insert_new(
+            hash,
+            SymbolData::Function {
+                name: name.clone(),
+                args: args.into(),
+                negative,
+            },
+        )
     }
 
     /// Shares one allocation per distinct name.
@@ -86,11 +137,7 @@ impl SymbolTable {
 
     pub fn function(&mut self, name: &str, args: &[SymId], negative: bool) -> SymId {
         let name = self.name(name);
-        self.intern(SymbolData::Function {
-            name,
-            args: args.into(),
-            negative,
-        })
+        self.function_of(&name, args, negative)
     }
 
     pub fn string(&mut self, text: &str) -> SymId {

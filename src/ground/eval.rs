@@ -111,11 +111,7 @@ impl CTerm {
                 for a in args {
                     values.push(a.eval(symbols, env)?);
                 }
-                Some(symbols.intern(SymbolData::Function {
-                    name: name.clone(),
-                    args: values.into(),
-                    negative: false,
-                }))
+                Some(symbols.function_of(name, &values, false))
             }
             CTerm::Unary(op, a) => {
                 let a = a.eval(symbols, env)?;

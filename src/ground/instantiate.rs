@@ -248,6 +248,7 @@ impl<'s> Instantiator<'s> {
             pos: Vec::new(),
             neg: Vec::new(),
             key: Vec::new(),
+            args: Vec::new(),
         };
         let mut output = Output {
             new_members: Vec::new(),
@@ -442,6 +443,8 @@ struct Exec<'a> {
     neg: Vec<u32>,
     /// Scratch space for index keys; a lookup finishes before the next.
     key: Vec<SymId>,
+    /// Scratch space for the arguments of an atom being built.
+    args: Vec<SymId>,
 }
 
 impl Exec<'_> {
@@ -604,16 +607,25 @@ impl Exec<'_> {
 
     /// The ground symbol of an atom under the current binding.
     fn atom_symbol(&mut self, atom: &CAtom) -> Option<SymId> {
-        let mut args = Vec::with_capacity(atom.args.len());
+        let mut args = std::mem::take(&mut self.args);
+        args.clear();
+        let mut defined = true;
         for a in &atom.args {
-            args.push(a.eval(self.symbols, &self.env)?);
+            match a.eval(self.symbols, &self.env) {
+                Some(v) => args.push(v),
+                None => {
+                    defined = false;
+                    break;
+                }
+            }
         }
         let p = atom.pred.index();
-        Some(self.symbols.intern(SymbolData::Function {
-            name: self.pred_names[p].clone(),
-            args: args.into(),
-            negative: self.pred_negative[p],
-        }))
+        let symbol = defined.then(|| {
+            self.symbols
+                .function_of(&self.pred_names[p], &args, self.pred_negative[p])
+        });
+        self.args = args;
+        symbol
     }
 
     /// Evaluates a head atom and records it as derived.
