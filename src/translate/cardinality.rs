@@ -102,7 +102,7 @@ impl SequentialCounter {
 }
 
 /// Up to this many inputs, "at most one" is encoded pairwise.
-const PAIRWISE_AT_MOST_ONE: usize = 10;
+const PAIRWISE_AT_MOST_ONE: usize = 6;
 
 /// Adds `guard → lower <= #{true inputs} <= upper` (`upper: None` for no
 /// upper bound). Trivial bounds add nothing.

@@ -397,45 +397,11 @@ impl<S: ExtendFormula> Gates<'_, '_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{Rng, head_cycle_free, parse, random_program, stable_models};
+    use crate::translate::testing::{
+        Rng, cnf_models, head_cycle_free, parse, random_program, stable_models,
+    };
     use crate::translate::translate_exact;
     use varisat::{CnfFormula, Solver, Var};
-
-    /// Every model of the CNF over all its variables (variables in no
-    /// clause are free and count twice), projected to the atoms; asserts
-    /// that no two models share a projection.
-    fn exact_models(formula: &CnfFormula, translation: &Translation) -> Vec<u64> {
-        let mut solver = Solver::new();
-        solver.add_formula(formula);
-        let mut models = Vec::new();
-        while solver.solve().unwrap() {
-            let model = solver.model().unwrap();
-            let mut values: Vec<Option<bool>> = vec![None; formula.var_count()];
-            for lit in &model {
-                values[lit.var().index()] = Some(lit.is_positive());
-            }
-            let free: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_none()).collect();
-            assert!(free.len() < 16, "too many free variables");
-            for bits in 0..1u64 << free.len() {
-                for (k, &i) in free.iter().enumerate() {
-                    values[i] = Some(bits >> k & 1 == 1);
-                }
-                let atoms = translation
-                    .atom_vars()
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |m, (i, v)| {
-                        m | u64::from(values[v.index()].unwrap()) << i
-                    });
-                assert!(!models.contains(&atoms), "two CNF models for one atom set");
-                models.push(atoms);
-            }
-            let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
-            solver.add_clause(&block);
-        }
-        models.sort_unstable();
-        models
-    }
 
     fn check(program: &crate::ground::program::GroundProgram) -> (Vec<u64>, Translation) {
         let mut formula = CnfFormula::new();
@@ -443,7 +409,7 @@ mod tests {
         assert!(translation.is_exact());
         assert_eq!(translation.stats().variables(), formula.var_count());
         assert_eq!(translation.stats().clauses(), formula.len());
-        let models = exact_models(&formula, &translation);
+        let models = cnf_models(&formula, &translation);
         let mut expected = stable_models(program);
         expected.sort_unstable();
         assert_eq!(models, expected, "{program:?}");

@@ -7,6 +7,8 @@ use crate::ground::program::{
     Atom, AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head, Rule, ShowTerm,
 };
 use crate::symbols::SymId;
+use crate::translate::Translation;
+use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 /// Parses a ground program in a tiny syntax: `a :- b, not c.`, `:- a.`,
 /// `a | b :- c.`, `1 { a; b : c, not d } 2 :- e.`. Atoms are identifiers,
@@ -543,4 +545,42 @@ pub(crate) fn random_program(rng: &mut Rng, max_atoms: usize, vary_show: bool) -
         }
     }
     program
+}
+
+/// Every model of the CNF over all its variables (a variable in no clause
+/// is free and counts twice), projected to the atoms as bit masks; asserts
+/// that no two models share a projection, i.e. the auxiliary variables are
+/// determined by the atoms.
+pub(crate) fn cnf_models(formula: &CnfFormula, translation: &Translation) -> Vec<u64> {
+    let mut solver = Solver::new();
+    solver.add_formula(formula);
+    let mut models = Vec::new();
+    while solver.solve().unwrap() {
+        let model = solver.model().unwrap();
+        // varisat leaves out variables that occur in no clause: they are free.
+        let mut values: Vec<Option<bool>> = vec![None; formula.var_count()];
+        for lit in &model {
+            values[lit.var().index()] = Some(lit.is_positive());
+        }
+        let free: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_none()).collect();
+        assert!(free.len() < 16, "too many free variables");
+        for bits in 0..1u64 << free.len() {
+            for (k, &i) in free.iter().enumerate() {
+                values[i] = Some(bits >> k & 1 == 1);
+            }
+            let atoms = translation
+                .atom_vars()
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, v)| {
+                    m | u64::from(values[v.index()].unwrap()) << i
+                });
+            assert!(!models.contains(&atoms), "two CNF models for one atom set");
+            models.push(atoms);
+        }
+        let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
+        solver.add_clause(&block);
+    }
+    models.sort_unstable();
+    models
 }

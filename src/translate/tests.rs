@@ -1,43 +1,8 @@
 use super::testing::{
-    Rng, head_cycle_free, parse, random_program, stable_models, supported_models,
+    Rng, cnf_models, head_cycle_free, parse, random_program, stable_models, supported_models,
 };
 use super::*;
 use varisat::{CnfFormula, Solver};
-
-/// Every model of the CNF, projected to the atoms (bit masks), each
-/// projection checked to occur once: the auxiliary variables are determined.
-fn cnf_models(formula: &CnfFormula, translation: &Translation) -> Vec<u64> {
-    let mut solver = Solver::new();
-    solver.add_formula(formula);
-    let mut models = Vec::new();
-    while solver.solve().unwrap() {
-        let model = solver.model().unwrap();
-        // varisat leaves out variables that occur in no clause: they are free.
-        let mut values: Vec<Option<bool>> = vec![None; formula.var_count()];
-        for lit in &model {
-            values[lit.var().index()] = Some(lit.is_positive());
-        }
-        let free: Vec<usize> = (0..values.len()).filter(|&i| values[i].is_none()).collect();
-        for bits in 0..1u64 << free.len() {
-            for (k, &i) in free.iter().enumerate() {
-                values[i] = Some(bits >> k & 1 == 1);
-            }
-            let atoms = translation
-                .atom_vars()
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (i, v)| {
-                    m | u64::from(values[v.index()].unwrap()) << i
-                });
-            assert!(!models.contains(&atoms), "two CNF models for one atom set");
-            models.push(atoms);
-        }
-        let block: Vec<Lit> = model.iter().map(|&l| !l).collect();
-        solver.add_clause(&block);
-    }
-    models.sort_unstable();
-    models
-}
 
 #[test]
 fn translate_random_cnf_models_are_supported_models() {
