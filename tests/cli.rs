@@ -98,6 +98,27 @@ fn no_panic(out: &Out) {
     );
 }
 
+/// Fails, showing the whole of stderr, unless stderr contains `text`.
+#[track_caller]
+fn assert_stderr_has(out: &Out, text: &str) {
+    assert!(out.stderr.contains(text), "{}", out.stderr);
+}
+
+/// `asp2sat solve <file>` for a file that must be rejected: exit 65, no crash.
+#[track_caller]
+fn rejected(file: &str) -> Out {
+    let out = output(solve(&[file]));
+    assert_eq!(
+        out.code,
+        Some(65),
+        "stdout: {}\nstderr: {}",
+        out.stdout,
+        out.stderr
+    );
+    no_panic(&out);
+    out
+}
+
 // ---------------------------------------------------------------------------
 // Text output
 
@@ -432,15 +453,7 @@ fn has_located(stderr: &str, path: &str, kind: &str) -> bool {
 
 #[test]
 fn syntax_error_message() {
-    let out = output(solve(&["fixtures/cli/syntax_error.lp"]));
-    assert_eq!(
-        out.code,
-        Some(65),
-        "stdout: {}\nstderr: {}",
-        out.stdout,
-        out.stderr
-    );
-    no_panic(&out);
+    let out = rejected("fixtures/cli/syntax_error.lp");
     assert!(
         has_located(
             &out.stderr,
@@ -458,11 +471,9 @@ fn syntax_error_position_as_clingo() {
     // clingo 5.4: fixtures/cli/syntax_error.lp:3:1-2: error: syntax error, unexpected <IDENTIFIER>
     // (the missing `.` after `b :- a` is noticed at the `c` on line 3).
     let out = output(solve(&["fixtures/cli/syntax_error.lp"]));
-    assert!(
-        out.stderr
-            .contains("fixtures/cli/syntax_error.lp:3:1-2: error: syntax error"),
-        "{}",
-        out.stderr
+    assert_stderr_has(
+        &out,
+        "fixtures/cli/syntax_error.lp:3:1-2: error: syntax error",
     );
 }
 
@@ -472,21 +483,9 @@ fn unsafe_variable_message() {
     //   fixtures/cli/unsafe.lp:2:1-18: error: unsafe variables in:
     //     p(X):-[#inc_base];not q(X).
     //   fixtures/cli/unsafe.lp:2:3-4: note: 'X' is unsafe
-    let out = output(solve(&["fixtures/cli/unsafe.lp"]));
-    assert_eq!(
-        out.code,
-        Some(65),
-        "stdout: {}\nstderr: {}",
-        out.stdout,
-        out.stderr
-    );
-    no_panic(&out);
-    assert!(
-        out.stderr.contains("error: unsafe variables in:"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("note: 'X' is unsafe"), "{}", out.stderr);
+    let out = rejected("fixtures/cli/unsafe.lp");
+    assert_stderr_has(&out, "error: unsafe variables in:");
+    assert_stderr_has(&out, "note: 'X' is unsafe");
     assert!(
         has_located(
             &out.stderr,
@@ -506,18 +505,11 @@ fn unsafe_variable_message() {
 #[test]
 fn unsafe_variable_positions_as_clingo() {
     let out = output(solve(&["fixtures/cli/unsafe.lp"]));
-    assert!(
-        out.stderr
-            .contains("fixtures/cli/unsafe.lp:2:1-18: error: unsafe variables in:"),
-        "{}",
-        out.stderr
+    assert_stderr_has(
+        &out,
+        "fixtures/cli/unsafe.lp:2:1-18: error: unsafe variables in:",
     );
-    assert!(
-        out.stderr
-            .contains("fixtures/cli/unsafe.lp:2:3-4: note: 'X' is unsafe"),
-        "{}",
-        out.stderr
-    );
+    assert_stderr_has(&out, "fixtures/cli/unsafe.lp:2:3-4: note: 'X' is unsafe");
 }
 
 #[test]
@@ -547,7 +539,7 @@ fn unknown_option() {
         out.code
     );
     no_panic(&out);
-    assert!(out.stderr.contains("frobnicate"), "{}", out.stderr);
+    assert_stderr_has(&out, "frobnicate");
     asp2sat().arg("frobnicate").assert().failure();
 }
 
@@ -559,11 +551,7 @@ fn error_in_one_of_several_files() {
         "fixtures/cli/one_model.lp",
     ]));
     assert_eq!(out.code, Some(65), "stderr: {}", out.stderr);
-    assert!(
-        out.stderr.contains("fixtures/cli/syntax_error.lp:3:"),
-        "{}",
-        out.stderr
-    );
+    assert_stderr_has(&out, "fixtures/cli/syntax_error.lp:3:");
     assert!(!out.stdout.contains("Answer:"), "{}", out.stdout);
 }
 

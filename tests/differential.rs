@@ -36,37 +36,6 @@ use common::*;
 // ---------------------------------------------------------------------------
 // Random program generator
 
-/// splitmix64: small, fast, and the same on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03);
-        r.next();
-        r
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// Uniform in lo..=hi.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
-
 #[derive(Clone, Debug)]
 struct Pred {
     name: String,
@@ -94,6 +63,25 @@ struct Features {
     show: bool,
     constraint: bool,
     symbolic: bool,
+}
+
+impl Features {
+    /// The features in the order of the summary's counts.
+    fn flags(&self) -> [bool; 11] {
+        [
+            self.nontight,
+            self.disjunction,
+            self.choice,
+            self.bounded_choice,
+            self.conditional_choice,
+            self.strong_negation,
+            self.negation,
+            self.arithmetic,
+            self.show,
+            self.constraint,
+            self.symbolic,
+        ]
+    }
 }
 
 struct Program {
@@ -503,23 +491,9 @@ impl Gen {
         let mut body = Body::default();
         let m = *self.rng.pick(group);
         self.var_atom(m, &mut body);
-        if m == h || self.rng.chance(0.5) {
-            // `tc(X,Y) :- tc(X,Z), e(Z,Y).`: a step along a lower relation.
-            let pool = self.below(self.preds[h].level);
-            let p = *self.rng.pick(&pool);
-            self.pos_atom(p, &mut body);
-        }
-        if self.rng.chance(0.5) {
-            self.extras(&mut body, false);
-        }
-        let mut a = String::new();
-        for _ in 0..5 {
-            let args = self.head_args(self.preds[h].arity, &body, false);
-            a = self.atom(h, false, &args);
-            if a != body.lits[0] {
-                break;
-            }
-        }
+        // `tc(X,Y) :- tc(X,Z), e(Z,Y).`: a step along a lower relation.
+        let step = m == h || self.rng.chance(0.5);
+        let a = self.loop_rest(h, &mut body, step, 0.5);
         let head = if self.rng.chance(0.2) {
             self.f.choice = true;
             format!("{{ {a} }}")
@@ -527,6 +501,30 @@ impl Gen {
             a
         };
         self.emit(head, &body);
+    }
+
+    /// The rest of a rule for `h` whose body starts with a member of its
+    /// cyclic group: with `step` an atom of a lower level, with probability
+    /// `extras` more literals; returns the head, which is not the body's first
+    /// atom again if five tries can help it (not the useless `p(X) :- p(X).`).
+    fn loop_rest(&mut self, h: usize, body: &mut Body, step: bool, extras: f64) -> String {
+        if step {
+            let pool = self.below(self.preds[h].level);
+            let p = *self.rng.pick(&pool);
+            self.pos_atom(p, body);
+        }
+        if self.rng.chance(extras) {
+            self.extras(body, false);
+        }
+        let mut head = String::new();
+        for _ in 0..5 {
+            let args = self.head_args(self.preds[h].arity, body, false);
+            head = self.atom(h, false, &args);
+            if head != body.lits[0] {
+                break;
+            }
+        }
+        head
     }
 
     fn constraint(&mut self) {
@@ -653,22 +651,8 @@ fn generate(seed: u64) -> Program {
             let next = group[(j + 1) % group.len()];
             let mut body = Body::default();
             g.var_atom(next, &mut body);
-            if g.rng.chance(0.4) {
-                let pool = g.below(g.preds[h].level);
-                let p = *g.rng.pick(&pool);
-                g.pos_atom(p, &mut body);
-            }
-            if g.rng.chance(0.3) {
-                g.extras(&mut body, false);
-            }
-            let mut head = String::new();
-            for _ in 0..5 {
-                let args = g.head_args(g.preds[h].arity, &body, false);
-                head = g.atom(h, false, &args);
-                if head != body.lits[0] {
-                    break; // not the useless `p(X) :- p(X).`
-                }
-            }
+            let step = g.rng.chance(0.4);
+            let head = g.loop_rest(h, &mut body, step, 0.3);
             g.emit(head, &body);
             g.f.nontight = true;
             if g.rng.chance(0.3) {
@@ -730,16 +714,6 @@ fn generate(seed: u64) -> Program {
 
 // ---------------------------------------------------------------------------
 // Running and comparing
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(s) => s
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={s:?} is not a number")),
-        Err(_) => default,
-    }
-}
 
 fn clingo_bin() -> PathBuf {
     PathBuf::from(std::env::var("ASP2SAT_CLINGO").unwrap_or_else(|_| "clingo".into()))
@@ -1054,20 +1028,7 @@ fn differential_against_clingo() {
                 if models > 1 {
                     many += 1;
                 }
-                let flags = [
-                    f.nontight,
-                    f.disjunction,
-                    f.choice,
-                    f.bounded_choice,
-                    f.conditional_choice,
-                    f.strong_negation,
-                    f.negation,
-                    f.arithmetic,
-                    f.show,
-                    f.constraint,
-                    f.symbolic,
-                ];
-                for (i, b) in flags.iter().enumerate() {
+                for (i, b) in f.flags().iter().enumerate() {
                     feats[i] += *b as usize;
                 }
             }
@@ -1160,22 +1121,7 @@ fn generator_covers_features() {
     for seed in 1..=300 {
         let p = generate(seed);
         let f = p.features;
-        for (i, b) in [
-            f.nontight,
-            f.disjunction,
-            f.choice,
-            f.bounded_choice,
-            f.conditional_choice,
-            f.strong_negation,
-            f.negation,
-            f.arithmetic,
-            f.show,
-            f.constraint,
-            f.symbolic,
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (i, b) in f.flags().iter().enumerate() {
             c[i] += *b as usize;
         }
         text += &p.text;

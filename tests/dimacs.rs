@@ -23,95 +23,38 @@
 //! clingo (Debian package `gringo`) and minisat (package `minisat`) must be
 //! installed; without them these tests fail with a message saying so.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::*;
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
 // ---------------------------------------------------------------------------
 // Running programs
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(sub: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("dimacs")
-        .join(sub);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-struct Output {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `program args` in the repository root with `stdin`, killing it after
-/// `limit`.
-fn run_with(program: &str, args: &[&str], stdin: Option<&str>, limit: Duration) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(root())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("could not run {program}: {e}"));
-    if let Some(text) = stdin {
-        let mut input = child.stdin.take().unwrap();
-        let text = text.to_string();
-        std::thread::spawn(move || {
-            let _ = input.write_all(text.as_bytes());
-        });
-    }
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stdout, &mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stderr, &mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{program} {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    Output {
-        code: status.code(),
-        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
-    }
-}
-
+/// How long one run of asp2sat, clingo or minisat may take.
 const LIMIT: Duration = Duration::from_secs(120);
 
+/// Runs `program args` in the repository root with `stdin`; fails the test
+/// when it does not finish within [`LIMIT`].
+#[track_caller]
+fn run_with(program: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    let out = run(program, &strings(args), &root(), stdin, LIMIT);
+    assert!(
+        !out.timed_out,
+        "{} {args:?} did not finish within {LIMIT:?}",
+        program.display()
+    );
+    out
+}
+
 fn asp2sat(args: &[&str], stdin: Option<&str>) -> Output {
-    run_with(env!("CARGO_BIN_EXE_asp2sat"), args, stdin, LIMIT)
+    run_with(&asp2sat_bin(), args, stdin)
 }
 
 /// A required external binary: `env` overrides `name`; fails the test with
@@ -143,26 +86,9 @@ fn minisat() -> String {
 /// The witnesses of an `--outf=2` JSON answer (asp2sat's or clingo's), each
 /// sorted; the list sorted too (a multiset of answer sets).
 fn witnesses(json: &str) -> Vec<Vec<String>> {
-    let value: serde_json::Value =
-        serde_json::from_str(json).unwrap_or_else(|e| panic!("not JSON ({e}):\n{json}"));
-    let mut sets: Vec<Vec<String>> = value["Call"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|call| call["Witnesses"].as_array().cloned().unwrap_or_default())
-        .map(|w| {
-            let mut atoms: Vec<String> = w["Value"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| a.as_str().unwrap().to_string())
-                .collect();
-            atoms.sort();
-            atoms
-        })
-        .collect();
-    sets.sort();
-    sets
+    parse_json_answer(json)
+        .unwrap_or_else(|e| panic!("{e}:\n{json}"))
+        .sorted()
 }
 
 // ---------------------------------------------------------------------------
@@ -335,7 +261,7 @@ const MAX_MODELS: usize = 5000;
 /// (lazy and eager, with and without `--project`) and, with `clingo`, with
 /// clingo. Panics with the program on any difference.
 fn round_trip(name: &str, program: &str, clingo: Option<&str>) -> Checked {
-    let dir = scratch("programs");
+    let dir = scratch("dimacs/programs");
     let file = dir.join(format!("{name}.lp"));
     std::fs::write(&file, program).unwrap();
     let file = file.to_str().unwrap();
@@ -406,10 +332,9 @@ fn round_trip(name: &str, program: &str, clingo: Option<&str>) -> Checked {
         // sets of some programs mixing disjunction and choice (clingo 5.8
         // finds them, and so does clingo 5.4.1 without it).
         let output = run_with(
-            clingo,
+            Path::new(clingo),
             &["-n", "0", "--outf=2", "--eq=0", file],
             None,
-            LIMIT,
         );
         if !matches!(output.code, Some(20 | 30)) {
             fail(format!(
@@ -434,28 +359,6 @@ fn round_trip(name: &str, program: &str, clingo: Option<&str>) -> Checked {
 // ---------------------------------------------------------------------------
 // Random programs
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5DEE_CE66_D1CE_4E5B)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 /// A random program in clingo syntax over unary predicates `p0..p4` on a
 /// domain `d(1..k)`: choice rules (bounds, conditions), normal rules with
 /// positive cycles (non-tight), negation, disjunction (not always
@@ -467,7 +370,7 @@ fn random_program(seed: u64) -> String {
     let mut out = format!("d(1..{k}).\n");
     // f/1: facts only, for the conditions of choice elements.
     for i in 1..=k {
-        if rng.chance(60) {
+        if rng.chance(0.6) {
             writeln!(out, "f({i}).").unwrap();
         }
     }
@@ -475,11 +378,11 @@ fn random_program(seed: u64) -> String {
     // A body over X (bound by d(X)) and maybe Y (bound by d(Y)).
     let body = |rng: &mut Rng, positive: usize| -> String {
         let mut lits = vec!["d(X)".to_string()];
-        let two = rng.chance(30);
+        let two = rng.chance(0.3);
         if two {
             lits.push("d(Y)".to_string());
         }
-        let var = |rng: &mut Rng| if two && rng.chance(50) { "Y" } else { "X" };
+        let var = |rng: &mut Rng| if two && rng.chance(0.5) { "Y" } else { "X" };
         for _ in 0..positive {
             let v = var(rng);
             lits.push(format!("{}({v})", pred(rng)));
@@ -488,8 +391,8 @@ fn random_program(seed: u64) -> String {
             let v = var(rng);
             lits.push(format!("not {}({v})", pred(rng)));
         }
-        if two && rng.chance(30) {
-            lits.push(if rng.chance(50) { "X < Y" } else { "X != Y" }.to_string());
+        if two && rng.chance(0.3) {
+            lits.push(if rng.chance(0.5) { "X < Y" } else { "X != Y" }.to_string());
         }
         lits.join(", ")
     };
@@ -504,17 +407,17 @@ fn random_program(seed: u64) -> String {
                     1 => format!("{p}(X) : d(X), not f(X)"),
                     _ => format!("{p}(X) : f(X)"),
                 };
-                let lower = if rng.chance(30) {
+                let lower = if rng.chance(0.3) {
                     format!("{} ", rng.below(3))
                 } else {
                     String::new()
                 };
-                let upper = if rng.chance(30) {
+                let upper = if rng.chance(0.3) {
                     format!(" {}", 1 + rng.below(2))
                 } else {
                     String::new()
                 };
-                let guard = if rng.chance(30) {
+                let guard = if rng.chance(0.3) {
                     format!(" :- {}(1)", pred(&mut rng))
                 } else {
                     String::new()
@@ -572,49 +475,15 @@ fn random_program(seed: u64) -> String {
     out
 }
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Runs `check` on `0..count` over two threads; returns the results in order.
-fn parallel<T: Send>(count: usize, check: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 4);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count {
-                        break;
-                    }
-                    let result = check(i);
-                    results.lock().unwrap()[i] = Some(result);
-                }
-            });
-        }
-    });
-    results
-        .into_inner()
-        .unwrap()
-        .into_iter()
-        .map(|r| r.unwrap())
-        .collect()
-}
-
 #[test]
 fn dimacs_round_trip_random_programs() {
     let clingo = clingo();
-    let cases = env_number("ASP2SAT_DIMACS_CASES", 200) as usize;
-    let seed = env_number("ASP2SAT_DIMACS_SEED", 1);
-    let results = parallel(cases, |i| {
-        let seed = seed + i as u64;
+    let cases = env_u64("ASP2SAT_DIMACS_CASES", 200) as usize;
+    let seed0 = env_u64("ASP2SAT_DIMACS_SEED", 1);
+    let seeds: Vec<u64> = (0..cases as u64).map(|i| seed0 + i).collect();
+    // At most 4 threads by default: every case runs asp2sat four times and
+    // clingo once.
+    let results = parallel_map(&seeds, threads_up_to(4), |_, &seed| {
         round_trip(
             &format!("random_{seed}"),
             &random_program(seed),
@@ -721,8 +590,10 @@ fn dimacs_round_trip_hamiltonian_cycles() {
     let mut rng = Rng::new(77);
     for i in 0..12 {
         let n = 4 + rng.below(3);
-        let edges: Vec<(usize, usize)> =
-            complete(n).into_iter().filter(|_| rng.chance(55)).collect();
+        let edges: Vec<(usize, usize)> = complete(n)
+            .into_iter()
+            .filter(|_| rng.chance(0.55))
+            .collect();
         let program = format!("{HAMILTON}{}", graph(n, &edges));
         round_trip(&format!("hc_random_{i}"), &program, Some(&clingo));
     }
@@ -776,7 +647,7 @@ fn dimacs_round_trip_reachability_and_disjunction() {
 /// `(atoms, rules, variables, clauses)` of the Hamiltonian-cycle CNF of
 /// `edges`.
 fn sizes(name: &str, nodes: usize, edges: &[(usize, usize)]) -> (usize, usize, usize, usize) {
-    let dir = scratch("sizes");
+    let dir = scratch("dimacs/sizes");
     let file = dir.join(format!("{name}.lp"));
     std::fs::write(&file, format!("{HAMILTON}{}", graph(nodes, edges))).unwrap();
     let out = asp2sat(&["dimacs", "--stats", file.to_str().unwrap()], None);
@@ -846,10 +717,9 @@ fn minisat_model(cnf: &Path) -> Vec<bool> {
     let minisat = minisat();
     let result = cnf.with_extension("out");
     let output = run_with(
-        &minisat,
+        Path::new(&minisat),
         &["-verb=0", cnf.to_str().unwrap(), result.to_str().unwrap()],
         None,
-        LIMIT,
     );
     assert_eq!(
         output.code,
@@ -878,7 +748,7 @@ fn minisat_model(cnf: &Path) -> Vec<bool> {
 
 #[test]
 fn dimacs_sudoku_through_minisat() {
-    let dir = scratch("sudoku");
+    let dir = scratch("dimacs/sudoku");
     for encoding in [
         "encodings/sudoku.lp",
         "encodings/sudoku_lparse.lp",
@@ -960,7 +830,7 @@ fn dimacs_cli_errors_exit_65_without_output() {
 
 #[test]
 fn dimacs_cli_output_file_is_written_atomically() {
-    let dir = scratch("cli");
+    let dir = scratch("dimacs/cli");
     let target = dir.join("out.cnf");
     let _ = std::fs::remove_file(&target);
     let stdout = asp2sat(&["dimacs", "-c", "n=3", "-"], Some("p(1..n). {q}."));

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: running the asp2sat binary (and
-//! clingo) with a time limit, reading clingo's `--outf=2` JSON, and a tiny
-//! thread pool. Each test crate uses only part of this.
+//! clingo, minisat) with a time limit, reading clingo's `--outf=2` JSON, a
+//! tiny thread pool, numbers from the environment and the random number
+//! generator of the program generators. Each test crate uses only part of
+//! this.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
@@ -232,6 +234,12 @@ pub fn parallel_map<T: Sync, R: Send>(
 /// Worker threads for the data-driven tests: env `ASP2SAT_TEST_THREADS`,
 /// default the number of cores.
 pub fn threads() -> usize {
+    threads_up_to(usize::MAX)
+}
+
+/// [`threads`], but without `ASP2SAT_TEST_THREADS` at most `max` (for tests
+/// whose every case runs several solvers).
+pub fn threads_up_to(max: usize) -> usize {
     std::env::var("ASP2SAT_TEST_THREADS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -239,7 +247,54 @@ pub fn threads() -> usize {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2)
+                .min(max)
         })
+}
+
+/// The number in env `name`, `default` when it is not set; a value that is
+/// not a number fails the test.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(s) => s
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={s:?} is not a number")),
+        Err(_) => default,
+    }
+}
+
+/// splitmix64: small, fast, and the same on every platform. The random
+/// program generators draw from it; one seed, one program.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03);
+        r.next();
+        r
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in 0..n.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// Uniform in lo..=hi.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
+    }
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
 }
 
 /// Split `name(a,b,c)` into its name and top-level arguments (no nesting
