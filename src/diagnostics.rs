@@ -210,10 +210,13 @@ fn snippet(sources: &SourceMap, span: Span, severity: Severity) -> String {
     rendered
 }
 
-/// Renders every diagnostic in order, separated by blank lines as gringo does.
+/// Renders every diagnostic in source order (file, then position),
+/// separated by blank lines as gringo does.
 pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
-    diagnostics
-        .iter()
+    let mut ordered: Vec<&Diagnostic> = diagnostics.iter().collect();
+    ordered.sort_by_key(|d| (d.span.file, d.span.start));
+    ordered
+        .into_iter()
         .map(|d| d.render(sources))
         .collect::<Vec<_>>()
         .join("\n")
@@ -237,6 +240,16 @@ mod tests {
         let mut sources = SourceMap::default();
         let file = sources.add("m.lp", "a :-\n  b.\n");
         assert_eq!(sources.location(Span::new(file, 0, 9)), "m.lp:1:1-2:5");
+    }
+
+    #[test]
+    fn render_all_orders_by_position() {
+        let mut sources = SourceMap::default();
+        let file = sources.add("o.lp", "a :- b(.\nc :- d(.\n");
+        let late = Diagnostic::error(Span::new(file, 16, 17), "second");
+        let early = Diagnostic::error(Span::new(file, 7, 8), "first");
+        let rendered = render_all(&[late, early], &sources);
+        assert!(rendered.find("first").unwrap() < rendered.find("second").unwrap());
     }
 
     #[test]
