@@ -214,6 +214,12 @@ impl<'s> Instantiator<'s> {
         }
     }
 
+    /// The atoms, rules and `#show` terms grounded; the relations and their
+    /// indexes are freed here, before simplification needs memory.
+    pub fn finish(self) -> (AtomTable, Vec<Rule>, Vec<ShowTerm>) {
+        (self.atoms, self.rules.rules, self.show_terms)
+    }
+
     /// Grounds rules whose body predicates are all complete (constraints and
     /// `#show` terms).
     pub fn ground_final(&mut self, rules: &[&CRule]) {

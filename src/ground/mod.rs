@@ -128,13 +128,7 @@ pub fn ground(
         grounder.ground_component(component, &ready);
     }
     grounder.ground_final(&final_rules);
-    let Instantiator {
-        atoms,
-        rules,
-        show_terms,
-        ..
-    } = grounder;
-    let mut rules = rules.rules;
+    let (atoms, mut rules, show_terms) = grounder.finish();
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
     let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));

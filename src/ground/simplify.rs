@@ -44,6 +44,9 @@ impl<'a> Simplifier<'a> {
                 break;
             }
         }
+        // Most rules may have turned into facts: give their space back
+        // before the program is rebuilt.
+        rules.shrink_to_fit();
         show_terms.retain_mut(|show| self.body(&mut show.body));
         self.compact(rules, show_terms, symbols, shown)
     }
@@ -139,7 +142,8 @@ impl<'a> Simplifier<'a> {
             b.pos.iter_mut().for_each(map);
             b.neg.iter_mut().for_each(map);
         };
-        let mut out_rules = Vec::with_capacity(rules.len() + atoms.len());
+        let facts = self.fact.iter().filter(|&&f| f).count();
+        let mut out_rules = Vec::with_capacity(rules.len() + facts);
         for (a, &fact) in self.fact.iter().enumerate() {
             if fact {
                 out_rules.push(Rule {
