@@ -318,12 +318,18 @@ struct Progress {
     witnesses: Vec<Vec<String>>,
     models: usize,
     started: Instant,
+    /// When the search began and when it last found a model, so that an
+    /// interrupted run reports its times too.
+    solve_started: Option<Instant>,
+    last_model: Option<Instant>,
     timings: Timings,
 }
 
 impl Progress {
     fn answer(&mut self, atoms: Vec<String>) {
         self.models += 1;
+        self.last_model = Some(Instant::now());
+        self.timings.first_model.get_or_insert(self.started.elapsed());
         if self.quiet {
             return;
         }
@@ -338,6 +344,9 @@ impl Progress {
 
     fn finish(&mut self, outcome: Outcome, sizes: Option<&Sizes>) {
         self.timings.total = self.started.elapsed();
+        if let Some(solve_started) = self.solve_started {
+            self.timings.solve = solve_started.elapsed();
+        }
         let summary = Summary {
             outcome,
             models: self.models,
@@ -503,19 +512,20 @@ fn solve(config: Config) -> u8 {
         witnesses: Vec::new(),
         models: 0,
         started,
+        solve_started: None,
+        last_model: None,
         timings,
     }));
     if let Some(limit) = config.time_limit {
         spawn_watchdog(progress.clone(), limit);
     }
-    run_solver(&program, &config, &progress, started, &sources)
+    run_solver(&program, &config, &progress, &sources)
 }
 
 fn run_solver(
     program: &GroundProgram,
     config: &Config,
     progress: &Mutex<Progress>,
-    started: Instant,
     sources: &SourceMap,
 ) -> u8 {
     let translate_start = Instant::now();
@@ -538,12 +548,12 @@ fn run_solver(
             output::reading_line(&config.inputs)
         );
     }
-    let solve_start = Instant::now();
-    let mut last_model = solve_start;
-    let mut first_model = None;
+    {
+        let mut progress = lock(progress);
+        progress.timings.translate = translate;
+        progress.solve_started = Some(Instant::now());
+    }
     while let Some(answer) = enumerator.next_answer_set() {
-        last_model = Instant::now();
-        first_model.get_or_insert(started.elapsed());
         let atoms = answer
             .shown
             .iter()
@@ -558,14 +568,10 @@ fn run_solver(
         (_, true) => Outcome::Exhausted,
         (_, false) => Outcome::Satisfiable,
     };
-    progress.timings.translate = translate;
-    progress.timings.solve = solve_start.elapsed();
-    progress.timings.first_model = first_model;
-    progress.timings.unsat = if enumerator.exhausted() {
-        last_model.elapsed()
-    } else {
-        Duration::ZERO
-    };
+    if enumerator.exhausted() {
+        let since = progress.last_model.or(progress.solve_started);
+        progress.timings.unsat = since.map_or(Duration::ZERO, |t| t.elapsed());
+    }
     let sizes = Sizes {
         atoms: program.atoms.len(),
         rules: program.rules.len(),
