@@ -329,7 +329,9 @@ impl Progress {
     fn answer(&mut self, atoms: Vec<String>) {
         self.models += 1;
         self.last_model = Some(Instant::now());
-        self.timings.first_model.get_or_insert(self.started.elapsed());
+        self.timings
+            .first_model
+            .get_or_insert(self.started.elapsed());
         if self.quiet {
             return;
         }
