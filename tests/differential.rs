@@ -971,15 +971,15 @@ fn run_case(seed: u64, dir: &std::path::Path, clingo_only: bool) -> Outcome {
         want.witnesses.len(),
         show_sets(&want.sorted(), 12)
     );
-    if let Some(w2) = &second {
-        if w2.sorted() != want.sorted() {
-            let _ = write!(
-                msg,
-                "clingo --eq=0, each answer set once ({} answer sets):\n{}",
-                w2.witnesses.len(),
-                show_sets(&w2.sorted(), 12)
-            );
-        }
+    if let Some(w2) = &second
+        && w2.sorted() != want.sorted()
+    {
+        let _ = write!(
+            msg,
+            "clingo --eq=0, each answer set once ({} answer sets):\n{}",
+            w2.witnesses.len(),
+            show_sets(&w2.sorted(), 12)
+        );
     }
     if let Some(got) = &got {
         let _ = write!(

@@ -681,10 +681,8 @@ fn has_anonymous(term: &Term) -> bool {
 /// Named variables of a term in order of first occurrence.
 fn collect_variables(term: &Term, out: &mut Vec<(String, Span)>) {
     match &term.kind {
-        TermKind::Variable(name) => {
-            if !out.iter().any(|(n, _)| n == name) {
-                out.push((name.clone(), term.span));
-            }
+        TermKind::Variable(name) if !out.iter().any(|(n, _)| n == name) => {
+            out.push((name.clone(), term.span));
         }
         TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
             args.iter().for_each(|a| collect_variables(a, out))

@@ -127,9 +127,9 @@ impl<'a> Simplifier<'a> {
     ) -> GroundProgram {
         let mut new_id = vec![u32::MAX; self.atoms.len()];
         let mut atoms = Vec::new();
-        for a in 0..self.atoms.len() {
+        for (a, id) in new_id.iter_mut().enumerate() {
             if self.derivable[a] || self.fact[a] {
-                new_id[a] = atoms.len() as u32;
+                *id = atoms.len() as u32;
                 atoms.push(Atom {
                     symbol: self.atoms.syms[a],
                     shown: shown(a),
