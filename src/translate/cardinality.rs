@@ -15,8 +15,10 @@
 //! so that the registers are functionally determined by the inputs: an
 //! exported CNF then has exactly one model per assignment of the inputs that
 //! satisfies the bounds, and model counters count answer sets. Registers go
-//! up to `j = min(n, max(lower, upper + 1))` only, so `1 { … } 1` over `n`
-//! inputs costs O(n) clauses.
+//! up to `j = min(n, max(lower, upper))` only: "more than `upper`" is an
+//! input `x_i` with `r(i − 1, upper)` already true, one binary clause per
+//! input, so the registers `r(i, upper + 1)`, false in every model, are
+//! never built. `1 { … } 1` over `n` inputs costs about `4n` clauses.
 
 use super::Cond;
 use varisat::{ExtendFormula, Lit};
@@ -90,13 +92,22 @@ impl SequentialCounter {
     /// When `0 < j <= inputs` and `j` exceeds the width the counter was
     /// built with.
     pub fn at_least(&self, j: usize) -> Cond {
+        self.at_least_among(self.inputs, j)
+    }
+
+    /// `r(i, j)`: "at least `j` of the first `i` inputs are true".
+    ///
+    /// # Panics
+    /// When `0 < j <= i` and `j` exceeds the width the counter was built
+    /// with.
+    pub fn at_least_among(&self, i: usize, j: usize) -> Cond {
         if j == 0 {
             Cond::True
-        } else if j > self.inputs {
+        } else if j > i {
             Cond::False
         } else {
-            assert!(j <= self.width, "register r(n, {j}) was not built");
-            Cond::Lit(self.rows[self.inputs - 1][j - 1])
+            assert!(j <= self.width, "register r({i}, {j}) was not built");
+            Cond::Lit(self.rows[i - 1][j - 1])
         }
     }
 }
@@ -158,15 +169,19 @@ pub fn encode_bounds<S: ExtendFormula>(
         }
         _ => {}
     }
-    let width = lower.max(upper.map_or(0, |u| u + 1));
+    // The registers r(i, u + 1) would be false in every model, so they are
+    // not built: "more than u" is an input x_i with r(i − 1, u) before it.
+    let width = lower.max(upper.unwrap_or(0));
     let counter = SequentialCounter::new(inputs, width, sink);
     if lower > 0 {
         let at_least = counter.at_least(lower).lit().expect("0 < lower <= n");
         guarded(sink, &[at_least]);
     }
     if let Some(u) = upper {
-        let too_many = counter.at_least(u + 1).lit().expect("0 < upper + 1 <= n");
-        guarded(sink, &[!too_many]);
+        for (i, &x) in inputs.iter().enumerate().skip(u) {
+            let before = counter.at_least_among(i, u).lit().expect("0 < u <= i");
+            guarded(sink, &[!x, !before]);
+        }
     }
 }
 
