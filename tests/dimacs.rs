@@ -224,14 +224,7 @@ fn enumerate(cnf: &Cnf, max: usize) -> Option<Models> {
             for (k, &i) in free.iter().enumerate() {
                 values[i] = bits >> k & 1 == 1;
             }
-            let mut shown: Vec<String> = cnf
-                .table
-                .iter()
-                .filter(|(v, _)| values[v - 1])
-                .map(|(_, name)| name.clone())
-                .collect();
-            shown.sort();
-            decoded.push(shown);
+            decoded.push(decode(cnf, &values));
             projections.insert(cnf.show.iter().map(|v| values[v - 1]).collect());
             if decoded.len() > max {
                 return None;
