@@ -121,8 +121,8 @@ struct Output<'o> {
 }
 
 impl Output<'_> {
-    fn rule(&mut self, head: Head, body: Body, origin: Span) {
-        self.rules.insert(Rule { head, body, origin });
+    fn rule(&mut self, head: Head, body: &Body, origin: Span) {
+        self.rules.insert(head, &body.pos, &body.neg, origin);
     }
 }
 
@@ -136,23 +136,30 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    fn hash(rule: &Rule) -> u64 {
-        FxBuildHasher.hash_one((&rule.head, &rule.body))
+    fn hash(head: &Head, pos: &[AtomId], neg: &[AtomId]) -> u64 {
+        FxBuildHasher.hash_one((head, pos, neg))
     }
 
-    fn insert(&mut self, rule: Rule) {
-        let hash = Self::hash(&rule);
+    /// Adds `head :- pos, not neg` (both sorted and distinct) unless it is
+    /// there already; the body is only allocated for a new rule.
+    fn insert(&mut self, head: Head, pos: &[AtomId], neg: &[AtomId], origin: Span) {
+        let hash = Self::hash(&head, pos, neg);
         let rules = &self.rules;
         let same = |&i: &u32| {
             let other = &rules[i as usize];
-            other.head == rule.head && other.body == rule.body
+            other.head == head && other.body.pos == pos && other.body.neg == neg
         };
         if self.table.find(hash, same).is_none() {
             self.table
                 .insert_unique(hash, self.rules.len() as u32, |&i| {
-                    Self::hash(&rules[i as usize])
+                    let r = &rules[i as usize];
+                    Self::hash(&r.head, &r.body.pos, &r.body.neg)
                 });
-            self.rules.push(rule);
+            let body = Body {
+                pos: pos.to_vec(),
+                neg: neg.to_vec(),
+            };
+            self.rules.push(Rule { head, body, origin });
         }
     }
 }
@@ -255,6 +262,7 @@ impl<'s> Instantiator<'s> {
             neg: Vec::new(),
             key: Vec::new(),
             args: Vec::new(),
+            scratch: Body::default(),
         };
         let mut output = Output {
             new_members: Vec::new(),
@@ -451,6 +459,8 @@ struct Exec<'a> {
     key: Vec<SymId>,
     /// Scratch space for the arguments of an atom being built.
     args: Vec<SymId>,
+    /// Scratch space for the body of a rule instance.
+    scratch: Body,
 }
 
 impl Exec<'_> {
@@ -652,11 +662,27 @@ impl Exec<'_> {
         )
     }
 
+    /// The whole rule body, sorted and distinct, in reused buffers: most
+    /// instances of symmetric constraints are duplicates that need no
+    /// allocation of their own.
+    fn rule_body(&mut self) -> &Body {
+        let body = &mut self.scratch;
+        body.pos.clear();
+        body.pos.extend(self.pos.iter().map(|&a| AtomId(a)));
+        body.pos.sort_unstable();
+        body.pos.dedup();
+        body.neg.clear();
+        body.neg.extend(self.neg.iter().map(|&a| AtomId(a)));
+        body.neg.sort_unstable();
+        body.neg.dedup();
+        body
+    }
+
     /// Produces the ground rule for the current binding of the body.
     fn emit(&mut self, rule: &CRule, element_plans: &[Vec<Step<'_>>], output: &mut Output) {
         let span = rule.span;
         match &rule.head {
-            CHead::Constraint => output.rule(Head::Constraint, self.body(0, 0), span),
+            CHead::Constraint => output.rule(Head::Constraint, self.rule_body(), span),
             CHead::ShowTerm(term) => {
                 if let Some(term) = term.eval(self.symbols, &self.env) {
                     let body = self.body(0, 0);
@@ -681,10 +707,10 @@ impl Exec<'_> {
                     .iter()
                     .filter_map(|atom| self.derive(atom, output))
                     .collect();
-                let body = self.body(0, 0);
+                let empty = self.pos.is_empty() && self.neg.is_empty();
                 let head = match ids.as_slice() {
                     [single] => {
-                        if body.is_empty() {
+                        if empty {
                             self.atoms.fact[*single as usize] = true;
                         }
                         Head::Atom(AtomId(*single))
@@ -700,7 +726,7 @@ impl Exec<'_> {
                         }
                     }
                 };
-                output.rule(head, body, span);
+                output.rule(head, self.rule_body(), span);
             }
             CHead::Choice { elements, guards } => {
                 let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
@@ -708,17 +734,14 @@ impl Exec<'_> {
                 for (element, plan) in elements.iter().zip(element_plans) {
                     self.ground_element(element, plan, pos_base, neg_base, &mut ground, output);
                 }
-                let body = self.body(0, 0);
                 let elements = merge_elements(ground);
-                let Some(bounds) = self.bounds(guards, elements.len()) else {
+                let head = match self.bounds(guards, elements.len()) {
                     // The bounds can never hold: the body must be false.
-                    output.rule(Head::Constraint, body, span);
-                    return;
+                    None => Head::Constraint,
+                    Some(_) if elements.is_empty() => return,
+                    Some(bounds) => Head::Choice { elements, bounds },
                 };
-                if elements.is_empty() {
-                    return;
-                }
-                output.rule(Head::Choice { elements, bounds }, body, span);
+                output.rule(head, self.rule_body(), span);
             }
         }
     }
