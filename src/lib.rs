@@ -43,13 +43,7 @@ pub fn answer_sets(program: &str, max_models: usize) -> Result<Vec<Vec<String>>,
         solve::Enumerator::new(&ground, options).map_err(|e| fail(&[e], &sources))?;
     let mut answers = Vec::new();
     while let Some(answer) = enumerator.next_answer_set() {
-        answers.push(
-            answer
-                .shown
-                .iter()
-                .map(|&s| ground.symbols.display(s).to_string())
-                .collect(),
-        );
+        answers.push(answer.atoms(&ground.symbols));
     }
     Ok(answers)
 }

@@ -53,16 +53,17 @@ pub struct AnswerSet {
 }
 
 impl AnswerSet {
+    /// Each symbol as clingo prints it, in order.
+    pub fn atoms(&self, symbols: &SymbolTable) -> Vec<String> {
+        self.shown
+            .iter()
+            .map(|&s| symbols.display(s).to_string())
+            .collect()
+    }
+
     /// The symbols separated by spaces, as clingo prints an answer.
     pub fn render(&self, symbols: &SymbolTable) -> String {
-        let mut out = String::new();
-        for (i, &symbol) in self.shown.iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(&symbols.display(symbol).to_string());
-        }
-        out
+        self.atoms(symbols).join(" ")
     }
 }
 
@@ -91,8 +92,7 @@ pub struct SolveStats {
 }
 
 /// Enumerates the answer sets of a ground program, one per call.
-pub struct Enumerator<'p> {
-    program: &'p GroundProgram,
+pub struct Enumerator {
     translation: Translation,
     solver: Solver<'static>,
     options: SolveOptions,
@@ -112,10 +112,10 @@ pub struct Enumerator<'p> {
     fact_vars: Vec<bool>,
 }
 
-impl<'p> Enumerator<'p> {
+impl Enumerator {
     /// Translates the program into a fresh solver. Fails when the program
     /// has a disjunctive rule that is not head-cycle-free.
-    pub fn new(program: &'p GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
+    pub fn new(program: &GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
         let start = Instant::now();
         let mut solver = Solver::new();
         let translation = match options.translation {
@@ -145,7 +145,6 @@ impl<'p> Enumerator<'p> {
             }
         }
         Ok(Enumerator {
-            program,
             unblocked: false,
             fact_vars,
             values: vec![false; stats.variables],
@@ -300,13 +299,9 @@ impl<'p> Enumerator<'p> {
     pub fn translation(&self) -> &Translation {
         &self.translation
     }
-
-    pub fn program(&self) -> &'p GroundProgram {
-        self.program
-    }
 }
 
-impl Iterator for Enumerator<'_> {
+impl Iterator for Enumerator {
     type Item = AnswerSet;
 
     fn next(&mut self) -> Option<AnswerSet> {

@@ -197,19 +197,19 @@ pub fn main() -> ExitCode {
     match args.command {
         Command::Solve(args) => match Config::from_args(args) {
             Ok(config) => ExitCode::from(solve(config)),
-            Err(message) => {
-                eprintln!("asp2sat: error: {message}");
-                ExitCode::from(EXIT_INPUT_ERROR)
-            }
+            Err(message) => ExitCode::from(input_error(&message)),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
             Ok(consts) => ExitCode::from(dimacs(&args, &consts)),
-            Err(message) => {
-                eprintln!("asp2sat: error: {message}");
-                ExitCode::from(EXIT_INPUT_ERROR)
-            }
+            Err(message) => ExitCode::from(input_error(&message)),
         },
     }
+}
+
+/// Reports an error that has no place in the source (a flag, a file).
+fn input_error(message: &str) -> u8 {
+    eprintln!("asp2sat: error: {message}");
+    EXIT_INPUT_ERROR
 }
 
 /// Everything read from the inputs, parsed.
@@ -376,10 +376,7 @@ fn load_and_ground(
     let started = Instant::now();
     let mut loaded = match load(inputs) {
         Ok(loaded) => loaded,
-        Err(message) => {
-            eprintln!("asp2sat: error: {message}");
-            return Err(EXIT_INPUT_ERROR);
-        }
+        Err(message) => return Err(input_error(&message)),
     };
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
         return Err(report_errors(
@@ -530,7 +527,6 @@ fn run_solver(
     progress: &Mutex<Progress>,
     sources: &SourceMap,
 ) -> u8 {
-    let translate_start = Instant::now();
     let options = SolveOptions {
         max_models: config.models,
         project: config.project,
@@ -542,7 +538,6 @@ fn run_solver(
             return report_errors(&[error], sources, "translation failed");
         }
     };
-    let translate = translate_start.elapsed();
     if !config.json {
         println!(
             "{}\n{}\nSolving...",
@@ -552,16 +547,11 @@ fn run_solver(
     }
     {
         let mut progress = lock(progress);
-        progress.timings.translate = translate;
+        progress.timings.translate = enumerator.stats().translate_time;
         progress.solve_started = Some(Instant::now());
     }
     while let Some(answer) = enumerator.next_answer_set() {
-        let atoms = answer
-            .shown
-            .iter()
-            .map(|&s| program.symbols.display(s).to_string())
-            .collect();
-        lock(progress).answer(atoms);
+        lock(progress).answer(answer.atoms(&program.symbols));
     }
     let stats = enumerator.stats();
     let mut progress = lock(progress);
