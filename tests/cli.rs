@@ -678,3 +678,23 @@ fn snapshot_syntax_error() {
     let out = output(solve(&["fixtures/cli/syntax_error.lp"]));
     insta::assert_snapshot!("stderr_syntax_error", out.stderr);
 }
+
+/// `--time-limit` covers grounding too. This program grounds for seconds
+/// (125 million join steps) but derives nothing, so its search is instant:
+/// a run that only started the clock when solving began would answer with
+/// `Models : 1` and exit 30.
+#[test]
+fn time_limit_interrupts_grounding() {
+    let mut cmd = solve(&["-q", "--time-limit=1", "-"]);
+    cmd.write_stdin("n(1..500).\np(X) :- n(X), n(Y), n(Z), X+Y+Z < 0.\n");
+    let out = output(cmd);
+    assert_eq!(
+        out.code,
+        Some(1),
+        "stdout: {}\nstderr: {}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(out.stdout.contains("UNKNOWN"), "{}", out.stdout);
+    assert_eq!(models_line(&out.stdout).as_deref(), Some("0+"));
+}

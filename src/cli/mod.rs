@@ -497,26 +497,30 @@ fn write_atomically(
 }
 
 fn solve(config: Config) -> u8 {
-    let started = Instant::now();
-    let mut timings = Timings::default();
-    let (program, sources) = match load_and_ground(&config.inputs, &config.consts, &mut timings) {
-        Ok(loaded) => loaded,
-        Err(code) => return code,
-    };
-
     let progress = Arc::new(Mutex::new(Progress {
         json: config.json,
         quiet: config.quiet,
         inputs: config.inputs.clone(),
         witnesses: Vec::new(),
         models: 0,
-        started,
+        started: Instant::now(),
         solve_started: None,
         last_model: None,
-        timings,
+        timings: Timings::default(),
     }));
+    // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
         spawn_watchdog(progress.clone(), limit);
+    }
+    let mut timings = Timings::default();
+    let (program, sources) = match load_and_ground(&config.inputs, &config.consts, &mut timings) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    {
+        let mut progress = lock(&progress);
+        progress.timings.parse = timings.parse;
+        progress.timings.ground = timings.ground;
     }
     run_solver(&program, &config, &progress, &sources)
 }
