@@ -17,7 +17,6 @@ use clap::{Parser, Subcommand};
 use output::{Outcome, Sizes, Summary, Timings};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -185,25 +184,34 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
 }
 
-/// Entry point of the binary.
-pub fn main() -> ExitCode {
+/// Entry point of the binary; returns the exit code, and the caller ends
+/// the process with it right away (see [`release_at_exit`]).
+pub fn main() -> u8 {
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 });
+            return if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
         }
     };
     match args.command {
         Command::Solve(args) => match Config::from_args(args) {
-            Ok(config) => ExitCode::from(solve(config)),
-            Err(message) => ExitCode::from(input_error(&message)),
+            Ok(config) => solve(config),
+            Err(message) => input_error(&message),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
-            Ok(consts) => ExitCode::from(dimacs(&args, &consts)),
-            Err(message) => ExitCode::from(input_error(&message)),
+            Ok(consts) => dimacs(&args, &consts),
+            Err(message) => input_error(&message),
         },
     }
+}
+
+/// Hands a large value (a ground program, a solver) to the operating
+/// system instead of freeing it piece by piece: the process ends right after
+/// the output is written, and unmapping its memory at exit is far cheaper
+/// than hundreds of thousands of `free` calls.
+fn release_at_exit<T>(value: T) {
+    std::mem::forget(value);
 }
 
 /// Reports an error that has no place in the source (a flag, a file).
@@ -439,6 +447,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
     if args.stats {
         eprint!("{}", crate::dimacs::stats_text(&program, &translation));
     }
+    release_at_exit((program, formula, translation, symbols));
     0
 }
 
@@ -522,7 +531,9 @@ fn solve(config: Config) -> u8 {
         progress.timings.parse = timings.parse;
         progress.timings.ground = timings.ground;
     }
-    run_solver(&program, &config, &progress, &sources)
+    let code = run_solver(&program, &config, &progress, &sources);
+    release_at_exit(program);
+    code
 }
 
 fn run_solver(
@@ -576,6 +587,7 @@ fn run_solver(
         loop_rounds: stats.loop_rounds,
     };
     progress.finish(outcome, config.stats.then_some(&sizes));
+    release_at_exit(enumerator);
     outcome.exit_code(progress.models, false)
 }
 
