@@ -98,10 +98,11 @@ mod tests {
         // Every atom of the generated program is an atom of the text too,
         // even one that no rule mentions.
         for atom in &program.atoms {
-            text.push_str(&format!(
-                "#defined {}/0.\n",
-                program.symbols.display(atom.symbol)
-            ));
+            let name = program.symbols.display(atom.symbol);
+            text.push_str(&format!("#defined {name}/0.\n"));
+            if atom.fact {
+                text.push_str(&format!("{name}.\n"));
+            }
         }
         text
     }

@@ -137,12 +137,16 @@ impl Enumerator {
             ..SolveStats::default()
         };
         let mut fact_vars = vec![false; stats.variables];
-        for rule in &program.rules {
-            if let Head::Atom(atom) = rule.head
-                && rule.body.is_empty()
-            {
-                fact_vars[translation.atom_var(atom).index()] = true;
-            }
+        let fact_rules = program.rules.iter().filter_map(|rule| match rule.head {
+            Head::Atom(atom) if rule.body.is_empty() => Some(atom),
+            _ => None,
+        });
+        for atom in program
+            .atom_ids()
+            .filter(|&a| program.is_fact(a))
+            .chain(fact_rules)
+        {
+            fact_vars[translation.atom_var(atom).index()] = true;
         }
         Ok(Enumerator {
             unblocked: false,
@@ -397,6 +401,54 @@ mod tests {
         );
         assert!(with_loops > 1000, "{with_loops} with loop formulas");
         assert!(nontrivial > 1000, "{nontrivial} with several answer sets");
+    }
+
+    /// Atoms flagged as facts (as the grounder hands them over: no rules of
+    /// their own) share one variable and still count as founded inside
+    /// loops, in both translations.
+    #[test]
+    fn solve_flagged_facts_match_brute_force() {
+        let mut rng = Rng::new(7);
+        let mut with_loops = 0;
+        for round in 0..2000 {
+            let mut program = random_program(&mut rng, 8, false);
+            for (i, atom) in program.atoms.iter_mut().enumerate() {
+                atom.fact = (round + i) % 3 == 0;
+            }
+            let atoms = &program.atoms;
+            program.rules.retain(|rule| match &rule.head {
+                Head::Atom(a) => !atoms[a.index()].fact,
+                Head::Disjunction(heads) => heads.iter().all(|a| !atoms[a.index()].fact),
+                Head::Choice { elements, .. } => {
+                    elements.iter().all(|e| !atoms[e.atom.index()].fact)
+                }
+                Head::Constraint => true,
+            });
+            if !head_cycle_free(&program) {
+                continue;
+            }
+            let expected = brute_force(&program, false);
+            assert_eq!(all(&program, false), expected, "round {round}: {program:?}");
+            let eager = SolveOptions {
+                max_models: 0,
+                translation: TranslationMode::Eager,
+                ..SolveOptions::default()
+            };
+            let mut found: Vec<Vec<SymId>> = Enumerator::new(&program, eager)
+                .unwrap()
+                .map(|a| a.shown)
+                .collect();
+            found.sort();
+            assert_eq!(found, expected, "round {round} (eager)");
+            let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+            enumerator.by_ref().for_each(drop);
+            with_loops += usize::from(enumerator.stats().loop_rounds > 0);
+            let facts = program.atoms.iter().filter(|a| a.fact).count();
+            assert!(
+                enumerator.stats().translation.atom_variables <= program.atoms.len() - facts + 1
+            );
+        }
+        assert!(with_loops > 100, "{with_loops} with loop formulas");
     }
 
     /// The eager translation finds the same answer sets (projected or not)

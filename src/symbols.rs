@@ -186,7 +186,14 @@ impl SymbolTable {
             ) => s1
                 .cmp(s2)
                 .then(a1.len().cmp(&a2.len()))
-                .then_with(|| n1.cmp(n2))
+                // Names are shared: equal names are usually one allocation.
+                .then_with(|| {
+                    if Rc::ptr_eq(n1, n2) {
+                        Ordering::Equal
+                    } else {
+                        n1.cmp(n2)
+                    }
+                })
                 .then_with(|| {
                     a1.iter()
                         .zip(a2.iter())

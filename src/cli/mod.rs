@@ -10,7 +10,8 @@ mod output;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, render_all};
 use crate::ground::{self, program::GroundProgram};
-use crate::solve::{Enumerator, SolveOptions, TranslationMode};
+use crate::solve::{AnswerSet, Enumerator, SolveOptions, TranslationMode};
+use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use clap::{Parser, Subcommand};
@@ -334,7 +335,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn answer(&mut self, atoms: Vec<String>) {
+    fn answer(&mut self, answer: &AnswerSet, symbols: &SymbolTable) {
         self.models += 1;
         self.last_model = Some(Instant::now());
         self.timings
@@ -343,6 +344,7 @@ impl Progress {
         if self.quiet {
             return;
         }
+        let atoms = answer.atoms(symbols);
         if self.json {
             self.witnesses.push(atoms);
         } else {
@@ -566,7 +568,7 @@ fn run_solver(
         progress.solve_started = Some(Instant::now());
     }
     while let Some(answer) = enumerator.next_answer_set() {
-        lock(progress).answer(answer.atoms(&program.symbols));
+        lock(progress).answer(&answer, &program.symbols);
     }
     let stats = enumerator.stats();
     let mut progress = lock(progress);

@@ -3,8 +3,9 @@
 //! Atoms have dense ids `0..atoms.len()` in the order they were first
 //! derived. Facts have been propagated and every body is simplified: a body
 //! never mentions an atom that is a fact, and never mentions an atom that no
-//! rule can derive. Facts themselves stay in the program as rules with empty
-//! bodies, so that they are shown and counted.
+//! rule can derive. Facts are flagged on their [`Atom`] and have no rules:
+//! most atoms of a grounding-heavy program are facts, and a rule each would
+//! cost more than the rest of the program.
 
 use crate::diagnostics::Span;
 use crate::symbols::{SymId, SymbolTable};
@@ -97,11 +98,13 @@ pub struct Rule {
     pub origin: Span,
 }
 
-/// A ground atom: its symbol and whether the output shows it.
+/// A ground atom: its symbol, whether the output shows it, and whether it
+/// is a fact (true in every answer set; then no rule has it in its head).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Atom {
     pub symbol: SymId,
     pub shown: bool,
+    pub fact: bool,
 }
 
 /// A ground `#show t : body.`: `term` is shown when `body` holds. Several
@@ -127,5 +130,9 @@ impl GroundProgram {
 
     pub fn symbol(&self, atom: AtomId) -> SymId {
         self.atoms[atom.index()].symbol
+    }
+
+    pub fn is_fact(&self, atom: AtomId) -> bool {
+        self.atoms[atom.index()].fact
     }
 }

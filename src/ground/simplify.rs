@@ -4,8 +4,8 @@
 //! Grounding simplifies each instance with what it knows at that moment;
 //! an atom can become a fact, or turn out underivable, only later (inside a
 //! recursive component, or through negation). This pass finishes the job:
-//! afterwards no body mentions a fact or an atom without rules, and every
-//! fact is represented by exactly one rule with an empty body.
+//! afterwards no body mentions a fact or an atom without rules, and facts
+//! are flagged on their atoms instead of having rules.
 
 use super::instantiate::AtomTable;
 use crate::ground::program::{
@@ -79,8 +79,8 @@ impl<'a> Simplifier<'a> {
         true
     }
 
-    /// Simplifies one rule in place; `false` drops it. Facts are dropped
-    /// here and re-added once, at the end.
+    /// Simplifies one rule in place; `false` drops it, as it drops every
+    /// rule whose head is a fact.
     fn rule(&mut self, rule: &mut Rule, new_facts: &mut bool) -> bool {
         if !self.body(&mut rule.body) {
             return false;
@@ -117,7 +117,7 @@ impl<'a> Simplifier<'a> {
     }
 
     /// Renumbers the atoms that are facts or have rules, in order of first
-    /// derivation, and adds one rule per fact.
+    /// derivation.
     fn compact(
         self,
         rules: Vec<Rule>,
@@ -133,6 +133,7 @@ impl<'a> Simplifier<'a> {
                 atoms.push(Atom {
                     symbol: self.atoms.syms[a],
                     shown: shown(a),
+                    fact: self.fact[a],
                 });
             }
         }
@@ -142,18 +143,8 @@ impl<'a> Simplifier<'a> {
             b.pos.iter_mut().for_each(map);
             b.neg.iter_mut().for_each(map);
         };
-        let facts = self.fact.iter().filter(|&&f| f).count();
-        let mut out_rules = Vec::with_capacity(rules.len() + facts);
-        for (a, &fact) in self.fact.iter().enumerate() {
-            if fact {
-                out_rules.push(Rule {
-                    head: Head::Atom(AtomId(new_id[a])),
-                    body: Body::default(),
-                    origin: Default::default(),
-                });
-            }
-        }
-        for mut rule in rules {
+        let mut out_rules = rules;
+        for rule in &mut out_rules {
             match &mut rule.head {
                 Head::Constraint => {}
                 Head::Atom(a) => map(a),
@@ -166,7 +157,6 @@ impl<'a> Simplifier<'a> {
                 }
             }
             map_body(&mut rule.body);
-            out_rules.push(rule);
         }
         for show in &mut show_terms {
             map_body(&mut show.body);

@@ -3,9 +3,9 @@
 //! The translation is the Clark completion of the ground program (see
 //! `/work/shared/design/recipes.md`, "Translation to CNF"):
 //!
-//! - every atom gets one variable; atom `i` gets the `i`-th variable the sink
-//!   hands out during this call, so on a fresh sink atom `i` is DIMACS
-//!   variable `i + 1`;
+//! - every atom that is not a fact gets a variable of its own, in the order
+//!   of atoms; the facts share one more variable, fixed true by a unit
+//!   clause, and are supported by the empty body;
 //! - every distinct body gets one Tseitin variable defined in both
 //!   directions; a body of one literal is that literal, the empty body is
 //!   true and a body with `a` and `not a` is false ([`Cond`]);
@@ -366,8 +366,22 @@ fn completion(
 
     let mut writer = ClauseWriter::new(sink);
     let mut stats = TranslationStats::default();
-    let atom_vars: Vec<Var> = (0..atom_count).map(|_| writer.new_var()).collect();
-    stats.atom_variables = atom_count;
+    let mut atom_vars: Vec<Var> = Vec::with_capacity(atom_count);
+    let mut truth = None;
+    for atom in &program.atoms {
+        let var = match (atom.fact, truth) {
+            (true, Some(var)) => var,
+            (true, None) => {
+                let var = writer.new_var();
+                writer.add_clause(&[var.positive()]);
+                truth = Some(var);
+                var
+            }
+            (false, _) => writer.new_var(),
+        };
+        atom_vars.push(var);
+    }
+    stats.atom_variables = writer.vars();
 
     let mut builder = Builder {
         atom_vars: &atom_vars,
@@ -379,8 +393,17 @@ fn completion(
         neg: Vec::new(),
     };
     let mut others: Vec<AtomId> = Vec::new();
-    // (atom, body, whether the body forces the atom)
+    // (atom, body, whether the body forces the atom). A fact is supported
+    // by the empty body; its variable is true already.
     let mut supports: Vec<(u32, u32, bool)> = Vec::new();
+    if truth.is_some() {
+        let empty = builder.intern_body(&Body::default(), &mut writer);
+        for (a, atom) in program.atoms.iter().enumerate() {
+            if atom.fact {
+                supports.push((a as u32, empty.0, false));
+            }
+        }
+    }
     let mut clause = Vec::new();
     for rule in &program.rules {
         match &rule.head {
@@ -687,7 +710,7 @@ fn shown_symbols<S: ExtendFormula>(
         .filter(|&(_, cond)| cond != Cond::False)
         .collect();
     let symbols = &program.symbols;
-    sources.sort_by(|x, y| symbols.compare(x.0, y.0).then(x.0.cmp(&y.0)));
+    sources.sort_unstable_by(|x, y| symbols.compare(x.0, y.0).then(x.0.cmp(&y.0)));
     let mut shown = Vec::new();
     for group in sources.chunk_by(|x, y| x.0 == y.0) {
         let symbol = group[0].0;

@@ -177,6 +177,7 @@ pub(crate) fn atom_named(program: &mut GroundProgram, name: &str) -> AtomId {
     program.atoms.push(Atom {
         symbol,
         shown: true,
+        fact: false,
     });
     AtomId(program.atoms.len() as u32 - 1)
 }
@@ -221,28 +222,36 @@ fn holds(body: &MaskBody, model: u64) -> bool {
     body.pos & !model == 0 && body.neg & model == 0
 }
 
+/// The atoms flagged as facts.
+fn fact_mask(program: &GroundProgram) -> u64 {
+    let facts = program.atoms.iter().enumerate().filter(|(_, a)| a.fact);
+    facts.fold(0, |m, (i, _)| m | 1 << i)
+}
+
 /// Whether `model` satisfies every rule classically (bounds included).
 fn is_model(program: &GroundProgram, model: u64) -> bool {
-    program.rules.iter().all(|rule| {
-        if !holds(&mask(&rule.body), model) {
-            return true;
-        }
-        match &rule.head {
-            Head::Constraint => false,
-            Head::Atom(h) => model >> h.0 & 1 == 1,
-            Head::Disjunction(hs) => hs.iter().any(|h| model >> h.0 & 1 == 1),
-            Head::Choice { elements, bounds } => {
-                let count = elements
-                    .iter()
-                    .filter(|e| {
-                        model >> e.atom.0 & 1 == 1
-                            && e.conditions.iter().any(|c| holds(&mask(c), model))
-                    })
-                    .count() as u32;
-                bounds.lower <= count && bounds.upper.is_none_or(|u| count <= u)
+    let facts = fact_mask(program);
+    facts & !model == 0
+        && program.rules.iter().all(|rule| {
+            if !holds(&mask(&rule.body), model) {
+                return true;
             }
-        }
-    })
+            match &rule.head {
+                Head::Constraint => false,
+                Head::Atom(h) => model >> h.0 & 1 == 1,
+                Head::Disjunction(hs) => hs.iter().any(|h| model >> h.0 & 1 == 1),
+                Head::Choice { elements, bounds } => {
+                    let count = elements
+                        .iter()
+                        .filter(|e| {
+                            model >> e.atom.0 & 1 == 1
+                                && e.conditions.iter().any(|c| holds(&mask(c), model))
+                        })
+                        .count() as u32;
+                    bounds.lower <= count && bounds.upper.is_none_or(|u| count <= u)
+                }
+            }
+        })
 }
 
 /// The stable models, as bit masks over the atoms (at most 63 atoms; meant
@@ -264,6 +273,8 @@ pub(crate) fn stable_models(program: &GroundProgram) -> Vec<u64> {
             continue;
         }
         reduct.clear();
+        let facts = program.atoms.iter().enumerate().filter(|(_, a)| a.fact);
+        reduct.extend(facts.map(|(i, _)| (0, 1 << i)));
         for rule in &program.rules {
             let body = mask(&rule.body);
             if body.neg & model != 0 {
@@ -332,22 +343,25 @@ pub(crate) fn supported_models(program: &GroundProgram) -> Vec<u64> {
         .filter(|&model| is_model(program, model))
         .filter(|&model| {
             (0..n).filter(|&a| model >> a & 1 == 1).all(|a| {
-                program.rules.iter().any(|rule| {
-                    let body = mask(&rule.body);
-                    holds(&body, model)
-                        && match &rule.head {
-                            Head::Constraint => false,
-                            Head::Atom(h) => h.index() == a,
-                            Head::Disjunction(hs) => {
-                                hs.iter().any(|h| h.index() == a)
-                                    && hs.iter().all(|h| h.index() == a || model >> h.0 & 1 == 0)
+                program.atoms[a].fact
+                    || program.rules.iter().any(|rule| {
+                        let body = mask(&rule.body);
+                        holds(&body, model)
+                            && match &rule.head {
+                                Head::Constraint => false,
+                                Head::Atom(h) => h.index() == a,
+                                Head::Disjunction(hs) => {
+                                    hs.iter().any(|h| h.index() == a)
+                                        && hs
+                                            .iter()
+                                            .all(|h| h.index() == a || model >> h.0 & 1 == 0)
+                                }
+                                Head::Choice { elements, .. } => elements.iter().any(|e| {
+                                    e.atom.index() == a
+                                        && e.conditions.iter().any(|c| holds(&mask(c), model))
+                                }),
                             }
-                            Head::Choice { elements, .. } => elements.iter().any(|e| {
-                                e.atom.index() == a
-                                    && e.conditions.iter().any(|c| holds(&mask(c), model))
-                            }),
-                        }
-                })
+                    })
             })
         })
         .collect()
