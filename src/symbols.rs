@@ -205,6 +205,94 @@ impl SymbolTable {
         }
     }
 
+    /// Sorts `items` by the clingo order of their symbols (see
+    /// [`SymbolTable::compare`]), ties by symbol id. For many items this is
+    /// much faster than sorting with `compare`: each symbol is encoded once
+    /// as a sequence of integers whose lexicographic order is the term order
+    /// (names and strings replaced by their rank), and sequences compare as
+    /// plain slices.
+    pub fn sort_by_order<T>(&self, items: &mut [T], symbol: impl Fn(&T) -> SymId) {
+        let mut text_rank: FxHashMap<&str, u32> = FxHashMap::default();
+        for item in items.iter() {
+            self.collect_texts(symbol(item), &mut text_rank);
+        }
+        let mut texts: Vec<&str> = text_rank.keys().copied().collect();
+        texts.sort_unstable();
+        for (rank, text) in texts.into_iter().enumerate() {
+            text_rank.insert(text, rank as u32);
+        }
+        let mut tokens: Vec<u32> = Vec::new();
+        let mut ranges: Vec<(u32, u32, u32)> = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            let start = tokens.len() as u32;
+            self.encode_order(symbol(item), &text_rank, &mut tokens);
+            ranges.push((start, tokens.len() as u32, symbol(item).0));
+        }
+        let key = |&(start, end, _): &(u32, u32, u32)| &tokens[start as usize..end as usize];
+        let mut order: Vec<u32> = (0..items.len() as u32).collect();
+        order.sort_unstable_by(|&x, &y| {
+            let (x, y) = (&ranges[x as usize], &ranges[y as usize]);
+            key(x).cmp(key(y)).then(x.2.cmp(&y.2))
+        });
+        // Apply the permutation by cycles.
+        for start in 0..order.len() {
+            let mut current = start;
+            while order[current] as usize != start {
+                let next = order[current] as usize;
+                items.swap(current, next);
+                order[current] = current as u32;
+                current = next;
+            }
+            order[current] = current as u32;
+        }
+    }
+
+    /// Every name and string in the symbol.
+    fn collect_texts<'a>(&'a self, id: SymId, texts: &mut FxHashMap<&'a str, u32>) {
+        match self.get(id) {
+            SymbolData::String(text) => {
+                texts.insert(text, 0);
+            }
+            SymbolData::Function { name, args, .. } => {
+                texts.insert(name, 0);
+                args.iter().for_each(|&arg| self.collect_texts(arg, texts));
+            }
+            _ => {}
+        }
+    }
+
+    /// Appends the order key of a symbol: a header with rank, sign and
+    /// arity (in that order of significance), then the name's or string's
+    /// rank, a number's offset value, or the arguments' keys.
+    fn encode_order(&self, id: SymId, text_rank: &FxHashMap<&str, u32>, out: &mut Vec<u32>) {
+        let data = self.get(id);
+        let header = |negative: bool, arity: usize| {
+            u32::from(self.rank(data)) << 29 | u32::from(negative) << 28 | arity.min(1 << 27) as u32
+        };
+        match data {
+            SymbolData::Number(n) => {
+                out.push(header(false, 0));
+                out.push(n.wrapping_sub(i32::MIN) as u32);
+            }
+            SymbolData::String(text) => {
+                out.push(header(false, 0));
+                out.push(text_rank[&**text]);
+            }
+            SymbolData::Function {
+                name,
+                args,
+                negative,
+            } => {
+                out.push(header(*negative, args.len()));
+                out.push(text_rank[&**name]);
+                for &arg in args.iter() {
+                    self.encode_order(arg, text_rank, out);
+                }
+            }
+            SymbolData::Infimum | SymbolData::Supremum => out.push(header(false, 0)),
+        }
+    }
+
     fn rank(&self, data: &SymbolData) -> u8 {
         match data {
             SymbolData::Infimum => 0,
@@ -315,6 +403,10 @@ mod tests {
         let mut sorted = expected.clone();
         sorted.reverse();
         sorted.sort_by(|&x, &y| t.compare(x, y));
+        assert_eq!(sorted, expected);
+        let mut sorted = expected.clone();
+        sorted.reverse();
+        t.sort_by_order(&mut sorted, |&s| s);
         assert_eq!(sorted, expected);
     }
 

@@ -709,12 +709,12 @@ impl Exec<'_> {
                     .collect();
                 let empty = self.pos.is_empty() && self.neg.is_empty();
                 let head = match ids.as_slice() {
-                    [single] => {
-                        if empty {
-                            self.atoms.fact[*single as usize] = true;
-                        }
-                        Head::Atom(AtomId(*single))
+                    [single] if empty => {
+                        // A fact is a flag on its atom, never a rule.
+                        self.atoms.fact[*single as usize] = true;
+                        return;
                     }
+                    [single] => Head::Atom(AtomId(*single)),
                     _ => {
                         let mut ids: Vec<AtomId> = ids.into_iter().map(AtomId).collect();
                         ids.sort_unstable();

@@ -710,7 +710,7 @@ fn shown_symbols<S: ExtendFormula>(
         .filter(|&(_, cond)| cond != Cond::False)
         .collect();
     let symbols = &program.symbols;
-    sources.sort_unstable_by(|x, y| symbols.compare(x.0, y.0).then(x.0.cmp(&y.0)));
+    symbols.sort_by_order(&mut sources, |source| source.0);
     let mut shown = Vec::new();
     for group in sources.chunk_by(|x, y| x.0 == y.0) {
         let symbol = group[0].0;
