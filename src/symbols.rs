@@ -10,37 +10,60 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::BuildHasher;
-use std::rc::Rc;
 
 /// A ground term, interned in a [`SymbolTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SymId(pub u32);
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum SymbolData {
+/// A function name or string, interned in a [`SymbolTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NameId(u32);
+
+/// A view of one ground term, borrowed from its [`SymbolTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolData<'a> {
     Infimum,
     Number(i32),
     /// Constants are functions with no arguments; tuples have an empty name.
     Function {
-        name: Rc<str>,
-        args: Box<[SymId]>,
+        name: &'a str,
+        args: &'a [SymId],
         /// Strong negation: `-p(1)`, `-a`.
         negative: bool,
     },
-    String(Rc<str>),
+    String(&'a str),
+    Supremum,
+}
+
+/// How a term is stored: 16 bytes, with a function's arguments in one
+/// shared arena, so that the hundreds of thousands of atoms of a
+/// grounding-heavy program cost no allocation each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Entry {
+    Infimum,
+    Number(i32),
+    Function {
+        name: NameId,
+        args_start: u32,
+        arity: u32,
+        negative: bool,
+    },
+    String(NameId),
     Supremum,
 }
 
 /// Owns every ground term; equal terms always get the same [`SymId`].
 ///
-/// Each term is stored once, in `data`; the hash table holds only ids, so
-/// a function can be looked up from a borrowed argument slice, allocating
+/// Each term is stored once, in `entries`; the hash table holds only ids,
+/// so a function can be looked up from a borrowed argument slice, storing
 /// only when the term is new.
 #[derive(Clone, Debug, Default)]
 pub struct SymbolTable {
-    data: Vec<SymbolData>,
+    entries: Vec<Entry>,
+    args: Vec<SymId>,
     table: HashTable<SymId>,
-    names: FxHashMap<Box<str>, Rc<str>>,
+    names: Vec<Box<str>>,
+    name_ids: FxHashMap<Box<str>, NameId>,
     /// Ids of the numbers `-SMALL_NUMBER_OFFSET..SMALL_NUMBERS - SMALL_NUMBER_OFFSET`.
     small_numbers: Vec<Option<SymId>>,
 }
@@ -48,75 +71,120 @@ pub struct SymbolTable {
 const SMALL_NUMBERS: usize = 4096;
 const SMALL_NUMBER_OFFSET: i32 = 1024;
 
-fn hash_function(name: &str, args: &[SymId], negative: bool) -> u64 {
+fn hash_function(name: NameId, args: &[SymId], negative: bool) -> u64 {
     FxBuildHasher.hash_one((name, args, negative))
 }
 
-fn hash_data(data: &SymbolData) -> u64 {
-    match data {
-        SymbolData::Function {
-            name,
-            args,
-            negative,
-        } => hash_function(name, args, *negative),
-        other => FxBuildHasher.hash_one(other),
-    }
-}
-
 impl SymbolTable {
-    pub fn intern(&mut self, data: SymbolData) -> SymId {
-        if let Some(id) = self.lookup(&data) {
+    fn args_of_entry(&self, start: u32, arity: u32) -> &[SymId] {
+        &self.args[start as usize..(start + arity) as usize]
+    }
+
+    /// Interns a term given as a view (possibly of another table).
+    pub fn intern(&mut self, data: SymbolData<'_>) -> SymId {
+        match data {
+            SymbolData::Infimum => self.intern_entry(Entry::Infimum),
+            SymbolData::Supremum => self.intern_entry(Entry::Supremum),
+            SymbolData::Number(n) => self.number(n),
+            SymbolData::String(text) => self.string(text),
+            SymbolData::Function {
+                name,
+                args,
+                negative,
+            } => self.function(name, args, negative),
+        }
+    }
+
+    fn intern_entry(&mut self, entry: Entry) -> SymId {
+        let hash = FxBuildHasher.hash_one(entry);
+        let entries = &self.entries;
+        if let Some(&id) = self.table.find(hash, |&id| entries[id.0 as usize] == entry) {
             return id;
         }
-        self.insert_new(hash_data(&data), data)
+        self.insert_new(hash, entry)
     }
 
-    fn insert_new(&mut self, hash: u64, data: SymbolData) -> SymId {
-        let id = SymId(self.data.len() as u32);
-        self.data.push(data);
-        let all = &self.data;
+    fn insert_new(&mut self, hash: u64, entry: Entry) -> SymId {
+        let id = SymId(self.entries.len() as u32);
+        self.entries.push(entry);
+        let (entries, args) = (&self.entries, &self.args);
         self.table
-            .insert_unique(hash, id, |&id| hash_data(&all[id.0 as usize]));
+            .insert_unique(hash, id, |&id| match entries[id.0 as usize] {
+                Entry::Function {
+                    name,
+                    args_start,
+                    arity,
+                    negative,
+                } => hash_function(
+                    name,
+                    &args[args_start as usize..(args_start + arity) as usize],
+                    negative,
+                ),
+                other => FxBuildHasher.hash_one(other),
+            });
         id
     }
 
     /// The id of a term interned before, without interning it.
-    pub fn lookup(&self, data: &SymbolData) -> Option<SymId> {
-        let all = &self.data;
+    pub fn lookup(&self, data: SymbolData<'_>) -> Option<SymId> {
+        let entry = match data {
+            SymbolData::Infimum => Entry::Infimum,
+            SymbolData::Supremum => Entry::Supremum,
+            SymbolData::Number(n) => Entry::Number(n),
+            SymbolData::String(text) => Entry::String(*self.name_ids.get(text)?),
+            SymbolData::Function {
+                name,
+                args,
+                negative,
+            } => return self.lookup_function(*self.name_ids.get(name)?, args, negative),
+        };
+        let entries = &self.entries;
         self.table
-            .find(hash_data(data), |&id| all[id.0 as usize] == *data)
+            .find(FxBuildHasher.hash_one(entry), |&id| {
+                entries[id.0 as usize] == entry
+            })
             .copied()
     }
 
-    /// Interns `name(args)` without allocating when it exists already.
-    pub fn function_of(&mut self, name: &Rc<str>, args: &[SymId], negative: bool) -> SymId {
+    fn lookup_function(&self, name: NameId, args: &[SymId], negative: bool) -> Option<SymId> {
         let hash = hash_function(name, args, negative);
-        let all = &self.data;
-        let found = self.table.find(hash, |&id| {
-            matches!(&all[id.0 as usize], SymbolData::Function { name: n, args: a, negative: s }
-                if **n == **name && **a == *args && *s == negative)
-        });
-        if let Some(&id) = found {
-            return id;
-        }
-        self.insert_new(
-            hash,
-            SymbolData::Function {
-                name: name.clone(),
-                args: args.into(),
-                negative,
-            },
-        )
+        self.table
+            .find(hash, |&id| {
+                matches!(self.entries[id.0 as usize], Entry::Function { name: n, args_start, arity, negative: s }
+                    if n == name && s == negative && self.args_of_entry(args_start, arity) == args)
+            })
+            .copied()
     }
 
-    /// Shares one allocation per distinct name.
-    pub fn name(&mut self, name: &str) -> Rc<str> {
-        if let Some(rc) = self.names.get(name) {
-            return rc.clone();
+    /// Interns `name(args)`, storing it only when it is new.
+    pub fn function_of(&mut self, name: NameId, args: &[SymId], negative: bool) -> SymId {
+        if let Some(id) = self.lookup_function(name, args, negative) {
+            return id;
         }
-        let rc: Rc<str> = Rc::from(name);
-        self.names.insert(name.into(), rc.clone());
-        rc
+        let args_start = self.args.len() as u32;
+        self.args.extend_from_slice(args);
+        let entry = Entry::Function {
+            name,
+            args_start,
+            arity: args.len() as u32,
+            negative,
+        };
+        self.insert_new(hash_function(name, args, negative), entry)
+    }
+
+    /// The id of a name (or string text), interned once.
+    pub fn name(&mut self, name: &str) -> NameId {
+        if let Some(&id) = self.name_ids.get(name) {
+            return id;
+        }
+        let id = NameId(self.names.len() as u32);
+        self.names.push(name.into());
+        self.name_ids.insert(name.into(), id);
+        id
+    }
+
+    pub fn name_text(&self, name: NameId) -> &str {
+        &self.names[name.0 as usize]
     }
 
     pub fn number(&mut self, value: i32) -> SymId {
@@ -125,7 +193,7 @@ impl SymbolTable {
         if let Some(Some(id)) = self.small_numbers.get(slot) {
             return *id;
         }
-        let id = self.intern(SymbolData::Number(value));
+        let id = self.intern_entry(Entry::Number(value));
         if slot < SMALL_NUMBERS {
             if self.small_numbers.is_empty() {
                 self.small_numbers = vec![None; SMALL_NUMBERS];
@@ -137,21 +205,60 @@ impl SymbolTable {
 
     pub fn function(&mut self, name: &str, args: &[SymId], negative: bool) -> SymId {
         let name = self.name(name);
-        self.function_of(&name, args, negative)
+        self.function_of(name, args, negative)
     }
 
     pub fn string(&mut self, text: &str) -> SymId {
         let text = self.name(text);
-        self.intern(SymbolData::String(text))
+        self.intern_entry(Entry::String(text))
     }
 
-    pub fn get(&self, id: SymId) -> &SymbolData {
-        &self.data[id.0 as usize]
+    pub fn get(&self, id: SymId) -> SymbolData<'_> {
+        match self.entries[id.0 as usize] {
+            Entry::Infimum => SymbolData::Infimum,
+            Entry::Supremum => SymbolData::Supremum,
+            Entry::Number(n) => SymbolData::Number(n),
+            Entry::String(text) => SymbolData::String(self.name_text(text)),
+            Entry::Function {
+                name,
+                args_start,
+                arity,
+                negative,
+            } => SymbolData::Function {
+                name: self.name_text(name),
+                args: self.args_of_entry(args_start, arity),
+                negative,
+            },
+        }
+    }
+
+    /// The name, arguments and sign of a function term (constants and
+    /// tuples included); `None` for other terms.
+    pub fn as_function(&self, id: SymId) -> Option<(NameId, &[SymId], bool)> {
+        match self.entries[id.0 as usize] {
+            Entry::Function {
+                name,
+                args_start,
+                arity,
+                negative,
+            } => Some((name, self.args_of_entry(args_start, arity), negative)),
+            _ => None,
+        }
+    }
+
+    /// The arguments of a function term; empty for other terms.
+    pub fn args(&self, id: SymId) -> &[SymId] {
+        match self.entries[id.0 as usize] {
+            Entry::Function {
+                args_start, arity, ..
+            } => self.args_of_entry(args_start, arity),
+            _ => &[],
+        }
     }
 
     pub fn as_number(&self, id: SymId) -> Option<i32> {
         match self.get(id) {
-            SymbolData::Number(n) => Some(*n),
+            SymbolData::Number(n) => Some(n),
             _ => None,
         }
     }
@@ -165,12 +272,12 @@ impl SymbolTable {
             return Ordering::Equal;
         }
         let (da, db) = (self.get(a), self.get(b));
-        let rank = self.rank(da).cmp(&self.rank(db));
+        let rank = self.rank(&da).cmp(&self.rank(&db));
         if rank != Ordering::Equal {
             return rank;
         }
         match (da, db) {
-            (SymbolData::Number(x), SymbolData::Number(y)) => x.cmp(y),
+            (SymbolData::Number(x), SymbolData::Number(y)) => x.cmp(&y),
             (SymbolData::String(x), SymbolData::String(y)) => x.cmp(y),
             (
                 SymbolData::Function {
@@ -184,16 +291,9 @@ impl SymbolTable {
                     negative: s2,
                 },
             ) => s1
-                .cmp(s2)
+                .cmp(&s2)
                 .then(a1.len().cmp(&a2.len()))
-                // Names are shared: equal names are usually one allocation.
-                .then_with(|| {
-                    if Rc::ptr_eq(n1, n2) {
-                        Ordering::Equal
-                    } else {
-                        n1.cmp(n2)
-                    }
-                })
+                .then_with(|| n1.cmp(n2))
                 .then_with(|| {
                     a1.iter()
                         .zip(a2.iter())
@@ -212,14 +312,11 @@ impl SymbolTable {
     /// (names and strings replaced by their rank), and sequences compare as
     /// plain slices.
     pub fn sort_by_order<T>(&self, items: &mut [T], symbol: impl Fn(&T) -> SymId) {
-        let mut text_rank: FxHashMap<&str, u32> = FxHashMap::default();
-        for item in items.iter() {
-            self.collect_texts(symbol(item), &mut text_rank);
-        }
-        let mut texts: Vec<&str> = text_rank.keys().copied().collect();
-        texts.sort_unstable();
-        for (rank, text) in texts.into_iter().enumerate() {
-            text_rank.insert(text, rank as u32);
+        let mut by_text: Vec<u32> = (0..self.names.len() as u32).collect();
+        by_text.sort_unstable_by(|&x, &y| self.names[x as usize].cmp(&self.names[y as usize]));
+        let mut text_rank = vec![0u32; self.names.len()];
+        for (rank, &name) in by_text.iter().enumerate() {
+            text_rank[name as usize] = rank as u32;
         }
         let mut tokens: Vec<u32> = Vec::new();
         let mut ranges: Vec<(u32, u32, u32)> = Vec::with_capacity(items.len());
@@ -247,49 +344,38 @@ impl SymbolTable {
         }
     }
 
-    /// Every name and string in the symbol.
-    fn collect_texts<'a>(&'a self, id: SymId, texts: &mut FxHashMap<&'a str, u32>) {
-        match self.get(id) {
-            SymbolData::String(text) => {
-                texts.insert(text, 0);
-            }
-            SymbolData::Function { name, args, .. } => {
-                texts.insert(name, 0);
-                args.iter().for_each(|&arg| self.collect_texts(arg, texts));
-            }
-            _ => {}
-        }
-    }
-
     /// Appends the order key of a symbol: a header with rank, sign and
     /// arity (in that order of significance), then the name's or string's
     /// rank, a number's offset value, or the arguments' keys.
-    fn encode_order(&self, id: SymId, text_rank: &FxHashMap<&str, u32>, out: &mut Vec<u32>) {
-        let data = self.get(id);
-        let header = |negative: bool, arity: usize| {
-            u32::from(self.rank(data)) << 29 | u32::from(negative) << 28 | arity.min(1 << 27) as u32
+    fn encode_order(&self, id: SymId, text_rank: &[u32], out: &mut Vec<u32>) {
+        let entry = self.entries[id.0 as usize];
+        let header = |negative: bool, arity: u32| {
+            u32::from(self.rank(&self.get(id))) << 29
+                | u32::from(negative) << 28
+                | arity.min(1 << 27)
         };
-        match data {
-            SymbolData::Number(n) => {
+        match entry {
+            Entry::Number(n) => {
                 out.push(header(false, 0));
                 out.push(n.wrapping_sub(i32::MIN) as u32);
             }
-            SymbolData::String(text) => {
+            Entry::String(text) => {
                 out.push(header(false, 0));
-                out.push(text_rank[&**text]);
+                out.push(text_rank[text.0 as usize]);
             }
-            SymbolData::Function {
+            Entry::Function {
                 name,
-                args,
+                args_start,
+                arity,
                 negative,
             } => {
-                out.push(header(*negative, args.len()));
-                out.push(text_rank[&**name]);
-                for &arg in args.iter() {
-                    self.encode_order(arg, text_rank, out);
+                out.push(header(negative, arity));
+                out.push(text_rank[name.0 as usize]);
+                for i in args_start..args_start + arity {
+                    self.encode_order(self.args[i as usize], text_rank, out);
                 }
             }
-            SymbolData::Infimum | SymbolData::Supremum => out.push(header(false, 0)),
+            Entry::Infimum | Entry::Supremum => out.push(header(false, 0)),
         }
     }
 
@@ -297,7 +383,7 @@ impl SymbolTable {
         match data {
             SymbolData::Infimum => 0,
             SymbolData::Number(_) => 1,
-            SymbolData::Function { args, .. } if args.is_empty() => 2,
+            SymbolData::Function { args: [], .. } => 2,
             SymbolData::String(_) => 3,
             SymbolData::Function { .. } => 4,
             SymbolData::Supremum => 5,
@@ -331,7 +417,7 @@ impl SymbolTable {
                 args,
                 negative,
             } => {
-                if *negative {
+                if negative {
                     out.write_char('-')?;
                 }
                 out.write_str(name)?;

@@ -6,10 +6,9 @@
 //! non-integer operand) making the whole term undefined, which drops the rule
 //! instance that needed it.
 
-use crate::symbols::{SymId, SymbolData, SymbolTable};
+use crate::symbols::{NameId, SymId, SymbolTable};
 use crate::syntax::ast::{BinaryOp, CmpOp};
 use std::cmp::Ordering;
-use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op1 {
@@ -23,7 +22,7 @@ pub enum Op1 {
 pub enum CTerm {
     Sym(SymId),
     Var(usize),
-    Fun { name: Rc<str>, args: Vec<CTerm> },
+    Fun { name: NameId, args: Vec<CTerm> },
     Unary(Op1, Box<CTerm>),
     Binary(BinaryOp, Box<CTerm>, Box<CTerm>),
 }
@@ -111,7 +110,7 @@ impl CTerm {
                 for a in args {
                     values.push(a.eval(symbols, env)?);
                 }
-                Some(symbols.function_of(name, &values, false))
+                Some(symbols.function_of(*name, &values, false))
             }
             CTerm::Unary(op, a) => {
                 let a = a.eval(symbols, env)?;
@@ -145,19 +144,12 @@ impl CTerm {
                 }
             },
             CTerm::Fun { name, args } => {
-                match symbols.get(value) {
-                    SymbolData::Function {
-                        name: n,
-                        args: a,
-                        negative: false,
-                    } if a.len() == args.len() && **n == **name => {}
+                match symbols.as_function(value) {
+                    Some((n, a, false)) if a.len() == args.len() && n == *name => {}
                     _ => return false,
                 }
                 for (i, arg) in args.iter().enumerate() {
-                    let SymbolData::Function { args: a, .. } = symbols.get(value) else {
-                        unreachable!("checked above")
-                    };
-                    let sub = a[i];
+                    let sub = symbols.args(value)[i];
                     if !arg.matches(symbols, sub, env, trail) {
                         return false;
                     }
@@ -191,23 +183,17 @@ fn ground_args(args: &[CTerm]) -> Option<Vec<SymId>> {
 }
 
 fn apply1(symbols: &mut SymbolTable, op: Op1, value: SymId) -> Option<SymId> {
-    match (op, symbols.get(value).clone()) {
-        (Op1::Minus, SymbolData::Number(n)) => Some(symbols.number(n.wrapping_neg())),
-        (
-            Op1::Minus,
-            SymbolData::Function {
-                name,
-                args,
-                negative,
-            },
-        ) if !name.is_empty() => Some(symbols.intern(SymbolData::Function {
-            name,
-            args,
-            negative: !negative,
-        })),
-        (Op1::BitNot, SymbolData::Number(n)) => Some(symbols.number(!n)),
-        (Op1::Abs, SymbolData::Number(n)) => Some(symbols.number(n.wrapping_abs())),
-        _ => None,
+    if let (Op1::Minus, Some((name, args, negative))) = (op, symbols.as_function(value)) {
+        if symbols.name_text(name).is_empty() {
+            return None;
+        }
+        let args = args.to_vec();
+        return Some(symbols.function_of(name, &args, !negative));
+    }
+    match (op, symbols.as_number(value)?) {
+        (Op1::Minus, n) => Some(symbols.number(n.wrapping_neg())),
+        (Op1::BitNot, n) => Some(symbols.number(!n)),
+        (Op1::Abs, n) => Some(symbols.number(n.wrapping_abs())),
     }
 }
 

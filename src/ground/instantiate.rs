@@ -17,12 +17,11 @@ use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, Head, Rule, ShowTerm};
-use crate::symbols::{SymId, SymbolData, SymbolTable};
+use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::CmpOp;
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
-use std::rc::Rc;
 
 /// The atoms of one predicate that grounding has derived so far, in order.
 #[derive(Default)]
@@ -76,7 +75,7 @@ impl AtomTable {
 /// Grounds compiled rules into rules over [`AtomTable`] indices.
 pub struct Instantiator<'s> {
     pub symbols: &'s mut SymbolTable,
-    pred_names: Vec<Rc<str>>,
+    pred_names: Vec<NameId>,
     pred_negative: Vec<bool>,
     relations: Vec<Relation>,
     pub atoms: AtomTable,
@@ -429,10 +428,7 @@ fn bound_mask(atom: &CAtom, bound: &[bool]) -> u64 {
 }
 
 fn args_of(symbols: &SymbolTable, atom: SymId) -> &[SymId] {
-    match symbols.get(atom) {
-        SymbolData::Function { args, .. } => args,
-        _ => &[],
-    }
+    symbols.args(atom)
 }
 
 fn key_of(args: &[SymId], mask: u64) -> Box<[SymId]> {
@@ -449,7 +445,7 @@ struct Exec<'a> {
     symbols: &'a mut SymbolTable,
     relations: &'a [Relation],
     atoms: &'a mut AtomTable,
-    pred_names: &'a [Rc<str>],
+    pred_names: &'a [NameId],
     pred_negative: &'a [bool],
     env: Vec<Option<SymId>>,
     trail: Vec<usize>,
@@ -638,7 +634,7 @@ impl Exec<'_> {
         let p = atom.pred.index();
         let symbol = defined.then(|| {
             self.symbols
-                .function_of(&self.pred_names[p], &args, self.pred_negative[p])
+                .function_of(self.pred_names[p], &args, self.pred_negative[p])
         });
         self.args = args;
         symbol
@@ -772,7 +768,7 @@ impl Exec<'_> {
             // Numbers compare as numbers; #inf is below every count and any
             // other term above it (clingo's term order).
             let v: i64 = match self.symbols.get(value) {
-                SymbolData::Number(v) => i64::from(*v),
+                SymbolData::Number(v) => i64::from(v),
                 SymbolData::Infimum => i64::MIN / 2,
                 _ => i64::MAX / 2,
             };

@@ -295,20 +295,15 @@ fn strong_negation_constraints(atoms: &instantiate::AtomTable, symbols: &SymbolT
         if !atoms.defined[a] {
             continue;
         }
-        let SymbolData::Function {
-            name,
-            args,
-            negative: true,
-        } = symbols.get(atoms.syms[a])
-        else {
+        let Some((name, args, true)) = symbols.as_function(atoms.syms[a]) else {
             continue;
         };
         let positive = SymbolData::Function {
-            name: name.clone(),
-            args: args.clone(),
+            name: symbols.name_text(name),
+            args,
             negative: false,
         };
-        if let Some(p) = symbols.lookup(&positive).and_then(|s| atoms.find(s))
+        if let Some(p) = symbols.lookup(positive).and_then(|s| atoms.find(s))
             && atoms.defined[p as usize]
         {
             rules.push(Rule {
