@@ -146,17 +146,17 @@ impl RuleSet {
         let rules = &self.rules;
         let same = |&i: &u32| {
             let other = &rules[i as usize];
-            other.head == head && other.body.pos == pos && other.body.neg == neg
+            other.head == head && other.body.pos[..] == *pos && other.body.neg[..] == *neg
         };
         if self.table.find(hash, same).is_none() {
             self.table
                 .insert_unique(hash, self.rules.len() as u32, |&i| {
                     let r = &rules[i as usize];
-                    Self::hash(&r.head, &r.body.pos, &r.body.neg)
+                    Self::hash(&r.head, &r.body.pos[..], &r.body.neg[..])
                 });
             let body = Body {
-                pos: pos.to_vec(),
-                neg: neg.to_vec(),
+                pos: pos.into(),
+                neg: neg.into(),
             };
             self.rules.push(Rule { head, body, origin });
         }

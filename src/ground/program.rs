@@ -9,6 +9,7 @@
 
 use crate::diagnostics::Span;
 use crate::symbols::{SymId, SymbolTable};
+use smallvec::SmallVec;
 
 /// Dense index of a ground atom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -20,21 +21,35 @@ impl AtomId {
     }
 }
 
+/// The atoms of one polarity of a body: up to four are stored inline, so
+/// the typical ground rule (a constraint over two atoms) allocates nothing.
+pub type Atoms = SmallVec<[AtomId; 4]>;
+
 /// A conjunction of atoms and default-negated atoms. Both lists are sorted
 /// and free of duplicates, so equal bodies compare equal.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Body {
-    pub pos: Vec<AtomId>,
-    pub neg: Vec<AtomId>,
+    pub pos: Atoms,
+    pub neg: Atoms,
 }
 
 impl Body {
-    pub fn new(mut pos: Vec<AtomId>, mut neg: Vec<AtomId>) -> Body {
-        pos.sort_unstable();
-        pos.dedup();
-        neg.sort_unstable();
-        neg.dedup();
-        Body { pos, neg }
+    pub fn new(pos: Vec<AtomId>, neg: Vec<AtomId>) -> Body {
+        Body::from_slices(&pos, &neg)
+    }
+
+    /// The body of `pos` and `not neg`, sorted and without duplicates.
+    pub fn from_slices(pos: &[AtomId], neg: &[AtomId]) -> Body {
+        let sorted = |atoms: &[AtomId]| {
+            let mut atoms = Atoms::from_slice(atoms);
+            atoms.sort_unstable();
+            atoms.dedup();
+            atoms
+        };
+        Body {
+            pos: sorted(pos),
+            neg: sorted(neg),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
