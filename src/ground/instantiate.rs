@@ -120,8 +120,8 @@ struct Output<'o> {
 }
 
 impl Output<'_> {
-    fn rule(&mut self, head: Head, body: &Body, origin: Span) {
-        self.rules.insert(head, &body.pos, &body.neg, origin);
+    fn rule(&mut self, head: Head, (pos, neg): (&[AtomId], &[AtomId]), origin: Span) {
+        self.rules.insert(head, pos, neg, origin);
     }
 }
 
@@ -261,7 +261,8 @@ impl<'s> Instantiator<'s> {
             neg: Vec::new(),
             key: Vec::new(),
             args: Vec::new(),
-            scratch: Body::default(),
+            scratch_pos: Vec::new(),
+            scratch_neg: Vec::new(),
         };
         let mut output = Output {
             new_members: Vec::new(),
@@ -456,7 +457,8 @@ struct Exec<'a> {
     /// Scratch space for the arguments of an atom being built.
     args: Vec<SymId>,
     /// Scratch space for the body of a rule instance.
-    scratch: Body,
+    scratch_pos: Vec<AtomId>,
+    scratch_neg: Vec<AtomId>,
 }
 
 impl Exec<'_> {
@@ -661,17 +663,16 @@ impl Exec<'_> {
     /// The whole rule body, sorted and distinct, in reused buffers: most
     /// instances of symmetric constraints are duplicates that need no
     /// allocation of their own.
-    fn rule_body(&mut self) -> &Body {
-        let body = &mut self.scratch;
-        body.pos.clear();
-        body.pos.extend(self.pos.iter().map(|&a| AtomId(a)));
-        body.pos.sort_unstable();
-        body.pos.dedup();
-        body.neg.clear();
-        body.neg.extend(self.neg.iter().map(|&a| AtomId(a)));
-        body.neg.sort_unstable();
-        body.neg.dedup();
-        body
+    fn rule_body(&mut self) -> (&[AtomId], &[AtomId]) {
+        let sorted = |out: &mut Vec<AtomId>, atoms: &[u32]| {
+            out.clear();
+            out.extend(atoms.iter().map(|&a| AtomId(a)));
+            out.sort_unstable();
+            out.dedup();
+        };
+        sorted(&mut self.scratch_pos, &self.pos);
+        sorted(&mut self.scratch_neg, &self.neg);
+        (&self.scratch_pos, &self.scratch_neg)
     }
 
     /// Produces the ground rule for the current binding of the body.
