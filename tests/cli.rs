@@ -316,6 +316,29 @@ fn a_program_without_choices_is_exhausted_at_its_first_model() {
     );
 }
 
+/// Grounding propagates `:- a.` and choices whose bounds are decided: an
+/// easy Sudoku is solved before translation (no rule is left), and, as
+/// clingo 5.4 does for this puzzle, the first model exhausts the search.
+/// The evil puzzle keeps rules and stays `1+`, as in clingo.
+#[test]
+fn a_puzzle_solved_by_propagation_is_exhausted_at_its_first_model() {
+    let out = output(solve(&[
+        "--stats",
+        "encodings/sudoku.lp",
+        "fixtures/puzzle_easy.lp",
+    ]));
+    assert_eq!(
+        (out.code, models_line(&out.stdout).as_deref()),
+        (Some(30), Some("1"))
+    );
+    assert!(out.stdout.contains("Rules        : 0\n"), "{}", out.stdout);
+    let out = output(solve(&["encodings/sudoku.lp", "fixtures/puzzle_evil.lp"]));
+    assert_eq!(
+        (out.code, models_line(&out.stdout).as_deref()),
+        (Some(10), Some("1+"))
+    );
+}
+
 #[test]
 fn n_0_gives_all_models_exit_30() {
     let out = output(solve(&["-n", "0", "fixtures/cli/three_models.lp"]));

@@ -17,6 +17,9 @@ pub struct Simplifier<'a> {
     pub atoms: &'a AtomTable,
     fact: Vec<bool>,
     derivable: Vec<bool>,
+    /// False in every answer set (`:- a.`, or a choice whose upper bound
+    /// its facts already reach): removed from every head.
+    excluded: Vec<bool>,
 }
 
 impl<'a> Simplifier<'a> {
@@ -25,6 +28,7 @@ impl<'a> Simplifier<'a> {
             atoms,
             fact: atoms.fact.clone(),
             derivable: vec![false; atoms.len()],
+            excluded: vec![false; atoms.len()],
         }
     }
 
@@ -38,9 +42,9 @@ impl<'a> Simplifier<'a> {
         loop {
             self.recompute_derivable(&rules);
             let before = rules.len();
-            let mut new_facts = false;
-            rules.retain_mut(|rule| self.rule(rule, &mut new_facts));
-            if !new_facts && rules.len() == before {
+            let mut changed = false;
+            rules.retain_mut(|rule| self.rule(rule, &mut changed));
+            if !changed && rules.len() == before {
                 break;
             }
         }
@@ -80,30 +84,94 @@ impl<'a> Simplifier<'a> {
     }
 
     /// Simplifies one rule in place; `false` drops it, as it drops every
-    /// rule whose head is a fact.
-    fn rule(&mut self, rule: &mut Rule, new_facts: &mut bool) -> bool {
+    /// rule whose head is a fact. Sets `changed` when it learns a fact or an
+    /// excluded atom, or rewrites a head.
+    ///
+    /// Excluded atoms leave heads: `a :- B` with `a` excluded becomes
+    /// `:- B`, and an excluded choice element or disjunct is dropped. The
+    /// answer sets stay the same, as none contains an excluded atom (the
+    /// reduct's least or minimal models never needed the rule).
+    fn rule(&mut self, rule: &mut Rule, changed: &mut bool) -> bool {
         if !self.body(&mut rule.body) {
             return false;
         }
         match &mut rule.head {
             Head::Atom(a) => {
+                let a = *a;
                 if self.fact[a.index()] {
                     return false;
                 }
+                if self.excluded[a.index()] {
+                    rule.head = Head::Constraint;
+                    *changed = true;
+                    return self.constraint(rule, changed);
+                }
                 if rule.body.is_empty() {
                     self.fact[a.index()] = true;
-                    *new_facts = true;
+                    *changed = true;
                     return false;
                 }
                 true
             }
-            Head::Disjunction(atoms) => !atoms.iter().any(|a| self.fact[a.index()]),
+            Head::Disjunction(atoms) => {
+                if atoms.iter().any(|a| self.fact[a.index()]) {
+                    return false;
+                }
+                let excluded = &self.excluded;
+                if atoms.iter().any(|a| excluded[a.index()]) {
+                    atoms.retain(|a| !excluded[a.index()]);
+                    match atoms[..] {
+                        [] => rule.head = Head::Constraint,
+                        [a] => rule.head = Head::Atom(a),
+                        _ => {}
+                    }
+                    *changed = true;
+                    return self.rule(rule, changed);
+                }
+                true
+            }
             Head::Choice { elements, bounds } => {
+                let before = elements.len();
+                let excluded = &self.excluded;
+                elements.retain(|e| !excluded[e.atom.index()]);
+                *changed |= elements.len() != before;
                 elements.retain_mut(|e| self.element(e));
+                if rule.body.is_empty() && elements.iter().all(ChoiceElement::is_unconditional) {
+                    let facts = elements
+                        .iter()
+                        .filter(|e| self.fact[e.atom.index()])
+                        .count();
+                    if bounds.lower as usize == elements.len() {
+                        // Every element must hold, and the rule supports it.
+                        for e in elements.iter() {
+                            self.fact[e.atom.index()] = true;
+                        }
+                        *changed = true;
+                        return false;
+                    }
+                    if bounds.upper == Some(facts as u32) && facts < elements.len() {
+                        // The facts use up the upper bound.
+                        for e in elements.iter().filter(|e| !self.fact[e.atom.index()]) {
+                            self.excluded[e.atom.index()] = true;
+                        }
+                        *changed = true;
+                    }
+                }
                 !(elements.is_empty() && bounds.lower == 0)
             }
-            Head::Constraint => true,
+            Head::Constraint => self.constraint(rule, changed),
         }
+    }
+
+    /// `:- a.` excludes `a` (it is dropped once no head derives `a`).
+    fn constraint(&mut self, rule: &Rule, changed: &mut bool) -> bool {
+        if let ([a], []) = (&rule.body.pos[..], &rule.body.neg[..])
+            && !self.excluded[a.index()]
+        {
+            self.excluded[a.index()] = true;
+            *changed = true;
+        }
+        true
     }
 
     /// Simplifies an element's conditions; `false` when none can hold.
