@@ -344,12 +344,11 @@ impl Progress {
         if self.quiet {
             return;
         }
-        let atoms = answer.atoms(symbols);
         if self.json {
-            self.witnesses.push(atoms);
+            self.witnesses.push(answer.atoms(symbols));
         } else {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(output::answer_text(self.models, &atoms).as_bytes());
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let _ = output::write_answer(&mut out, self.models, answer, symbols);
             let _ = out.flush();
         }
     }

@@ -2,6 +2,8 @@
 //!
 //! Pure formatting: these functions return strings; [`super`] prints them.
 
+use crate::solve::AnswerSet;
+use crate::symbols::SymbolTable;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -82,8 +84,21 @@ fn display_input(name: &str) -> &str {
     if name == "-" { "stdin" } else { name }
 }
 
-pub fn answer_text(number: usize, atoms: &[String]) -> String {
-    format!("Answer: {number}\n{}\n", atoms.join(" "))
+/// Writes one answer as clingo does, symbol by symbol: an answer set of a
+/// grounding-heavy program has hundreds of thousands of atoms, too many to
+/// render into strings first.
+pub fn write_answer(
+    out: &mut impl std::io::Write,
+    number: usize,
+    answer: &AnswerSet,
+    symbols: &SymbolTable,
+) -> std::io::Result<()> {
+    writeln!(out, "Answer: {number}")?;
+    for (i, &symbol) in answer.shown.iter().enumerate() {
+        let separator = if i == 0 { "" } else { " " };
+        write!(out, "{separator}{}", symbols.display(symbol))?;
+    }
+    writeln!(out)
 }
 
 pub struct Summary<'a> {
