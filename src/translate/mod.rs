@@ -84,7 +84,7 @@ impl BodyId {
 /// Sizes of the CNF by origin.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TranslationStats {
-    /// One per atom.
+    /// One per atom that is not a fact, and one shared by all facts.
     pub atom_variables: usize,
     /// Tseitin variables of bodies with two or more literals.
     pub body_variables: usize,
