@@ -75,9 +75,28 @@ fn hash_function(name: NameId, args: &[SymId], negative: bool) -> u64 {
     FxBuildHasher.hash_one((name, args, negative))
 }
 
+/// The arguments of a stored function, in the argument arena.
+fn arguments(arena: &[SymId], start: u32, arity: u32) -> &[SymId] {
+    &arena[start as usize..(start + arity) as usize]
+}
+
+/// The hash of a stored term: a function's as [`hash_function`] computes it
+/// from a borrowed argument slice, any other term's from its value.
+fn hash_entry(entry: Entry, arena: &[SymId]) -> u64 {
+    match entry {
+        Entry::Function {
+            name,
+            args_start,
+            arity,
+            negative,
+        } => hash_function(name, arguments(arena, args_start, arity), negative),
+        other => FxBuildHasher.hash_one(other),
+    }
+}
+
 impl SymbolTable {
     fn args_of_entry(&self, start: u32, arity: u32) -> &[SymId] {
-        &self.args[start as usize..(start + arity) as usize]
+        arguments(&self.args, start, arity)
     }
 
     /// Interns a term given as a view (possibly of another table).
@@ -96,7 +115,7 @@ impl SymbolTable {
     }
 
     fn intern_entry(&mut self, entry: Entry) -> SymId {
-        let hash = FxBuildHasher.hash_one(entry);
+        let hash = hash_entry(entry, &self.args);
         let entries = &self.entries;
         if let Some(&id) = self.table.find(hash, |&id| entries[id.0 as usize] == entry) {
             return id;
@@ -109,19 +128,7 @@ impl SymbolTable {
         self.entries.push(entry);
         let (entries, args) = (&self.entries, &self.args);
         self.table
-            .insert_unique(hash, id, |&id| match entries[id.0 as usize] {
-                Entry::Function {
-                    name,
-                    args_start,
-                    arity,
-                    negative,
-                } => hash_function(
-                    name,
-                    &args[args_start as usize..(args_start + arity) as usize],
-                    negative,
-                ),
-                other => FxBuildHasher.hash_one(other),
-            });
+            .insert_unique(hash, id, |&id| hash_entry(entries[id.0 as usize], args));
         id
     }
 
@@ -140,7 +147,7 @@ impl SymbolTable {
         };
         let entries = &self.entries;
         self.table
-            .find(FxBuildHasher.hash_one(entry), |&id| {
+            .find(hash_entry(entry, &self.args), |&id| {
                 entries[id.0 as usize] == entry
             })
             .copied()

@@ -1,6 +1,7 @@
 //! clingo's output formats: text (`--outf=0`) and JSON (`--outf=2`).
 //!
-//! Pure formatting: these functions return strings; [`super`] prints them.
+//! Pure formatting: these functions return strings or write into any
+//! `std::io::Write` the caller gives; [`super`] decides where output goes.
 
 use crate::solve::AnswerSet;
 use crate::symbols::SymbolTable;

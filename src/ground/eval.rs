@@ -239,21 +239,19 @@ fn power(base: i32, exponent: i32) -> Option<i32> {
 
 /// Compares two ground terms in clingo's term order.
 pub fn compare(symbols: &SymbolTable, op: CmpOp, a: SymId, b: SymId) -> bool {
-    // Interned terms are equal exactly when their ids are.
-    let order = match op {
-        CmpOp::Eq => return a == b,
-        CmpOp::Ne => return a != b,
-        _ => match (symbols.as_number(a), symbols.as_number(b)) {
-            (Some(x), Some(y)) => x.cmp(&y),
-            _ => symbols.compare(a, b),
-        },
+    // Interned terms are equal exactly when their ids are; the order is
+    // computed only for the ordering comparisons.
+    let order = || match (symbols.as_number(a), symbols.as_number(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => symbols.compare(a, b),
     };
     match op {
-        CmpOp::Eq | CmpOp::Ne => unreachable!("answered above"),
-        CmpOp::Lt => order == Ordering::Less,
-        CmpOp::Le => order != Ordering::Greater,
-        CmpOp::Gt => order == Ordering::Greater,
-        CmpOp::Ge => order != Ordering::Less,
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => order() == Ordering::Less,
+        CmpOp::Le => order() != Ordering::Greater,
+        CmpOp::Gt => order() == Ordering::Greater,
+        CmpOp::Ge => order() != Ordering::Less,
     }
 }
 

@@ -281,7 +281,7 @@ impl<'s> Instantiator<'s> {
             let rel = &mut self.relations[pred.index()];
             let position = rel.members.len() as u32;
             rel.members.push(atom);
-            let args = args_of(self.symbols, self.atoms.syms[atom as usize]);
+            let args = self.symbols.args(self.atoms.syms[atom as usize]);
             for (&mask, index) in rel.indexes.iter_mut() {
                 index.entry(key_of(args, mask)).or_default().push(position);
             }
@@ -393,7 +393,7 @@ impl<'s> Instantiator<'s> {
         }
         let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
         for (position, &a) in rel.members.iter().enumerate() {
-            let args = args_of(self.symbols, self.atoms.syms[a as usize]);
+            let args = self.symbols.args(self.atoms.syms[a as usize]);
             index
                 .entry(key_of(args, mask))
                 .or_default()
@@ -426,10 +426,6 @@ fn bound_mask(atom: &CAtom, bound: &[bool]) -> u64 {
         }
     }
     mask
-}
-
-fn args_of(symbols: &SymbolTable, atom: SymId) -> &[SymId] {
-    symbols.args(atom)
 }
 
 fn key_of(args: &[SymId], mask: u64) -> Box<[SymId]> {
@@ -595,7 +591,7 @@ impl Exec<'_> {
             if i < 64 && mask & (1 << i) != 0 {
                 continue;
             }
-            let value = args_of(self.symbols, sym)[i];
+            let value = self.symbols.args(sym)[i];
             if !arg.matches(self.symbols, value, &mut self.env, &mut self.trail) {
                 ok = false;
                 break;
