@@ -234,6 +234,16 @@ pub struct HeadLiteral {
     pub span: Span,
 }
 
+/// `t1, .., tk : a : c1, .., cm` in a head aggregate: the atom `a` may be
+/// chosen when the condition holds, and then contributes the tuple.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeadAggregateElement {
+    pub terms: Vec<Term>,
+    pub atom: Atom,
+    pub condition: Vec<Literal>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Head {
     /// An integrity constraint: `:- body.` (also a `#false` head).
@@ -246,6 +256,13 @@ pub enum Head {
     Choice {
         guards: Vec<Guard>,
         elements: Vec<ChoiceElement>,
+        span: Span,
+    },
+    /// `#count{ X : p(X) : q(X) } = 1`, lparse's `1 [a=2, b=3] 2`.
+    Aggregate {
+        function: AggregateFunction,
+        elements: Vec<HeadAggregateElement>,
+        guards: Vec<Guard>,
         span: Span,
     },
 }
