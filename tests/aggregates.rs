@@ -59,6 +59,17 @@ const CASES: &[(&str, &str)] = &[
         "e(1,2). e(2,1). { s(1..2) }. r(X) :- s(X), #sum{ Z : s(Z) } != 2. r(Y) :- r(X), e(X,Y).",
         "",
     ),
+    // Intervals and pools inside a literal set's literal are its elements:
+    // `{ p(1..2) }` has two, not four.
+    ("{ p(1..2) }. ok :- 2 { p(1..2) }. :- not ok.", ""),
+    ("{ p(1..2) }. ok :- 2 { p(1;2) }.", ""),
+    ("{ p(1..3) }. ok :- 2 { p(1..2); not p(3) }.", ""),
+    ("n(3). { p(1..3) }. ok :- n(N), 2 { p(1..N) }.", ""),
+    ("{ p(1..3); -p(1..3) }. ok :- 2 { p(1..3); -p(1..3) }.", ""),
+    (
+        "{ p(1..3) }. ok :- 3 [ p(1..3) = 2 ].",
+        "{ p(1..3) }. ok :- 3 <= #sum{ 2,X : p(X), X = 1..3 }.",
+    ),
     // Head aggregates: a choice among their atoms, and the aggregate must
     // hold.
     ("r. #count{ X : p(X) : q(X) } = 1 :- r. q(1..3).", ""),
@@ -203,6 +214,18 @@ fn random_program(seed: u64) -> String {
             };
             text.push_str(&format!("{head} :- {global}{literal}.\n"));
             continue;
+        }
+        if rng.chance(0.15) {
+            let set = *rng.pick(&[
+                "p(1..2); q(2..3)",
+                "p(1;3); not q(1..2)",
+                "p(X) : d(X); q(2)",
+            ]);
+            let bounds = rng.range(0, 3);
+            text.push_str(&format!(
+                "s{r} :- {bounds} {{ {set} }} {}.\n",
+                bounds + rng.range(0, 2)
+            ));
         }
         if rng.chance(0.15) {
             let conditional = *rng.pick(&["p(X) : q(X)", "not q(X) : p(X)", "X > G : p(X)"]);

@@ -243,9 +243,15 @@ impl<'a> Compiler<'a> {
                     span: *aggregate_span,
                 };
                 self.compile(RuleHead::Ast(&choice), body, span);
-                let counted = elements
-                    .iter()
-                    .map(|e| (e.terms.clone(), &e.atom, &e.condition[..], e.span));
+                let counted = elements.iter().map(|e| {
+                    (
+                        e.terms.clone(),
+                        e.literal_tuple,
+                        &e.atom,
+                        &e.condition[..],
+                        e.span,
+                    )
+                });
                 if !guards.is_empty() {
                     self.require_aggregate(*function, counted, guards, *aggregate_span, body, span);
                 }
@@ -263,14 +269,9 @@ impl<'a> Compiler<'a> {
                     span: *choice_span,
                 };
                 self.compile(RuleHead::Ast(&choice), body, span);
-                let counted = elements.iter().map(|e| {
-                    let literal = Literal::Atom {
-                        naf: Naf::Positive,
-                        atom: e.atom.clone(),
-                    };
-                    let tuple = ast::literal_tuple(&literal).expect("an atom");
-                    (tuple, &e.atom, &e.condition[..], e.span)
-                });
+                let counted = elements
+                    .iter()
+                    .map(|e| (Vec::new(), true, &e.atom, &e.condition[..], e.span));
                 self.require_aggregate(
                     AggregateFunction::Count,
                     counted,
@@ -306,12 +307,12 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `:- B, not #agg{ t : a, c; .. } guards.` for the `(t, a, c, span)` of
-    /// `elements`.
+    /// `:- B, not #agg{ t : a, c; .. } guards.` for the
+    /// `(t, literal_tuple, a, c, span)` of `elements`.
     fn require_aggregate<'e>(
         &mut self,
         function: AggregateFunction,
-        elements: impl Iterator<Item = (Vec<Term>, &'e Atom, &'e [Literal], Span)>,
+        elements: impl Iterator<Item = (Vec<Term>, bool, &'e Atom, &'e [Literal], Span)>,
         guards: &[ast::Guard],
         aggregate_span: Span,
         body: &[BodyElement],
@@ -319,8 +320,9 @@ impl<'a> Compiler<'a> {
     ) {
         let elements = elements
             .map(
-                |(terms, atom, condition, element_span)| ast::AggregateElement {
+                |(terms, literal_tuple, atom, condition, element_span)| ast::AggregateElement {
                     terms,
+                    literal_tuple,
                     condition: std::iter::once(Literal::Atom {
                         naf: Naf::Positive,
                         atom: atom.clone(),
@@ -484,14 +486,21 @@ impl<'a> Compiler<'a> {
             scope.enter_element(globals);
             let mut condition = Vec::new();
             let mut possible = true;
-            for literal in &element.condition {
+            let mut literal_tuple = Vec::new();
+            for (i, literal) in element.condition.iter().enumerate() {
                 possible &= self.literal(literal, scope, &mut condition)?;
+                if i == 0 && element.literal_tuple {
+                    // The compiled literal is the last one pushed, after
+                    // the bindings of any intervals inside it.
+                    literal_tuple = self.literal_tuple(literal, condition.last());
+                }
             }
-            let terms = element
+            let mut terms = element
                 .terms
                 .iter()
                 .map(|t| self.term(t, scope, &mut condition))
                 .collect::<Result<Vec<_>, _>>()?;
+            terms.extend(literal_tuple);
             if possible {
                 elements.push(CAggregateElement { terms, condition });
             }
@@ -538,6 +547,20 @@ impl<'a> Compiler<'a> {
             inputs,
             span: aggregate.span,
         })
+    }
+
+    /// The tuple that stands for a literal of a literal set: the atom as a
+    /// term, and a number telling `a`, `not a`, `-a` ... apart.
+    fn literal_tuple(&mut self, literal: &Literal, compiled: Option<&CLit>) -> Vec<CTerm> {
+        let (Literal::Atom { naf, atom }, Some(CLit::Pos(compiled) | CLit::Neg(compiled))) =
+            (literal, compiled)
+        else {
+            return Vec::new();
+        };
+        let name = self.preds.get(compiled.pred).name.clone();
+        let term = CTerm::function(self.symbols, &name, compiled.args.clone());
+        let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
+        vec![term, CTerm::Sym(self.symbols.number(polarity))]
     }
 
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
@@ -988,6 +1011,7 @@ fn conditional_as_aggregate(
         elements: vec![ast::AggregateElement {
             terms,
             condition: condition.iter().cloned().chain([negated]).collect(),
+            literal_tuple: false,
             span,
         }],
         guards: vec![ast::Guard {
@@ -1032,6 +1056,7 @@ fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
                 elements.push(ast::AggregateElement {
                     terms: terms.clone(),
                     condition: condition.clone(),
+                    literal_tuple: element.literal_tuple,
                     span: element.span,
                 });
             }

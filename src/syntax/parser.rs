@@ -24,7 +24,7 @@ use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
     CmpOp, Guard, Head, HeadAggregateElement, HeadLiteral, Literal, Naf, Signature, Statement,
-    StatementKind, Term, TermKind, UnaryOp, literal_tuple,
+    StatementKind, Term, TermKind, UnaryOp,
 };
 
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
@@ -1024,6 +1024,7 @@ impl<'s> Parser<'s> {
                         terms: element.terms,
                         atom,
                         condition: element.condition[1..].to_vec(),
+                        literal_tuple: true,
                         span: element.span,
                     });
                 }
@@ -1078,6 +1079,7 @@ impl<'s> Parser<'s> {
                 terms,
                 atom,
                 condition,
+                literal_tuple: false,
                 span: self.span(start, end),
             });
             match self.peek() {
@@ -1457,6 +1459,7 @@ impl<'s> Parser<'s> {
             elements.push(AggregateElement {
                 terms,
                 condition,
+                literal_tuple: false,
                 span: self.span(start, end),
             });
             match self.peek() {
@@ -1491,7 +1494,10 @@ impl<'s> Parser<'s> {
             } else {
                 self.literal()?
             };
-            let mut terms = literal_tuple(&literal).ok_or_else(|| self.unexpected())?;
+            if !matches!(literal, Literal::Atom { .. }) {
+                return Err(self.unexpected());
+            }
+            let mut terms = Vec::new();
             if weighted {
                 let weight = match self.eat(K::Eq) {
                     Some(_) => self.term()?,
@@ -1500,13 +1506,14 @@ impl<'s> Parser<'s> {
                         span: self.span(start, start),
                     },
                 };
-                terms.insert(0, weight);
+                terms.push(weight);
             }
             let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
             let conditional = !condition.is_empty();
             elements.push(AggregateElement {
                 terms,
                 condition: std::iter::once(literal).chain(condition).collect(),
+                literal_tuple: true,
                 span: self.span(start, end),
             });
             match self.peek() {
@@ -2010,7 +2017,10 @@ mod tests {
             .elements
             .iter()
             .map(|e| {
-                let terms: Vec<String> = e.terms.iter().map(term).collect();
+                let mut terms: Vec<String> = e.terms.iter().map(term).collect();
+                if e.literal_tuple {
+                    terms.push("#lit".to_string());
+                }
                 format!("{}{}", terms.join(","), condition(&e.condition))
             })
             .collect();
@@ -2068,6 +2078,7 @@ mod tests {
                                 })
                                 .chain(e.condition.iter().cloned())
                                 .collect(),
+                                literal_tuple: e.literal_tuple,
                                 span: e.span,
                             })
                             .collect();
@@ -2352,15 +2363,15 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "
             a :- #count{X:p(X)}>2, b.
             a :- #count{X:p(X)}=N, N>1.
-            a :- #count{b,0:b;c,0:c}>=1<=2.
+            a :- #count{#lit:b;#lit:c}>=1<=2.
             a :- #sum+{X:p(X)}=3.
             a :- not #min{X:p(X)}<2.
             a :- #max{X:p(X),q(1)}>=1<=3, c.
-            a :- #sum{1,b,0:b;2,c,1:not c}>=2<=3.
+            a :- #sum{1,#lit:b;2,#lit:not c}>=2<=3.
             a :- #count{}=X.
-            a :- #count{b,0:b}, c.
+            a :- #count{#lit:b}, c.
             a :- #sum{W,X:w(X,W);:q}.
-            a :- #min{3,b,0:b}.
+            a :- #min{3,#lit:b}.
             a :- unsupported(DLV built-in predicates), unsupported(DLV built-in predicates).
             ",
         );
@@ -2388,7 +2399,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "
             head#count{a:b}=1 :- c.
             head#sum{1,a:a;2:b,c,not d}>=1 :- c.
-            head#sum{1,a,0:a;1,b,0:b}>=1<=2 :- c.
+            head#sum{1,#lit:a;1,#lit:b}>=1<=2 :- c.
             head#min{X:p(X),q(X)}=2.
             ",
         );
