@@ -317,7 +317,8 @@ impl Iterator for Enumerator {
 mod tests {
     use super::*;
     use crate::translate::testing::{
-        Rng, head_cycle_free, parse, random_program, shown_of, stable_models,
+        Rng, head_cycle_free, parse, random_program, random_program_with_aggregates, shown_of,
+        stable_models,
     };
 
     fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
@@ -401,6 +402,28 @@ mod tests {
         );
         assert!(with_loops > 1000, "{with_loops} with loop formulas");
         assert!(nontrivial > 1000, "{nontrivial} with several answer sets");
+    }
+
+    /// Ground aggregates (not recursive) against the brute-force checker,
+    /// which evaluates them in each candidate model.
+    #[test]
+    fn solve_matches_brute_force_with_aggregates() {
+        let mut rng = Rng::new(2027);
+        let (mut compared, mut nontrivial) = (0, 0);
+        for round in 0..3000 {
+            let program = random_program_with_aggregates(&mut rng, 7);
+            if !head_cycle_free(&program) {
+                continue;
+            }
+            let expected = brute_force(&program, false);
+            assert_eq!(all(&program, false), expected, "round {round}: {program:?}");
+            if expected.len() > 1 {
+                nontrivial += 1;
+            }
+            compared += 1;
+        }
+        assert!(compared > 2000, "{compared} compared");
+        assert!(nontrivial > 500, "{nontrivial} with several answer sets");
     }
 
     /// Atoms flagged as facts (as the grounder hands them over: no rules of

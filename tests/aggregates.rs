@@ -4,7 +4,9 @@
 //! with local and global variables), head aggregates, `!=` choice bounds and
 //! conditional literals in bodies, compared as multisets of answer
 //! sets, with both translations (`--translation=lazy` and `eager`, the CNF
-//! that `dimacs` exports).
+//! that `dimacs` exports). The exported CNF of every program is also counted
+//! by Ganak (`scripts/ganak-count`, PyPI's pyganak): its number of models
+//! must be clingo's number of answer sets.
 //!
 //! Environment:
 //!   ASP2SAT_AGG_CASES  number of random programs (default 300)
@@ -132,6 +134,14 @@ fn compare(dir: &std::path::Path, name: &str, ours: &str, theirs: &str) -> Vec<S
         Err(e) => return vec![format!("clingo on `{theirs}`: {e}\n{}", clingo.stderr)],
     };
     let mut failures = Vec::new();
+    let answer_sets = expected.len();
+    match ganak_count(&ours_file) {
+        Ok(count) if count == answer_sets => {}
+        Ok(count) => failures.push(format!(
+            "dimacs `{ours}`: Ganak counts {count} models, clingo has {answer_sets} answer sets"
+        )),
+        Err(e) => failures.push(format!("dimacs `{ours}`: {e}")),
+    }
     for mode in ["--translation=lazy", "--translation=eager"] {
         let output = all_answers_json(Tool::Asp2sat, &ours_file.to_string_lossy(), &[mode]);
         match parse_json_answer(&output.stdout) {
@@ -148,6 +158,42 @@ fn compare(dir: &std::path::Path, name: &str, ours: &str, theirs: &str) -> Vec<S
         }
     }
     failures
+}
+
+/// The number of models of `asp2sat dimacs file`, counted by Ganak.
+fn ganak_count(file: &std::path::Path) -> Result<usize, String> {
+    let cnf = file.with_extension("cnf");
+    let args: Vec<String> = [
+        "dimacs",
+        &file.to_string_lossy(),
+        "-o",
+        &cnf.to_string_lossy(),
+    ]
+    .map(String::from)
+    .to_vec();
+    let export = common::run(
+        &common::asp2sat_bin(),
+        &args,
+        &common::root(),
+        None,
+        common::timeout(),
+    );
+    if export.code != Some(0) {
+        return Err(format!("dimacs {}:\n{}", export.status(), export.stderr));
+    }
+    let script = common::root().join("scripts/ganak-count");
+    let count = common::run(
+        &script,
+        &[cnf.to_string_lossy().into_owned()],
+        &common::root(),
+        None,
+        common::timeout(),
+    );
+    count
+        .stdout
+        .trim()
+        .parse()
+        .map_err(|_| format!("scripts/ganak-count {}:\n{}", count.status(), count.stderr))
 }
 
 #[test]

@@ -398,7 +398,8 @@ impl<S: ExtendFormula> Gates<'_, '_, S> {
 mod tests {
     use super::*;
     use crate::translate::testing::{
-        Rng, cnf_models, head_cycle_free, parse, random_program, stable_models,
+        Rng, cnf_models, head_cycle_free, parse, random_program, random_program_with_aggregates,
+        stable_models,
     };
     use crate::translate::translate_exact;
     use varisat::{CnfFormula, Solver, Var};
@@ -510,6 +511,22 @@ mod tests {
         assert!(checked > 3000, "{checked}");
         assert!(nontight > 800, "{nontight} non-tight");
         assert!(ranked > 400, "{ranked} with ranks");
+    }
+
+    /// The exact translation of programs with ground aggregates: one CNF
+    /// model per stable model.
+    #[test]
+    fn ranking_matches_stable_models_with_aggregates() {
+        let mut rng = Rng::new(4343);
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let program = random_program_with_aggregates(&mut rng, 7);
+            if head_cycle_free(&program) {
+                check(&program);
+                checked += 1;
+            }
+        }
+        assert!(checked > 1500, "{checked}");
     }
 
     /// The gates against truth tables, every variable determined.

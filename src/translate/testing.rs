@@ -4,9 +4,11 @@
 
 use crate::diagnostics::Span;
 use crate::ground::program::{
-    Atom, AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head, Rule, ShowTerm,
+    AggregateDefinition, AggregateValue, Atom, AtomId, Body, ChoiceElement, CountBounds,
+    GroundProgram, Head, Rule, ShowTerm, WeightedElement,
 };
 use crate::symbols::SymId;
+use crate::syntax::ast::CmpOp;
 use crate::translate::Translation;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
@@ -232,6 +234,10 @@ fn fact_mask(program: &GroundProgram) -> u64 {
 fn is_model(program: &GroundProgram, model: u64) -> bool {
     let facts = fact_mask(program);
     facts & !model == 0
+        && program
+            .aggregates
+            .iter()
+            .all(|a| (model >> a.atom.0 & 1 == 1) == aggregate_holds(a, model))
         && program.rules.iter().all(|rule| {
             if !holds(&mask(&rule.body), model) {
                 return true;
@@ -275,6 +281,13 @@ pub(crate) fn stable_models(program: &GroundProgram) -> Vec<u64> {
         reduct.clear();
         let facts = program.atoms.iter().enumerate().filter(|(_, a)| a.fact);
         reduct.extend(facts.map(|(i, _)| (0, 1 << i)));
+        // The generators' aggregates are not recursive: under the Ferraris
+        // reduct an aggregate atom is then as it is in M.
+        let aggregates = program
+            .aggregates
+            .iter()
+            .filter(|a| model >> a.atom.0 & 1 == 1);
+        reduct.extend(aggregates.map(|a| (0, 1 << a.atom.0)));
         for rule in &program.rules {
             let body = mask(&rule.body);
             if body.neg & model != 0 {
@@ -438,6 +451,123 @@ impl Rng {
     pub(crate) fn chance(&mut self, percent: u64) -> bool {
         self.next() % 100 < percent
     }
+
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// Whether an aggregate holds in `model`, straight from its definition.
+fn aggregate_holds(aggregate: &AggregateDefinition, model: u64) -> bool {
+    let weights = aggregate.elements.iter().filter_map(|e| {
+        let holds = e.conditions.iter().any(|c| holds(&mask(c), model));
+        holds.then_some(e.weight)
+    });
+    let value = match aggregate.value {
+        AggregateValue::Sum => weights.sum(),
+        AggregateValue::Max { empty } => weights.max().unwrap_or(empty),
+    };
+    aggregate.guards.iter().all(|&(op, bound)| match op {
+        CmpOp::Eq => value == bound,
+        CmpOp::Ne => value != bound,
+        CmpOp::Lt => value < bound,
+        CmpOp::Le => value <= bound,
+        CmpOp::Gt => value > bound,
+        CmpOp::Ge => value >= bound,
+    })
+}
+
+/// [`random_program`] with aggregates on top, not recursive by
+/// construction: up to three aggregate atoms whose elements' conditions
+/// read the random program's atoms, and up to three new atoms whose rules
+/// (normal, choice, with positive loops among themselves) and constraints
+/// use the aggregate atoms positively and negatively.
+pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) -> GroundProgram {
+    let mut program = random_program(rng, max_atoms, false);
+    let lower = program.atoms.len();
+    let condition = |rng: &mut Rng| {
+        let (mut pos, mut neg) = (Vec::new(), Vec::new());
+        for a in 0..lower as u32 {
+            if rng.chance(25) {
+                pos.push(AtomId(a));
+            } else if rng.chance(10) {
+                neg.push(AtomId(a));
+            }
+        }
+        Body::new(pos, neg)
+    };
+    let ops = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+    let mut aggregate_atoms = Vec::new();
+    for i in 0..1 + rng.below(3) {
+        let atom = atom_named(&mut program, &format!("#agg{i}"));
+        program.atoms[atom.index()].shown = false;
+        let elements = (0..1 + rng.below(4))
+            .map(|_| WeightedElement {
+                weight: rng.below(7) as i64 - 3,
+                conditions: (0..1 + rng.below(2)).map(|_| condition(rng)).collect(),
+            })
+            .collect();
+        let value = if rng.chance(70) {
+            AggregateValue::Sum
+        } else {
+            AggregateValue::Max {
+                empty: rng.below(9) as i64 - 4,
+            }
+        };
+        let guards = (0..1 + rng.below(2))
+            .map(|_| (rng.pick(&ops), rng.below(7) as i64 - 3))
+            .collect();
+        program.aggregates.push(AggregateDefinition {
+            atom,
+            value,
+            elements,
+            guards,
+        });
+        aggregate_atoms.push(atom);
+    }
+    let upper: Vec<AtomId> = (0..1 + rng.below(3))
+        .map(|i| atom_named(&mut program, &format!("u{i}")))
+        .collect();
+    let any =
+        |rng: &mut Rng, program: &GroundProgram| AtomId(rng.below(program.atoms.len()) as u32);
+    for _ in 0..2 + rng.below(4) {
+        let mut pos = vec![rng.pick(&aggregate_atoms)];
+        let mut neg = Vec::new();
+        if rng.chance(40) {
+            neg.push(rng.pick(&aggregate_atoms));
+        }
+        if rng.chance(50) {
+            pos.push(any(rng, &program));
+        }
+        if rng.chance(30) {
+            neg.push(any(rng, &program));
+        }
+        let body = Body::new(pos, neg);
+        let head = match rng.below(10) {
+            0..=1 => Head::Constraint,
+            2 => Head::Choice {
+                elements: vec![ChoiceElement {
+                    atom: rng.pick(&upper),
+                    conditions: vec![Body::default()],
+                }],
+                bounds: CountBounds::default(),
+            },
+            _ => Head::Atom(rng.pick(&upper)),
+        };
+        program.rules.push(Rule {
+            head,
+            body,
+            origin: Span::default(),
+        });
+    }
+    program
 }
 
 /// A random program over at most `max_atoms` atoms: normal rules,
