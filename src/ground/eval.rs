@@ -228,9 +228,15 @@ fn linear_combination(
     lhs: &CTerm,
     rhs: &CTerm,
 ) -> Option<CTerm> {
-    let as_linear = |t: &CTerm| match *t {
-        CTerm::Var(var) => Some((var, 1, 0)),
-        CTerm::Linear { var, mul, add } => Some((var, mul, add)),
+    let as_linear = |t: &CTerm| match t {
+        CTerm::Var(var) => Some((*var, 1, 0)),
+        CTerm::Linear { var, mul, add } => Some((*var, *mul, *add)),
+        // `-X` alone may negate a function term, but under `+`, `-` or `*`
+        // it must be a number.
+        CTerm::Unary(Op1::Minus, inner) => match **inner {
+            CTerm::Var(var) => Some((var, -1, 0)),
+            _ => None,
+        },
         _ => None,
     };
     let as_integer = |t: &CTerm| match *t {
