@@ -11,6 +11,7 @@ pub mod diagnostics;
 pub mod dimacs;
 mod graph;
 pub mod ground;
+pub mod ground_text;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;
