@@ -324,7 +324,8 @@ fn parse_overrides(
     let mut overrides = Vec::new();
     let mut errors = Vec::new();
     for (name, value) in consts {
-        let file: FileId = sources.add("<cmd>", value.clone());
+        // Named as gringo names it in messages: `<n=5>:1:1-2: error: ...`.
+        let file: FileId = sources.add(format!("<{name}={value}>"), value.clone());
         match parse_term(value, file) {
             Ok(term) => overrides.push((name.clone(), term)),
             Err(e) => errors.push(e),

@@ -357,52 +357,55 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `not p(X, _)` becomes `not #proj(X)` with `#proj(X) :- p(X, _).`,
-    /// which is what the anonymous variable means: no `p(X, _)` at all.
+    /// `not p(t, _)` becomes `not #projK(t)` with `#projK(V) :- p(V, _).`,
+    /// which is what the anonymous variable means: no `p(t, _)` at all. As
+    /// in clingo, every subterm without `_` is captured by value, so the
+    /// auxiliary rule is safe whatever the subterm (`not d(_, X+1)`).
     fn project(
         &mut self,
         atom: &Atom,
         scope: &mut Scope,
         out: &mut Vec<CLit>,
     ) -> Result<CAtom, Diagnostic> {
-        let mut names = Vec::new();
-        collect_variables(&atom.term, &mut names);
-        let vars: Vec<Term> = names
-            .iter()
-            .map(|(name, span)| Term {
-                kind: TermKind::Variable(name.clone()),
-                span: *span,
-            })
-            .collect();
+        let mut captured = Vec::new();
+        let pattern = capture_anonymous_free(&atom.term, &mut captured);
         self.fresh += 1;
         let name = format!("#proj{}", self.fresh);
-        let head_term = if vars.is_empty() {
-            Term {
-                kind: TermKind::Constant(name),
-                span: atom.span,
-            }
-        } else {
-            Term {
-                kind: TermKind::Function { name, args: vars },
-                span: atom.span,
-            }
-        };
-        let head_atom = Atom {
+        let projection = |args: Vec<Term>| Atom {
             strong_negation: false,
-            term: head_term,
+            term: Term {
+                kind: if args.is_empty() {
+                    TermKind::Constant(name.clone())
+                } else {
+                    TermKind::Function {
+                        name: name.clone(),
+                        args,
+                    }
+                },
+                span: atom.span,
+            },
             span: atom.span,
         };
+        let variables = (0..captured.len())
+            .map(|i| Term {
+                kind: TermKind::Variable(format!("#captured{i}")),
+                span: atom.span,
+            })
+            .collect();
         let aux_body = [BodyElement::Literal(Literal::Atom {
             naf: Naf::Positive,
-            atom: atom.clone(),
+            atom: Atom {
+                term: pattern,
+                ..atom.clone()
+            },
         })];
         let aux_head = Head::Disjunction(vec![ast::HeadLiteral {
-            atom: head_atom.clone(),
+            atom: projection(variables),
             condition: Vec::new(),
             span: atom.span,
         }]);
         self.rule(&aux_head, &aux_body, atom.span);
-        self.atom(&head_atom, scope, out)
+        self.atom(&projection(captured), scope, out)
     }
 
     fn atom(
@@ -678,21 +681,33 @@ fn has_anonymous(term: &Term) -> bool {
     }
 }
 
-/// Named variables of a term in order of first occurrence.
-fn collect_variables(term: &Term, out: &mut Vec<(String, Span)>) {
-    match &term.kind {
-        TermKind::Variable(name) if !out.iter().any(|(n, _)| n == name) => {
-            out.push((name.clone(), term.span));
+/// The term with each maximal subterm free of `_` replaced by the variable
+/// `#captured<i>`, where `captured[i]` is that subterm.
+fn capture_anonymous_free(term: &Term, captured: &mut Vec<Term>) -> Term {
+    if !has_anonymous(term) {
+        captured.push(term.clone());
+        return Term {
+            kind: TermKind::Variable(format!("#captured{}", captured.len() - 1)),
+            span: term.span,
+        };
+    }
+    let mut capture = |t: &Term| capture_anonymous_free(t, captured);
+    let kind = match &term.kind {
+        TermKind::Function { name, args } => TermKind::Function {
+            name: name.clone(),
+            args: args.iter().map(&mut capture).collect(),
+        },
+        TermKind::Tuple(args) => TermKind::Tuple(args.iter().map(&mut capture).collect()),
+        TermKind::Unary(op, a) => TermKind::Unary(*op, Box::new(capture(a))),
+        TermKind::Binary(op, a, b) => {
+            let a = Box::new(capture(a));
+            TermKind::Binary(*op, a, Box::new(capture(b)))
         }
-        TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
-            args.iter().for_each(|a| collect_variables(a, out))
-        }
-        TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => {
-            collect_variables(a, out);
-            collect_variables(b, out);
-        }
-        TermKind::Unary(_, a) => collect_variables(a, out),
-        _ => {}
+        other => other.clone(),
+    };
+    Term {
+        kind,
+        span: term.span,
     }
 }
 

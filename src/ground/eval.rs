@@ -5,6 +5,11 @@
 //! truncating toward zero, and an undefined operation (division by zero, a
 //! non-integer operand) making the whole term undefined, which drops the rule
 //! instance that needed it.
+//!
+//! A term with a single occurrence of one variable under `+`, `-` and `*`
+//! by integers is kept as the linear term `m*X+n`, as gringo's `LinearTerm`
+//! is: matching it against a number solves for `X`, so `p(N-1)` or
+//! `Y'-1 = Y` binds the variable instead of needing it bound.
 
 use crate::symbols::{NameId, SymId, SymbolTable};
 use crate::syntax::ast::{BinaryOp, CmpOp};
@@ -22,9 +27,19 @@ pub enum Op1 {
 pub enum CTerm {
     Sym(SymId),
     Var(usize),
-    Fun { name: NameId, args: Vec<CTerm> },
+    Fun {
+        name: NameId,
+        args: Vec<CTerm>,
+    },
     Unary(Op1, Box<CTerm>),
     Binary(BinaryOp, Box<CTerm>, Box<CTerm>),
+    /// `mul * var + add` over integers, `mul != 0`; wraps like the
+    /// operations it stands for.
+    Linear {
+        var: usize,
+        mul: i32,
+        add: i32,
+    },
 }
 
 /// A variable binding: `None` for unbound variables.
@@ -47,6 +62,16 @@ impl CTerm {
         {
             return CTerm::Sym(value);
         }
+        // `-X` alone stays unary: it also negates function terms.
+        if let (Op1::Minus, CTerm::Linear { var, mul, add }) = (op, &arg)
+            && let (Some(mul), Some(add)) = (mul.checked_neg(), add.checked_neg())
+        {
+            return CTerm::Linear {
+                var: *var,
+                mul,
+                add,
+            };
+        }
         CTerm::Unary(op, Box::new(arg))
     }
 
@@ -56,13 +81,16 @@ impl CTerm {
         {
             return CTerm::Sym(value);
         }
+        if let Some(linear) = linear_combination(symbols, op, &lhs, &rhs) {
+            return linear;
+        }
         CTerm::Binary(op, Box::new(lhs), Box::new(rhs))
     }
 
     pub fn for_each_var(&self, f: &mut impl FnMut(usize)) {
         match self {
             CTerm::Sym(_) => {}
-            CTerm::Var(v) => f(*v),
+            CTerm::Var(v) | CTerm::Linear { var: v, .. } => f(*v),
             CTerm::Fun { args, .. } => args.iter().for_each(|a| a.for_each_var(f)),
             CTerm::Unary(_, a) => a.for_each_var(f),
             CTerm::Binary(_, a, b) => {
@@ -73,10 +101,10 @@ impl CTerm {
     }
 
     /// Variables that matching can bind: those not under arithmetic (unary
-    /// minus is invertible, so it does not count as arithmetic).
+    /// minus and linear terms are invertible, so they do not count).
     pub fn for_each_matchable_var(&self, f: &mut impl FnMut(usize)) {
         match self {
-            CTerm::Var(v) => f(*v),
+            CTerm::Var(v) | CTerm::Linear { var: v, .. } => f(*v),
             CTerm::Fun { args, .. } => args.iter().for_each(|a| a.for_each_matchable_var(f)),
             CTerm::Unary(Op1::Minus, a) => a.for_each_matchable_var(f),
             _ => {}
@@ -86,7 +114,7 @@ impl CTerm {
     /// Whether every variable that matching cannot bind is bound already.
     pub fn inputs_bound(&self, bound: &[bool]) -> bool {
         match self {
-            CTerm::Sym(_) | CTerm::Var(_) => true,
+            CTerm::Sym(_) | CTerm::Var(_) | CTerm::Linear { .. } => true,
             CTerm::Fun { args, .. } => args.iter().all(|a| a.inputs_bound(bound)),
             CTerm::Unary(Op1::Minus, a) => a.inputs_bound(bound),
             CTerm::Unary(..) | CTerm::Binary(..) => self.is_bound(bound),
@@ -120,6 +148,10 @@ impl CTerm {
                 let a = a.eval(symbols, env)?;
                 let b = b.eval(symbols, env)?;
                 apply2(symbols, *op, a, b)
+            }
+            CTerm::Linear { var, mul, add } => {
+                let x = symbols.as_number(env[*var]?)?;
+                Some(symbols.number(mul.wrapping_mul(x).wrapping_add(*add)))
             }
         }
     }
@@ -156,6 +188,21 @@ impl CTerm {
                 }
                 true
             }
+            CTerm::Linear { var, mul, add } if env[*var].is_none() => {
+                // `mul * x + add = value` has an integer solution only when
+                // `mul` divides `value - add`.
+                let Some(value) = symbols.as_number(value) else {
+                    return false;
+                };
+                let difference = value.wrapping_sub(*add);
+                if difference.wrapping_rem(*mul) != 0 {
+                    return false;
+                }
+                let x = symbols.number(difference.wrapping_div(*mul));
+                env[*var] = Some(x);
+                trail.push(*var);
+                true
+            }
             CTerm::Unary(Op1::Minus, a) if !a.is_bound_in(env) => {
                 match apply1(symbols, Op1::Minus, value) {
                     Some(inverse) => a.matches(symbols, inverse, env, trail),
@@ -173,6 +220,44 @@ impl CTerm {
     }
 }
 
+/// `lhs op rhs` as one linear term when one side is linear (or a variable)
+/// and the other an integer, without overflow in the coefficients.
+fn linear_combination(
+    symbols: &SymbolTable,
+    op: BinaryOp,
+    lhs: &CTerm,
+    rhs: &CTerm,
+) -> Option<CTerm> {
+    let as_linear = |t: &CTerm| match *t {
+        CTerm::Var(var) => Some((var, 1, 0)),
+        CTerm::Linear { var, mul, add } => Some((var, mul, add)),
+        _ => None,
+    };
+    let as_integer = |t: &CTerm| match *t {
+        CTerm::Sym(s) => symbols.as_number(s),
+        _ => None,
+    };
+    let (var, mul, add) = match (op, as_linear(lhs), as_linear(rhs)) {
+        (BinaryOp::Add, Some((v, m, a)), None) => (v, m, a.checked_add(as_integer(rhs)?)?),
+        (BinaryOp::Add, None, Some((v, m, a))) => (v, m, a.checked_add(as_integer(lhs)?)?),
+        (BinaryOp::Sub, Some((v, m, a)), None) => (v, m, a.checked_sub(as_integer(rhs)?)?),
+        (BinaryOp::Sub, None, Some((v, m, a))) => {
+            (v, m.checked_neg()?, as_integer(lhs)?.checked_sub(a)?)
+        }
+        (BinaryOp::Mul, Some((v, m, a)), None) => {
+            let c = as_integer(rhs)?;
+            (v, m.checked_mul(c)?, a.checked_mul(c)?)
+        }
+        (BinaryOp::Mul, None, Some((v, m, a))) => {
+            let c = as_integer(lhs)?;
+            (v, m.checked_mul(c)?, a.checked_mul(c)?)
+        }
+        _ => return None,
+    };
+    // `0 * X` does not determine X: clingo calls it unsafe.
+    (mul != 0).then_some(CTerm::Linear { var, mul, add })
+}
+
 fn ground_args(args: &[CTerm]) -> Option<Vec<SymId>> {
     args.iter()
         .map(|a| match a {
@@ -183,10 +268,8 @@ fn ground_args(args: &[CTerm]) -> Option<Vec<SymId>> {
 }
 
 fn apply1(symbols: &mut SymbolTable, op: Op1, value: SymId) -> Option<SymId> {
+    // Function terms and tuples are negated by their sign: `-(1,2)`.
     if let (Op1::Minus, Some((name, args, negative))) = (op, symbols.as_function(value)) {
-        if symbols.name_text(name).is_empty() {
-            return None;
-        }
         let args = args.to_vec();
         return Some(symbols.function_of(name, &args, !negative));
     }
@@ -223,16 +306,12 @@ fn apply2(symbols: &mut SymbolTable, op: BinaryOp, a: SymId, b: SymId) -> Option
     Some(symbols.number(value))
 }
 
-/// `base ** exponent` as clingo computes it: wrapping, and for a negative
-/// exponent the truncated result (undefined for base 0).
+/// `base ** exponent` as clingo 5.4 and 5.8 compute it: wrapping, and for a
+/// negative exponent 0 for every base but 0, where it is undefined (even
+/// `1 ** -1` is 0).
 fn power(base: i32, exponent: i32) -> Option<i32> {
     if exponent < 0 {
-        return match base {
-            0 => None,
-            1 => Some(1),
-            -1 => Some(if exponent % 2 == 0 { 1 } else { -1 }),
-            _ => Some(0),
-        };
+        return (base != 0).then_some(0);
     }
     Some(base.wrapping_pow(exponent as u32))
 }
@@ -276,6 +355,9 @@ mod tests {
             (Mod, 7, -2, Some(1)),
             (Pow, 2, -1, Some(0)),
             (Pow, 0, -1, None),
+            (Pow, 1, -1, Some(0)),
+            (Pow, -1, -2, Some(0)),
+            (Pow, 0, 0, Some(1)),
             (Pow, 2, 31, Some(i32::MIN)),
             (Add, i32::MAX, 1, Some(i32::MIN)),
             (Div, 1, 0, None),
@@ -296,6 +378,11 @@ mod tests {
         assert_eq!(t.display(neg).to_string(), "-a");
         let s = t.string("s");
         assert_eq!(apply1(&mut t, Op1::Minus, s), None);
+        let (one, two) = (t.number(1), t.number(2));
+        let tuple = t.function("", &[one, two], false);
+        let neg = apply1(&mut t, Op1::Minus, tuple).unwrap();
+        assert_eq!(t.display(neg).to_string(), "-(1,2)");
+        assert_eq!(apply1(&mut t, Op1::Minus, neg), Some(tuple));
         let five = t.number(5);
         let r = apply1(&mut t, Op1::BitNot, five).unwrap();
         assert_eq!(t.as_number(r), Some(-6));

@@ -299,19 +299,23 @@ impl<'s> Instantiator<'s> {
     ) -> Vec<Step<'r>> {
         let mut done = vec![false; literals.len()];
         let mut steps = Vec::with_capacity(literals.len());
-        if let Some(d) = delta {
-            done[d] = true;
-            let CLit::Pos(atom) = &literals[d] else {
-                unreachable!("delta literals are positive")
-            };
-            steps.push(self.match_step(atom, bound, Window::Recent));
-            bind_step(&literals[d], bound);
-        }
-        while let Some(i) = self.pick(literals, &done, bound) {
+        // The literal over new atoms goes first when nothing else must bind
+        // its inputs (`f(N-1)` binds N by inversion, `f(N*N)` cannot).
+        let delta_ready = |done: &[bool], bound: &[bool]| {
+            delta.filter(|&d| {
+                !done[d]
+                    && matches!(&literals[d], CLit::Pos(a) if a.args.iter().all(|t| t.inputs_bound(bound)))
+            })
+        };
+        while let Some(i) = delta_ready(&done, bound).or_else(|| self.pick(literals, &done, bound))
+        {
             done[i] = true;
             let step = match &literals[i] {
                 CLit::Pos(atom) => {
+                    // Semi-naive rule d: literal d over the new atoms, the
+                    // component's literals before it over the old ones only.
                     let window = match delta {
+                        Some(d) if i == d => Window::Recent,
                         Some(d) if in_component(atom.pred) && i < d => Window::Stable,
                         _ => Window::All,
                     };
@@ -729,10 +733,12 @@ impl Exec<'_> {
                 }
                 let elements = merge_elements(ground);
                 let head = match self.bounds(guards, elements.len()) {
+                    // An undefined bound drops the instance, as clingo does.
+                    ChoiceBounds::Undefined => return,
                     // The bounds can never hold: the body must be false.
-                    None => Head::Constraint,
-                    Some(_) if elements.is_empty() => return,
-                    Some(bounds) => Head::Choice { elements, bounds },
+                    ChoiceBounds::Impossible => Head::Constraint,
+                    ChoiceBounds::Count(_) if elements.is_empty() => return,
+                    ChoiceBounds::Count(bounds) => Head::Choice { elements, bounds },
                 };
                 output.rule(head, self.rule_body(), span);
             }
@@ -756,12 +762,13 @@ impl Exec<'_> {
         });
     }
 
-    /// Turns the guards into count bounds over `n` elements; `None` when no
-    /// count can satisfy them.
-    fn bounds(&mut self, guards: &[(CmpOp, CTerm)], n: usize) -> Option<CountBounds> {
+    /// Turns the guards into count bounds over `n` elements.
+    fn bounds(&mut self, guards: &[(CmpOp, CTerm)], n: usize) -> ChoiceBounds {
         let (mut lower, mut upper) = (0i64, i64::MAX);
         for (op, term) in guards {
-            let value = term.eval(self.symbols, &self.env)?;
+            let Some(value) = term.eval(self.symbols, &self.env) else {
+                return ChoiceBounds::Undefined;
+            };
             // Numbers compare as numbers; #inf is below every count and any
             // other term above it (clingo's term order).
             let v: i64 = match self.symbols.get(value) {
@@ -783,13 +790,22 @@ impl Exec<'_> {
         }
         let n = n as i64;
         if upper < 0 || lower > n || lower > upper {
-            return None;
+            return ChoiceBounds::Impossible;
         }
-        Some(CountBounds {
+        ChoiceBounds::Count(CountBounds {
             lower: lower.max(0) as u32,
             upper: (upper < n).then_some(upper as u32),
         })
     }
+}
+
+/// The guards of one choice rule instance.
+enum ChoiceBounds {
+    /// A guard's term is undefined (`1/0`): the instance does not exist.
+    Undefined,
+    /// No number of true elements satisfies the guards.
+    Impossible,
+    Count(CountBounds),
 }
 
 /// One element per atom: conditions of repeated atoms are alternatives.

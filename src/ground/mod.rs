@@ -18,7 +18,7 @@ mod simplify;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
-use crate::syntax::ast::{Signature, Statement, StatementKind, Term};
+use crate::syntax::ast::{Signature, Statement, StatementKind, Term, TermKind};
 use compile::{CElement, CHead, CLit, CRule, Compiler};
 use instantiate::Instantiator;
 use predicates::{PredId, Predicates};
@@ -136,8 +136,10 @@ pub fn ground(
     (Some(program), diagnostics)
 }
 
-/// Evaluates `#const` definitions (command-line overrides first) to ground
-/// terms. A constant may use constants defined before it.
+/// Evaluates `#const` definitions to ground terms, as gringo does: a
+/// `-c name=value` override replaces the program's definitions of that name;
+/// a name defined twice (in the program, or by two overrides) is an error; a
+/// definition may use constants defined anywhere, and a cycle is an error.
 fn resolve_constants(
     statements: &[Statement],
     overrides: &[(String, Term)],
@@ -145,32 +147,102 @@ fn resolve_constants(
     preds: &mut Predicates,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> FxHashMap<String, SymId> {
-    let mut values: FxHashMap<String, SymId> = FxHashMap::default();
-    let definitions =
-        overrides
-            .iter()
-            .map(|(n, t)| (n, t, true))
-            .chain(statements.iter().filter_map(|s| match &s.kind {
-                StatementKind::Const { name, value } => Some((name, value, false)),
-                _ => None,
-            }));
-    let mut overridden = FxHashSet::default();
-    for (name, value, is_override) in definitions {
-        if overridden.contains(name) {
+    let program_definitions = statements.iter().filter_map(|s| match &s.kind {
+        StatementKind::Const { name, value } => Some((name, value, s.span)),
+        _ => None,
+    });
+    let overridden: FxHashSet<&String> = overrides.iter().map(|(name, _)| name).collect();
+    let mut definitions: Vec<(&str, &Term, Span)> = Vec::new();
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let command_line = overrides.iter().map(|(n, t)| (n, t, t.span));
+    for (from_command_line, (name, value, span)) in command_line
+        .map(|d| (true, d))
+        .chain(program_definitions.map(|d| (false, d)))
+    {
+        if !from_command_line && overridden.contains(name) {
             continue;
         }
-        let mut compiler = Compiler::new(symbols, preds, &values);
-        match compiler.ground_term(value) {
-            Ok(sym) => {
-                values.entry(name.clone()).or_insert(sym);
-            }
-            Err(e) => diagnostics.push(e),
+        if let Some(&previous) = index.get(name.as_str()) {
+            diagnostics.push(
+                Diagnostic::error(span, "redefinition of constant:")
+                    .with_note(definitions[previous].2, "constant also defined here"),
+            );
+            continue;
         }
-        if is_override {
-            overridden.insert(name);
+        index.insert(name, definitions.len());
+        definitions.push((name, value, span));
+    }
+
+    // Definitions in dependency order, by an iterative depth-first search.
+    let mut values: FxHashMap<String, SymId> = FxHashMap::default();
+    let mut state = vec![Visit::New; definitions.len()];
+    for root in 0..definitions.len() {
+        let mut stack = vec![(root, constants_used(definitions[root].1, &index, root))];
+        state[root] = Visit::Open;
+        while let Some((current, pending)) = stack.last_mut() {
+            let current = *current;
+            if let Some(next) = pending.pop() {
+                match state[next] {
+                    Visit::New => {
+                        state[next] = Visit::Open;
+                        stack.push((next, constants_used(definitions[next].1, &index, next)));
+                    }
+                    Visit::Open => {
+                        diagnostics.push(
+                            Diagnostic::error(definitions[next].2, "cyclic constant definition:")
+                                .with_note(definitions[current].2, "cycle involves definition:"),
+                        );
+                        return values;
+                    }
+                    Visit::Done => {}
+                }
+                continue;
+            }
+            stack.pop();
+            state[current] = Visit::Done;
+            let (name, value, _) = definitions[current];
+            match Compiler::new(symbols, preds, &values).ground_term(value) {
+                Ok(sym) => {
+                    values.insert(name.to_string(), sym);
+                }
+                Err(e) => diagnostics.push(e),
+            }
         }
     }
     values
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Visit {
+    New,
+    Open,
+    Done,
+}
+
+/// The defined constants a definition's value mentions, other than itself
+/// (`#const a = a.` is the symbol `a`, as in gringo).
+fn constants_used(term: &Term, index: &FxHashMap<&str, usize>, own: usize) -> Vec<usize> {
+    let mut used = Vec::new();
+    let mut pending = vec![term];
+    while let Some(term) = pending.pop() {
+        match &term.kind {
+            TermKind::Constant(name) => {
+                if let Some(&i) = index.get(name.as_str())
+                    && i != own
+                {
+                    used.push(i);
+                }
+            }
+            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                pending.extend(args)
+            }
+            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
+            TermKind::Unary(_, a) => pending.push(a),
+            _ => {}
+        }
+    }
+    used.reverse();
+    used
 }
 
 /// Orders rules for grounding: the rules of each component of the predicate

@@ -1,0 +1,249 @@
+//! Programs asp2sat once answered wrongly or refused, each with the answer
+//! sets clingo 5.4 gives, written out here. Every case runs through the
+//! asp2sat binary and through clingo: the written answer must be both
+//! tools' answer, so a case can neither rot nor encode a clingo bug unnoticed.
+//!
+//! A case's answer is a list of answer sets, each a space-separated list of
+//! atoms in any order; answer sets are compared as multisets.
+//!
+//! Environment: ASP2SAT_CLINGO, the clingo binary (default `clingo`).
+
+mod common;
+
+use common::{Output, parse_json_answer, root, run, scratch, timeout};
+use std::path::Path;
+
+/// `(program, extra arguments, answer sets)`.
+type Case = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const ANSWERS: &[Case] = &[
+    // Semi-naive evaluation: a recursive literal with arithmetic in an
+    // argument must meet the atoms derived in later rounds.
+    (
+        "n(1..4). f(0). f(N) :- n(N), f(N-1).",
+        &[],
+        &["n(1) n(2) n(3) n(4) f(0) f(1) f(2) f(3) f(4)"],
+    ),
+    (
+        "n(1..4). f(0). f(N) :- f(N-1), n(N).",
+        &[],
+        &["n(1) n(2) n(3) n(4) f(0) f(1) f(2) f(3) f(4)"],
+    ),
+    (
+        "n(1..3). f(1). f(N) :- n(N), f(N*N).",
+        &[],
+        &["n(1) n(2) n(3) f(1)"],
+    ),
+    (
+        "fib(0,0). fib(1,1). fib(N,A+B) :- fib(N-1,A), fib(N-2,B), N < 8.",
+        &[],
+        &["fib(0,0) fib(1,1) fib(2,1) fib(3,2) fib(4,3) fib(5,5) fib(6,8) fib(7,13)"],
+    ),
+    (
+        "p(0). p(X+1) :- p(X), X < 4. q(X) :- p(X), not p(X+1).",
+        &[],
+        &["p(0) p(1) p(2) p(3) p(4) q(4)"],
+    ),
+    (
+        "e(1,2). e(2,3). e(3,1). r(1). r(Y) :- r(X), e(X,Y). s(X*X) :- r(X).",
+        &[],
+        &["e(1,2) e(2,3) e(3,1) r(1) r(2) r(3) s(1) s(4) s(9)"],
+    ),
+    // `_` in a negative literal with arithmetic beside it.
+    (
+        "p(1..3). d(0,2). q(X) :- p(X), not d(_,X+1).",
+        &[],
+        &["p(1) p(2) p(3) d(0,2) q(2) q(3)"],
+    ),
+    (
+        "p(1..3). d(0,4). q(X) :- p(X), not d(_,X*X).",
+        &[],
+        &["p(1) p(2) p(3) d(0,4) q(1) q(3)"],
+    ),
+    (
+        "p(1..2). d(f(1,a),1). q(X) :- p(X), not d(f(X,_),X).",
+        &[],
+        &["p(1) p(2) d(f(1,a),1) q(2)"],
+    ),
+    // An undefined choice bound drops the instance; it is not false.
+    ("q. 1/0 { a } :- q.", &[], &["q"]),
+    ("q. { a } 1/0 :- q.", &[], &["q"]),
+    ("q. { a } :- q, 1/0 = 1.", &[], &["q"]),
+    // Negative tuples are terms.
+    ("p(-(1,2)). q(X) :- p(-X).", &[], &["p(-(1,2)) q((1,2))"]),
+    (
+        "p(-(-(1,2))). p(-(3,)). p(-\"s\").",
+        &[],
+        &["p((1,2)) p(-(3,))"],
+    ),
+    // Linear terms are inverted when matched: in `=` on either side, and in
+    // atom arguments.
+    ("p(1). q(Y') :- p(Y), Y'-1 = Y.", &[], &["p(1) q(2)"]),
+    ("p(1). q(Y') :- p(Y), Y = Y'-1.", &[], &["p(1) q(2)"]),
+    ("q(X) :- 5 = X*2+1.", &[], &["q(2)"]),
+    (
+        "sym(f(a,1,2)). sym(f(a,1,3)). q(X) :- f(a,X,X+1) = F, sym(F).",
+        &[],
+        &["sym(f(a,1,2)) sym(f(a,1,3)) q(1)"],
+    ),
+    ("p(5). q(X) :- p((-(X+3))+2).", &[], &["p(5) q(-6)"]),
+    ("p(4). q(X) :- p(2*X).", &[], &["p(4) q(2)"]),
+    ("p(5). q(X) :- p(2*X).", &[], &["p(5)"]),
+    ("p(6). q(X) :- p((X+1)*2).", &[], &["p(6) q(2)"]),
+    ("p(5). q(X) :- p(3-X).", &[], &["p(5) q(-2)"]),
+    (
+        "p(f(5)). p(a). q(X) :- p(f(X+1)). r(X) :- p(X+1).",
+        &[],
+        &["p(f(5)) p(a) q(4)"],
+    ),
+    (
+        "p(2147483647). q(X) :- p(X+1).",
+        &[],
+        &["p(2147483647) q(2147483646)"],
+    ),
+    // `B ** E` with `E < 0` is 0 for every base but 0, where it is undefined.
+    (
+        "q(-1). p(1**X) :- q(X). p((-1)**X) :- q(X). p(0**X+10) :- q(X). p(2**X+20) :- q(X).",
+        &[],
+        &["q(-1) p(0) p(20)"],
+    ),
+    // `#const` definitions may refer to later ones; `-c` replaces them.
+    (
+        "#const a=b+1. #const b=c*2. #const c=3. p(a).",
+        &[],
+        &["p(7)"],
+    ),
+    ("#const n=1. p(n).", &["-c", "n=5"], &["p(5)"]),
+];
+
+/// `(program, extra arguments, exit code, text the error output must hold)`.
+type ErrorCase = (&'static str, &'static [&'static str], i32, &'static str);
+
+const ERRORS: &[ErrorCase] = &[
+    (
+        "#const a=1.\n#const a=2.\np(a).",
+        &[],
+        65,
+        "2:1-12: error: redefinition of constant:",
+    ),
+    (
+        "#const n=1.\n#const n=1.\np(n).",
+        &[],
+        65,
+        "2:1-12: error: redefinition of constant:",
+    ),
+    (
+        "#const a=b.\n#const b=a.\np(a).",
+        &[],
+        65,
+        "1:1-12: error: cyclic constant definition:",
+    ),
+    (
+        "p(n).",
+        &["-c", "n=5", "-c", "n=6"],
+        65,
+        "error: redefinition of constant:",
+    ),
+    (
+        "p(n).",
+        &["-c", "n=m", "-c", "m=n"],
+        65,
+        "error: cyclic constant definition:",
+    ),
+    ("p(5). q(X) :- p(X+X).", &[], 65, "'X' is unsafe"),
+    ("p(5). q(X) :- p(0*X).", &[], 65, "'X' is unsafe"),
+    ("p(5). q(X) :- p(X/2).", &[], 65, "'X' is unsafe"),
+];
+
+fn clingo_bin() -> String {
+    std::env::var("ASP2SAT_CLINGO").unwrap_or_else(|_| "clingo".to_string())
+}
+
+fn write_case(dir: &Path, i: usize, program: &str) -> String {
+    let file = dir.join(format!("case{i}.lp"));
+    std::fs::write(&file, program).unwrap();
+    file.to_string_lossy().into_owned()
+}
+
+fn solve_json(bin: &Path, solve: bool, file: &str, extra: &[&str]) -> Output {
+    let mut args: Vec<String> = Vec::new();
+    if solve {
+        args.push("solve".into());
+    }
+    args.extend(["-n", "0", "--outf=2", file].map(String::from));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    run(bin, &args, &root(), None, timeout())
+}
+
+fn sorted_sets(sets: &[&str]) -> Vec<Vec<String>> {
+    let mut sets: Vec<Vec<String>> = sets
+        .iter()
+        .map(|set| {
+            let mut atoms: Vec<String> = set.split_whitespace().map(String::from).collect();
+            atoms.sort();
+            atoms
+        })
+        .collect();
+    sets.sort();
+    sets
+}
+
+#[test]
+fn answers_equal_clingos() {
+    let dir = scratch("regressions");
+    let clingo = clingo_bin();
+    let mut failures = Vec::new();
+    for (i, (program, extra, expected)) in ANSWERS.iter().enumerate() {
+        let file = write_case(&dir, i, program);
+        let expected = sorted_sets(expected);
+        let tools = [
+            ("asp2sat", common::asp2sat_bin(), true),
+            ("clingo", clingo.clone().into(), false),
+        ];
+        for (tool, bin, solve) in tools {
+            let output = solve_json(&bin, solve, &file, extra);
+            match parse_json_answer(&output.stdout) {
+                Ok(answer) if answer.sorted() == expected => {}
+                Ok(answer) => failures.push(format!(
+                    "{tool} on `{program}` {extra:?}:\n  expected {expected:?}\n  got      {:?}",
+                    answer.sorted()
+                )),
+                Err(e) => failures.push(format!(
+                    "{tool} on `{program}` {extra:?}: {e} ({})\n{}",
+                    output.status(),
+                    output.stderr
+                )),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn errors_equal_clingos() {
+    let dir = scratch("regressions-errors");
+    let clingo = clingo_bin();
+    let mut failures = Vec::new();
+    for (i, (program, extra, code, message)) in ERRORS.iter().enumerate() {
+        let file = write_case(&dir, i, program);
+        let tools = [
+            ("asp2sat", common::asp2sat_bin(), true),
+            ("clingo", clingo.clone().into(), false),
+        ];
+        for (tool, bin, solve) in tools {
+            let output = solve_json(&bin, solve, &file, extra);
+            if output.code != Some(*code) || !output.stderr.contains(message) {
+                failures.push(format!(
+                    "{tool} on `{program}` {extra:?}: expected exit {code} and `{message}`, got {}:\n{}",
+                    output.status(),
+                    output.stderr
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
