@@ -156,6 +156,25 @@ case!(
     "p(0). p(X+1) :- p(X), X < 3."
 );
 
+// Binding: assignments in either direction, inversion of linear terms,
+// unification with function terms.
+case!(
+    binding_by_inverting_linear_terms,
+    "p(1..3). q(Y') :- p(Y), Y'-1 = Y. r(Y') :- p(Y), Y = Y'-1. s(X) :- p(Y), 2*X = Y."
+);
+case!(
+    binding_by_unification,
+    "sym(f(a,1,2)). sym(f(a,2,4)). q(X) :- F = f(a,X,X+1), sym(F). r(X,Y) :- sym(f(a,X,Y)), (X,Y) = (1,Z), Z > 1."
+);
+case!(
+    binding_inside_atom_arguments,
+    "p(-2). p(-5). q(X) :- p((-(X+3))+2). r(X) :- p(-X-2)."
+);
+case!(
+    assignment_and_interval_binding,
+    "p(X) :- X = 1..3, X != 2. q(X,Y) :- p(X), Y = X*X."
+);
+
 // Intervals and pools.
 case!(
     interval_in_head,
@@ -214,6 +233,10 @@ case!(
     projection_with_arithmetic,
     "d(0,2). d(1,5). q(1..4). r(X) :- q(X), not d(_,X+1)."
 );
+case!(
+    projection_with_arithmetic_over_choices,
+    "p(1,2). {d(0,2)}. q(1..2). r(X) :- q(X), not d(_,X+1)."
+);
 
 // Choice rules.
 case!(
@@ -260,6 +283,9 @@ case!(
     constants,
     "#const n = 3. #const m = n*2. #const k = f(n). p(1..n). q(m). r(k). s(X) :- p(X), X < n."
 );
+
+case!(constant_redefinition, "#const a=1. #const a=2. p(a).");
+case!(constant_cycle, "#const a=b. #const b=a. p(a).");
 
 // Simplification of negation and constraints against facts and
 // underivable atoms.
