@@ -70,14 +70,15 @@ pub fn write(out: &mut impl Write, program: &GroundProgram) -> io::Result<()> {
 type Rank = u32;
 
 /// A body with each polarity's atoms as sorted ranks.
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Default, PartialEq, Eq, PartialOrd, Ord)]
 struct RankedBody {
     pos: Vec<Rank>,
     neg: Vec<Rank>,
 }
 
-/// One element of a choice head: its atom and its conditions, sorted; an
-/// unconditional element has no conditions.
+/// One element of a choice head: its atom and its conditions, sorted. An
+/// unconditional element has one, empty, condition; an element without
+/// conditions never holds.
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct RankedElement {
     atom: Rank,
@@ -93,6 +94,12 @@ struct RankedRule<'p> {
     /// Choice elements, sorted by atom; empty for other rules.
     elements: Vec<RankedElement>,
     body: RankedBody,
+}
+
+impl RankedBody {
+    fn is_empty(&self) -> bool {
+        self.pos.is_empty() && self.neg.is_empty()
+    }
 }
 
 impl RankedRule<'_> {
@@ -166,11 +173,13 @@ impl<'p> Printer<'p> {
             Head::Choice { elements: e, .. } => {
                 elements = e
                     .iter()
+                    // An element without conditions never holds.
+                    .filter(|element| !element.conditions.is_empty())
                     .map(|element| {
                         // An unconditional element subsumes its conditional
                         // copies.
                         let mut conditions: Vec<RankedBody> = if element.is_unconditional() {
-                            Vec::new()
+                            vec![RankedBody::default()]
                         } else {
                             element
                                 .conditions
@@ -257,25 +266,18 @@ impl<'p> Printer<'p> {
                 }
                 out.write_all(b"{")?;
                 let mut first = true;
+                // Elements with the same atom count once, so an element with
+                // several conditions is written once per condition.
                 for element in &rule.elements {
-                    let mut write_element = |condition: Option<&RankedBody>| {
+                    for condition in &element.conditions {
                         if !std::mem::take(&mut first) {
                             out.write_all(b";")?;
                         }
                         self.atom(out, element.atom)?;
-                        if let Some(condition) = condition {
+                        if !condition.is_empty() {
                             out.write_all(b":")?;
                             self.body(out, condition)?;
                         }
-                        io::Result::Ok(())
-                    };
-                    // Elements with the same atom count once, so an element
-                    // with several conditions is written once per condition.
-                    if element.conditions.is_empty() {
-                        write_element(None)?;
-                    }
-                    for condition in &element.conditions {
-                        write_element(Some(condition))?;
                     }
                 }
                 out.write_all(b"}")?;
@@ -364,7 +366,7 @@ impl<'p> Printer<'p> {
         terms.dedup();
         for (term, body) in &terms {
             write!(out, "#show {}", symbols.display(*term))?;
-            if !(body.pos.is_empty() && body.neg.is_empty()) {
+            if !body.is_empty() {
                 out.write_all(b":")?;
                 self.body(out, body)?;
             }
