@@ -332,7 +332,9 @@ impl<'p> Printer<'p> {
 
     /// The `#show` statements: the signatures of the shown atoms (only when
     /// the printout mentions a hidden atom: with none, every atom is shown),
-    /// then the `#show` terms.
+    /// then the `#show` terms. The grounder shows or hides whole signatures
+    /// (`#show p/n.`, `#hide p/n.`), so the signatures of the shown atoms
+    /// show exactly those atoms.
     fn show(&self, out: &mut impl Write, rules: &[RankedRule]) -> io::Result<()> {
         let program = self.program;
         let symbols = &program.symbols;
