@@ -327,3 +327,24 @@ fn ground_reports_syntax_errors() {
     assert!(ground.stdout.is_empty());
     assert!(ground.stderr.contains("<stdin>:1:"), "{}", ground.stderr);
 }
+
+/// Standard output that cannot be written: exit 74 (`EX_IOERR`), as for
+/// `dimacs`.
+#[test]
+fn ground_reports_a_failed_write() {
+    let program = scratch("ground").join("failed_write.lp");
+    std::fs::write(&program, "p(1..3).").unwrap();
+    let full = std::fs::File::create("/dev/full").expect("/dev/full (Linux)");
+    let output = std::process::Command::new(asp2sat_bin())
+        .arg("ground")
+        .arg(&program)
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(74), "{stderr}");
+    assert!(
+        stderr.contains("could not write standard output"),
+        "{stderr}"
+    );
+}
