@@ -117,11 +117,13 @@ pub fn stats_text(program: &GroundProgram, translation: &Translation) -> String 
     );
     let _ = writeln!(out, "  Ranking    : {}", s.ranking_variables);
     let _ = writeln!(out, "  Cardinality: {}", s.cardinality_variables);
+    let _ = writeln!(out, "  Aggregates : {}", s.aggregate_variables);
     let _ = writeln!(out, "  Show       : {}", s.show_variables);
     let _ = writeln!(out, "Clauses      : {}", s.clauses());
     let _ = writeln!(out, "  Completion : {}", s.completion_clauses);
     let _ = writeln!(out, "  Ranking    : {}", s.ranking_clauses);
     let _ = writeln!(out, "  Cardinality: {}", s.cardinality_clauses);
+    let _ = writeln!(out, "  Aggregates : {}", s.aggregate_clauses);
     let _ = writeln!(out, "  Show       : {}", s.show_clauses);
     let _ = writeln!(
         out,

@@ -10,8 +10,7 @@
 
 mod common;
 
-use common::{Output, parse_json_answer, root, run, scratch, timeout};
-use std::path::Path;
+use common::{Tool, all_answers_json, parse_json_answer, scratch, sorted_sets};
 
 /// `(program, extra arguments, answer sets)`.
 type Case = (
@@ -159,61 +158,29 @@ const ERRORS: &[ErrorCase] = &[
     ("p(5). q(X) :- p(X/2).", &[], 65, "'X' is unsafe"),
 ];
 
-fn clingo_bin() -> String {
-    std::env::var("ASP2SAT_CLINGO").unwrap_or_else(|_| "clingo".to_string())
-}
-
-fn write_case(dir: &Path, i: usize, program: &str) -> String {
+fn write_case(dir: &std::path::Path, i: usize, program: &str) -> String {
     let file = dir.join(format!("case{i}.lp"));
     std::fs::write(&file, program).unwrap();
     file.to_string_lossy().into_owned()
 }
 
-fn solve_json(bin: &Path, solve: bool, file: &str, extra: &[&str]) -> Output {
-    let mut args: Vec<String> = Vec::new();
-    if solve {
-        args.push("solve".into());
-    }
-    args.extend(["-n", "0", "--outf=2", file].map(String::from));
-    args.extend(extra.iter().map(|s| s.to_string()));
-    run(bin, &args, &root(), None, timeout())
-}
-
-fn sorted_sets(sets: &[&str]) -> Vec<Vec<String>> {
-    let mut sets: Vec<Vec<String>> = sets
-        .iter()
-        .map(|set| {
-            let mut atoms: Vec<String> = set.split_whitespace().map(String::from).collect();
-            atoms.sort();
-            atoms
-        })
-        .collect();
-    sets.sort();
-    sets
-}
-
 #[test]
 fn answers_equal_clingos() {
     let dir = scratch("regressions");
-    let clingo = clingo_bin();
     let mut failures = Vec::new();
     for (i, (program, extra, expected)) in ANSWERS.iter().enumerate() {
         let file = write_case(&dir, i, program);
         let expected = sorted_sets(expected);
-        let tools = [
-            ("asp2sat", common::asp2sat_bin(), true),
-            ("clingo", clingo.clone().into(), false),
-        ];
-        for (tool, bin, solve) in tools {
-            let output = solve_json(&bin, solve, &file, extra);
+        for tool in [Tool::Asp2sat, Tool::Clingo] {
+            let output = all_answers_json(tool, &file, extra);
             match parse_json_answer(&output.stdout) {
                 Ok(answer) if answer.sorted() == expected => {}
                 Ok(answer) => failures.push(format!(
-                    "{tool} on `{program}` {extra:?}:\n  expected {expected:?}\n  got      {:?}",
+                    "{tool:?} on `{program}` {extra:?}:\n  expected {expected:?}\n  got      {:?}",
                     answer.sorted()
                 )),
                 Err(e) => failures.push(format!(
-                    "{tool} on `{program}` {extra:?}: {e} ({})\n{}",
+                    "{tool:?} on `{program}` {extra:?}: {e} ({})\n{}",
                     output.status(),
                     output.stderr
                 )),
@@ -226,19 +193,14 @@ fn answers_equal_clingos() {
 #[test]
 fn errors_equal_clingos() {
     let dir = scratch("regressions-errors");
-    let clingo = clingo_bin();
     let mut failures = Vec::new();
     for (i, (program, extra, code, message)) in ERRORS.iter().enumerate() {
         let file = write_case(&dir, i, program);
-        let tools = [
-            ("asp2sat", common::asp2sat_bin(), true),
-            ("clingo", clingo.clone().into(), false),
-        ];
-        for (tool, bin, solve) in tools {
-            let output = solve_json(&bin, solve, &file, extra);
+        for tool in [Tool::Asp2sat, Tool::Clingo] {
+            let output = all_answers_json(tool, &file, extra);
             if output.code != Some(*code) || !output.stderr.contains(message) {
                 failures.push(format!(
-                    "{tool} on `{program}` {extra:?}: expected exit {code} and `{message}`, got {}:\n{}",
+                    "{tool:?} on `{program}` {extra:?}: expected exit {code} and `{message}`, got {}:\n{}",
                     output.status(),
                     output.stderr
                 ));

@@ -12,7 +12,7 @@ use super::predicates::{PredId, Predicates};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
-    self, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
+    self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -24,6 +24,29 @@ pub enum CLit {
     Cmp(CmpOp, CTerm, CTerm),
     /// `pattern = lo..hi`: binds the pattern to each integer of the range.
     Interval(CTerm, CTerm, CTerm),
+    Aggregate(Box<CAggregate>),
+}
+
+/// A body aggregate over numbered variables. Variables of the elements that
+/// occur nowhere else in the rule are local to their element.
+#[derive(Clone, Debug)]
+pub struct CAggregate {
+    pub negated: bool,
+    pub function: AggregateFunction,
+    pub elements: Vec<CAggregateElement>,
+    pub guards: Vec<(CmpOp, CTerm)>,
+    /// `N = #count{..}` where nothing else binds `N`: the variable the
+    /// aggregate binds, once per value it can take.
+    pub assigns: Option<usize>,
+    /// The global variables the aggregate reads: they must be bound first.
+    pub inputs: Vec<usize>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CAggregateElement {
+    pub terms: Vec<CTerm>,
+    pub condition: Vec<CLit>,
 }
 
 #[derive(Clone, Debug)]
@@ -70,15 +93,25 @@ impl CRule {
         }
     }
 
-    /// Every literal the rule reads: body and element conditions.
+    /// Every literal the rule reads: body, choice element conditions and
+    /// aggregate element conditions (one level: aggregates do not nest).
     pub fn read_literals(&self) -> impl Iterator<Item = &CLit> {
         let conditions: &[CElement] = match &self.head {
             CHead::Choice { elements, .. } => elements,
             _ => &[],
         };
+        let aggregated = self.body.iter().flat_map(|literal| match literal {
+            CLit::Aggregate(aggregate) => aggregate
+                .elements
+                .iter()
+                .flat_map(|e| e.condition.iter())
+                .collect(),
+            _ => Vec::new(),
+        });
         self.body
             .iter()
             .chain(conditions.iter().flat_map(|e| e.condition.iter()))
+            .chain(aggregated)
     }
 }
 
@@ -123,22 +156,26 @@ impl<'a> Compiler<'a> {
     }
 
     fn compile(&mut self, head: RuleHead<'_>, body: &[BodyElement], span: Span) {
-        let mut literals = Vec::with_capacity(body.len());
+        // Pools in the body and in head atoms expand into rule copies; pools
+        // inside an aggregate's elements into more elements.
+        let mut bodies: Vec<Vec<BodyItem>> = vec![Vec::new()];
         for element in body {
-            match element {
-                BodyElement::Literal(l) => literals.push(l.clone()),
+            let alternatives: Vec<BodyItem> = match element {
+                BodyElement::Literal(l) => unpool_literal(l)
+                    .into_iter()
+                    .map(BodyItem::Literal)
+                    .collect(),
+                BodyElement::Aggregate(a) => unpool_aggregate(a)
+                    .into_iter()
+                    .map(BodyItem::Aggregate)
+                    .collect(),
                 BodyElement::Conditional { span, .. } => {
                     return self.unsupported(*span, "conditional literals in rule bodies");
                 }
                 BodyElement::Unsupported { what, span } => {
                     return self.unsupported(*span, what);
                 }
-            }
-        }
-        // Pools in the body and in head atoms expand into rule copies.
-        let mut bodies = vec![Vec::new()];
-        for literal in &literals {
-            let alternatives = unpool_literal(literal);
+            };
             bodies = product(&bodies, &alternatives);
         }
         match head {
@@ -229,18 +266,39 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles one pool-free rule.
-    fn compile_one(&mut self, shape: RuleShape<'_>, body: &[Literal], span: Span) {
+    fn compile_one(&mut self, shape: RuleShape<'_>, body: &[BodyItem], span: Span) {
         let mut scope = Scope::default();
         let mut out_body = Vec::new();
-        // Body first: its variables are the rule's global variables.
-        for literal in body {
-            match self.literal(literal, &mut scope, &mut out_body) {
-                Ok(true) => {}
-                Ok(false) => return, // a literal that is always false
-                Err(e) => return self.errors.push(e),
+        // Body literals first: their variables, those of aggregate guards
+        // and those of the head are the rule's global variables.
+        for item in body {
+            if let BodyItem::Literal(literal) = item {
+                match self.literal(literal, &mut scope, &mut out_body) {
+                    Ok(true) => {}
+                    Ok(false) => return, // a literal that is always false
+                    Err(e) => return self.errors.push(e),
+                }
             }
         }
-        let global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
+        let mut global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
+        for item in body {
+            if let BodyItem::Aggregate(aggregate) = item {
+                for guard in &aggregate.guards {
+                    collect_variable_names(&guard.term, &mut global_names);
+                }
+            }
+        }
+        shape.global_variable_names(&mut global_names);
+        for item in body {
+            if let BodyItem::Aggregate(aggregate) = item {
+                match self.aggregate(aggregate, &global_names, &mut scope, &mut out_body) {
+                    Ok(aggregate) => out_body.push(CLit::Aggregate(Box::new(aggregate))),
+                    Err(e) => return self.errors.push(e),
+                }
+            }
+        }
+        scope.leave_element();
+        resolve_assignments(&mut out_body, scope.count);
         let head = match shape {
             RuleShape::Constraint => CHead::Constraint,
             RuleShape::ShowTerm(term) => match self.term(term, &mut scope, &mut out_body) {
@@ -302,6 +360,86 @@ impl<'a> Compiler<'a> {
             return self.errors.push(e);
         }
         self.rules.push(rule);
+    }
+
+    /// Compiles a body aggregate: guards in the rule's scope, each element in
+    /// a scope of its own where only `globals` are shared with the rule.
+    fn aggregate(
+        &mut self,
+        aggregate: &ast::Aggregate,
+        globals: &FxHashSet<String>,
+        scope: &mut Scope,
+        out: &mut Vec<CLit>,
+    ) -> Result<CAggregate, Diagnostic> {
+        if aggregate.naf == Naf::NotNot {
+            return Err(Diagnostic::error(
+                aggregate.span,
+                "double negation `not not` is not supported by asp2sat yet",
+            ));
+        }
+        let mut guards = Vec::new();
+        for guard in &aggregate.guards {
+            guards.push((guard.op, self.term(&guard.term, scope, out)?));
+        }
+        let mut elements = Vec::new();
+        for element in &aggregate.elements {
+            scope.enter_element(globals);
+            let mut condition = Vec::new();
+            let mut possible = true;
+            for literal in &element.condition {
+                possible &= self.literal(literal, scope, &mut condition)?;
+            }
+            let terms = element
+                .terms
+                .iter()
+                .map(|t| self.term(t, scope, &mut condition))
+                .collect::<Result<Vec<_>, _>>()?;
+            if possible {
+                elements.push(CAggregateElement { terms, condition });
+            }
+        }
+        scope.leave_element();
+        // Global variables read inside elements, and every guard variable.
+        let global_indices: FxHashSet<usize> = globals
+            .iter()
+            .filter_map(|name| scope.names.get(name).copied())
+            .collect();
+        let mut inputs = FxHashSet::default();
+        for (_, term) in &guards {
+            term.for_each_var(&mut |v| {
+                inputs.insert(v);
+            });
+        }
+        for element in &elements {
+            let literals = element.condition.iter();
+            for literal in literals {
+                literal_terms(literal, &mut |t| {
+                    t.for_each_var(&mut |v| {
+                        if global_indices.contains(&v) {
+                            inputs.insert(v);
+                        }
+                    })
+                });
+            }
+            for term in &element.terms {
+                term.for_each_var(&mut |v| {
+                    if global_indices.contains(&v) {
+                        inputs.insert(v);
+                    }
+                });
+            }
+        }
+        let mut inputs: Vec<usize> = inputs.into_iter().collect();
+        inputs.sort_unstable();
+        Ok(CAggregate {
+            negated: aggregate.naf == Naf::Not,
+            function: aggregate.function,
+            elements,
+            guards,
+            assigns: None,
+            inputs,
+            span: aggregate.span,
+        })
     }
 
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
@@ -511,6 +649,30 @@ enum RuleShape<'s> {
     Choice(&'s [ast::Guard], &'s [ast::ChoiceElement]),
 }
 
+impl RuleShape<'_> {
+    /// The head's variables that are global (choice elements have their
+    /// own local variables).
+    fn global_variable_names(&self, names: &mut FxHashSet<String>) {
+        match self {
+            RuleShape::Constraint => {}
+            RuleShape::ShowTerm(term) => collect_variable_names(term, names),
+            RuleShape::Disjunction(disjuncts) => disjuncts
+                .iter()
+                .for_each(|d| collect_variable_names(&d.atom.term, names)),
+            RuleShape::Choice(guards, _) => guards
+                .iter()
+                .for_each(|g| collect_variable_names(&g.term, names)),
+        }
+    }
+}
+
+/// A pool-free body element.
+#[derive(Clone)]
+enum BodyItem {
+    Literal(Literal),
+    Aggregate(ast::Aggregate),
+}
+
 /// Variable numbering for one rule. Element-local variables get fresh
 /// indices per element.
 #[derive(Default)]
@@ -538,6 +700,13 @@ impl Scope {
         self.names.insert(name.to_string(), i);
         self.first.push((name.to_string(), span));
         i
+    }
+
+    /// Back to the rule's own variables after the last element.
+    fn leave_element(&mut self) {
+        if let Some(saved) = self.element.take() {
+            self.names = saved;
+        }
     }
 
     fn enter_element(&mut self, globals: &FxHashSet<String>) {
@@ -667,6 +836,92 @@ fn unpool_literal(literal: &Literal) -> Vec<Literal> {
     }
 }
 
+/// Every pool-free version of an aggregate: pools in guards give several
+/// aggregates (rule copies), pools in elements give several elements.
+fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
+    let mut elements = Vec::new();
+    for element in &aggregate.elements {
+        let mut conditions = vec![Vec::new()];
+        for literal in &element.condition {
+            conditions = product(&conditions, &unpool_literal(literal));
+        }
+        for terms in unpool_list(&element.terms) {
+            for condition in &conditions {
+                elements.push(ast::AggregateElement {
+                    terms: terms.clone(),
+                    condition: condition.clone(),
+                    span: element.span,
+                });
+            }
+        }
+    }
+    let mut guard_lists = vec![Vec::new()];
+    for guard in &aggregate.guards {
+        let alternatives: Vec<ast::Guard> = unpool_term(&guard.term)
+            .into_iter()
+            .map(|term| ast::Guard { op: guard.op, term })
+            .collect();
+        guard_lists = product(&guard_lists, &alternatives);
+    }
+    guard_lists
+        .into_iter()
+        .map(|guards| ast::Aggregate {
+            guards,
+            elements: elements.clone(),
+            ..aggregate.clone()
+        })
+        .collect()
+}
+
+/// Adds the names of the variables of `term`.
+fn collect_variable_names(term: &Term, names: &mut FxHashSet<String>) {
+    let mut pending = vec![term];
+    while let Some(term) = pending.pop() {
+        match &term.kind {
+            TermKind::Variable(name) => {
+                names.insert(name.clone());
+            }
+            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                pending.extend(args)
+            }
+            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
+            TermKind::Unary(_, a) => pending.push(a),
+            _ => {}
+        }
+    }
+}
+
+/// Marks `N = #agg{..}` as an assignment when nothing but aggregates binds
+/// `N`, the aggregates taken in order (a later one may use what an earlier
+/// one assigns).
+fn resolve_assignments(body: &mut [CLit], num_vars: usize) {
+    let plain: Vec<CLit> = body
+        .iter()
+        .filter(|l| !matches!(l, CLit::Aggregate(_)))
+        .cloned()
+        .collect();
+    let mut bound = vec![false; num_vars];
+    bind_fixpoint(&plain, &mut bound);
+    for literal in body.iter_mut() {
+        let CLit::Aggregate(aggregate) = literal else {
+            continue;
+        };
+        if aggregate.negated {
+            continue;
+        }
+        let assigned = aggregate.guards.iter().find_map(|(op, term)| match term {
+            CTerm::Var(v) if *op == CmpOp::Eq && !bound[*v] => Some(*v),
+            _ => None,
+        });
+        if let Some(v) = assigned {
+            aggregate.assigns = Some(v);
+            aggregate.inputs.retain(|&i| i != v);
+            bound[v] = true;
+            bind_fixpoint(&plain, &mut bound);
+        }
+    }
+}
+
 fn has_anonymous(term: &Term) -> bool {
     match &term.kind {
         TermKind::Anonymous => true,
@@ -727,6 +982,16 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     };
     for literal in &rule.body {
         literal_terms(literal, &mut |t| require(t, &bound));
+        if let CLit::Aggregate(aggregate) = literal {
+            for element in &aggregate.elements {
+                let mut local = bound.clone();
+                bind_fixpoint(&element.condition, &mut local);
+                for literal in &element.condition {
+                    literal_terms(literal, &mut |t| require(t, &local));
+                }
+                element.terms.iter().for_each(|t| require(t, &local));
+            }
+        }
     }
     match &rule.head {
         CHead::Constraint => {}
@@ -779,6 +1044,8 @@ fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {
             f(l);
             f(h);
         }
+        // The elements have their own scopes; see `check_safety`.
+        CLit::Aggregate(aggregate) => aggregate.guards.iter().for_each(|(_, t)| f(t)),
     }
 }
 
@@ -822,6 +1089,15 @@ pub fn bind_step(literal: &CLit, bound: &mut [bool]) -> bool {
         CLit::Interval(p, lo, hi) => {
             if lo.is_bound(bound) && hi.is_bound(bound) {
                 bind(p, bound);
+            }
+        }
+        CLit::Aggregate(aggregate) => {
+            if let Some(v) = aggregate.assigns
+                && !bound[v]
+                && aggregate.inputs.iter().all(|&i| bound[i])
+            {
+                bound[v] = true;
+                changed = true;
             }
         }
         CLit::Neg(_) | CLit::Cmp(..) => {}

@@ -12,15 +12,20 @@
 //! literals on facts remove the instance, and a negative literal on an atom
 //! that a completed predicate never derived is dropped.
 
-use super::compile::{CAtom, CElement, CHead, CLit, CRule, bind_step};
+use super::compile::{CAggregate, CAtom, CElement, CHead, CLit, CRule, bind_step};
 use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
-use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, Head, Rule, ShowTerm};
+use crate::ground::program::{
+    AggregateDefinition, AggregateValue, AtomId, Body, ChoiceElement, CountBounds, Head, Rule,
+    ShowTerm, WeightedElement,
+};
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
+use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::CmpOp;
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::cmp::Ordering;
 use std::hash::BuildHasher;
 
 /// The atoms of one predicate that grounding has derived so far, in order.
@@ -81,6 +86,40 @@ pub struct Instantiator<'s> {
     pub atoms: AtomTable,
     pub rules: RuleSet,
     pub show_terms: Vec<ShowTerm>,
+    pub aggregates: AggregateAtoms,
+}
+
+/// The atoms standing for ground aggregates; equal aggregates share one.
+pub struct AggregateAtoms {
+    pred: PredId,
+    name: NameId,
+    pub definitions: Vec<AggregateDefinition>,
+    index: FxHashMap<AggregateKey, u32>,
+}
+
+/// A ground aggregate as its atom's definition holds it.
+type AggregateKey = (AggregateValue, Vec<WeightedElement>, Vec<(CmpOp, i64)>);
+
+impl AggregateAtoms {
+    /// The atom for an aggregate: `#agg(k)`, of the predicate `pred`.
+    fn atom(&mut self, symbols: &mut SymbolTable, atoms: &mut AtomTable, key: AggregateKey) -> u32 {
+        if let Some(&atom) = self.index.get(&key) {
+            return atom;
+        }
+        let number = symbols.number(self.definitions.len() as i32);
+        let sym = symbols.function_of(self.name, &[number], false);
+        let atom = atoms.get_or_insert(sym, self.pred);
+        atoms.defined[atom as usize] = true;
+        let (value, elements, guards) = key.clone();
+        self.definitions.push(AggregateDefinition {
+            atom: AtomId(atom),
+            value,
+            elements,
+            guards,
+        });
+        self.index.insert(key, atom);
+        atom
+    }
 }
 
 /// Which part of each relation a literal ranges over in one evaluation.
@@ -107,6 +146,11 @@ enum Step<'r> {
         pattern: &'r CTerm,
         lo: &'r CTerm,
         hi: &'r CTerm,
+    },
+    /// A body aggregate, with one plan per element condition.
+    Aggregate {
+        aggregate: &'r CAggregate,
+        plans: Vec<Vec<Step<'r>>>,
     },
 }
 
@@ -164,12 +208,14 @@ impl RuleSet {
 }
 
 impl<'s> Instantiator<'s> {
-    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates) -> Self {
+    /// `aggregate_pred` is the predicate `#agg/1` of the aggregate atoms.
+    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates, aggregate_pred: PredId) -> Self {
         let pred_names = preds
             .ids()
             .map(|p| symbols.name(&preds.get(p).name))
             .collect();
         let pred_negative = preds.ids().map(|p| preds.get(p).negative).collect();
+        let aggregate_name = symbols.name(&preds.get(aggregate_pred).name);
         Instantiator {
             symbols,
             pred_names,
@@ -178,6 +224,12 @@ impl<'s> Instantiator<'s> {
             atoms: AtomTable::default(),
             rules: RuleSet::default(),
             show_terms: Vec::new(),
+            aggregates: AggregateAtoms {
+                pred: aggregate_pred,
+                name: aggregate_name,
+                definitions: Vec::new(),
+                index: FxHashMap::default(),
+            },
         }
     }
 
@@ -222,8 +274,20 @@ impl<'s> Instantiator<'s> {
 
     /// The atoms, rules and `#show` terms grounded; the relations and their
     /// indexes are freed here, before simplification needs memory.
-    pub fn finish(self) -> (AtomTable, Vec<Rule>, Vec<ShowTerm>) {
-        (self.atoms, self.rules.rules, self.show_terms)
+    pub fn finish(
+        self,
+    ) -> (
+        AtomTable,
+        Vec<Rule>,
+        Vec<ShowTerm>,
+        Vec<AggregateDefinition>,
+    ) {
+        (
+            self.atoms,
+            self.rules.rules,
+            self.show_terms,
+            self.aggregates.definitions,
+        )
     }
 
     /// Grounds rules whose body predicates are all complete (constraints and
@@ -253,6 +317,7 @@ impl<'s> Instantiator<'s> {
             symbols: self.symbols,
             relations: &self.relations,
             atoms: &mut self.atoms,
+            aggregates: &mut self.aggregates,
             pred_names: &self.pred_names,
             pred_negative: &self.pred_negative,
             env: vec![None; rule.num_vars],
@@ -340,6 +405,14 @@ impl<'s> Instantiator<'s> {
                     }
                 }
                 CLit::Interval(pattern, lo, hi) => Step::Interval { pattern, lo, hi },
+                CLit::Aggregate(aggregate) => Step::Aggregate {
+                    aggregate,
+                    plans: aggregate
+                        .elements
+                        .iter()
+                        .map(|e| self.plan(&e.condition, &mut bound.to_vec(), None, &|_| false))
+                        .collect(),
+                },
             };
             bind_step(&literals[i], bound);
             steps.push(step);
@@ -375,6 +448,12 @@ impl<'s> Instantiator<'s> {
                     (2, self.expected_matches(a.pred, mask, a.args.len()))
                 }
                 CLit::Interval(_, lo, hi) if lo.is_bound(bound) && hi.is_bound(bound) => (3, 0),
+                // An assignment binds a variable; any other aggregate is a
+                // check, best made once the joins have narrowed the binding.
+                CLit::Aggregate(a) if a.inputs.iter().all(|&v| bound[v]) => match a.assigns {
+                    Some(_) => (1, 0),
+                    None => (2, usize::MAX),
+                },
                 _ => continue,
             };
             if best.is_none_or(|(_, b)| score < b) {
@@ -446,6 +525,7 @@ struct Exec<'a> {
     symbols: &'a mut SymbolTable,
     relations: &'a [Relation],
     atoms: &'a mut AtomTable,
+    aggregates: &'a mut AggregateAtoms,
     pred_names: &'a [NameId],
     pred_negative: &'a [bool],
     env: Vec<Option<SymId>>,
@@ -560,6 +640,110 @@ impl Exec<'_> {
                     let v = self.symbols.number(n);
                     self.with_match(pattern, v, steps, k, leaf);
                 }
+            }
+            Step::Aggregate { aggregate, plans } => {
+                self.aggregate(aggregate, plans, steps, k, leaf)
+            }
+        }
+    }
+
+    /// Grounds a body aggregate under the current binding: its elements,
+    /// its guards, and then the rest of the body once per value it can take
+    /// (an assignment) or once (a check). An aggregate decided by what
+    /// grounding knows is dropped (true) or drops the instance (false);
+    /// otherwise an aggregate atom stands for it.
+    fn aggregate(
+        &mut self,
+        aggregate: &CAggregate,
+        plans: &[Vec<Step<'_>>],
+        steps: &[Step<'_>],
+        k: usize,
+        leaf: &mut dyn FnMut(&mut Self),
+    ) {
+        let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+        let mut found: Vec<(SymId, Body)> = Vec::new();
+        for (element, plan) in aggregate.elements.iter().zip(plans) {
+            self.run(plan, 0, &mut |exec| {
+                let mut values = Vec::with_capacity(element.terms.len());
+                for term in &element.terms {
+                    match term.eval(exec.symbols, &exec.env) {
+                        Some(v) => values.push(v),
+                        None => return, // an undefined term drops the element
+                    }
+                }
+                let tuple = exec.symbols.function("", &values, false);
+                found.push((tuple, exec.body(pos_base, neg_base)));
+            });
+        }
+        let mut guards = Vec::with_capacity(aggregate.guards.len());
+        for (op, term) in &aggregate.guards {
+            if let CTerm::Var(v) = term
+                && aggregate.assigns == Some(*v)
+            {
+                continue;
+            }
+            match term.eval(self.symbols, &self.env) {
+                Some(value) => guards.push((*op, value)),
+                None => return, // an undefined guard drops the instance
+            }
+        }
+        let Some(ground) = GroundAggregate::new(self.symbols, aggregate.function, found) else {
+            return;
+        };
+        match aggregate.assigns {
+            None => self.aggregate_literal(aggregate.negated, &ground, &guards, steps, k, leaf),
+            Some(var) => {
+                for value in ground.possible_values(self.symbols) {
+                    guards.push((CmpOp::Eq, value));
+                    self.env[var] = Some(value);
+                    self.aggregate_literal(false, &ground, &guards, steps, k, leaf);
+                    self.env[var] = None;
+                    guards.pop();
+                }
+            }
+        }
+    }
+
+    /// Continues with the aggregate `ground` under `guards` in the body.
+    fn aggregate_literal(
+        &mut self,
+        negated: bool,
+        ground: &GroundAggregate,
+        guards: &[(CmpOp, SymId)],
+        steps: &[Step<'_>],
+        k: usize,
+        leaf: &mut dyn FnMut(&mut Self),
+    ) {
+        let Some((value, elements, guards)) = ground.with_guards(self.symbols, guards) else {
+            // A guard no value can satisfy (`#count{..} > a`).
+            if negated {
+                self.run(steps, k + 1, leaf);
+            }
+            return;
+        };
+        match decide(value, &elements, &guards) {
+            Some(holds) => {
+                if holds != negated {
+                    self.run(steps, k + 1, leaf);
+                }
+            }
+            None => {
+                let atom =
+                    self.aggregates
+                        .atom(self.symbols, self.atoms, (value, elements, guards));
+                let literals = if negated {
+                    &mut self.neg
+                } else {
+                    &mut self.pos
+                };
+                literals.push(atom);
+                self.run(steps, k + 1, leaf);
+                let literals = if negated {
+                    &mut self.neg
+                } else {
+                    &mut self.pos
+                };
+                literals.pop();
             }
         }
     }
@@ -831,4 +1015,245 @@ fn merge_elements(mut ground: Vec<(u32, Body)>) -> Vec<ChoiceElement> {
         }
     }
     elements
+}
+
+/// The elements of one ground aggregate, grouped by tuple: clingo's set
+/// semantics, where a tuple counts once whichever conditions produce it.
+struct GroundAggregate {
+    function: AggregateFunction,
+    /// `(weight, conditions)` per distinct tuple: an integer for sums, any
+    /// symbol for `#min` and `#max`.
+    elements: Vec<(SymId, Vec<Body>)>,
+}
+
+impl GroundAggregate {
+    /// Groups `found` by tuple and takes each tuple's weight, dropping the
+    /// tuples without one (a non-integer weight of a sum, as clingo does).
+    fn new(
+        symbols: &mut SymbolTable,
+        function: AggregateFunction,
+        mut found: Vec<(SymId, Body)>,
+    ) -> Option<GroundAggregate> {
+        found.sort_by_key(|(tuple, _)| *tuple);
+        let one = symbols.number(1);
+        // Per distinct tuple: its weight, if it has one, and its conditions.
+        let mut tuples: Vec<(SymId, Option<SymId>, Vec<Body>)> = Vec::new();
+        for (tuple, condition) in found {
+            if let Some((last, _, conditions)) = tuples.last_mut()
+                && *last == tuple
+            {
+                if !conditions.contains(&condition) {
+                    conditions.push(condition);
+                }
+                continue;
+            }
+            let first = symbols.args(tuple).first().copied();
+            let weight = match function {
+                AggregateFunction::Count => Some(one),
+                AggregateFunction::Sum => first.filter(|&w| symbols.as_number(w).is_some()),
+                AggregateFunction::SumPlus => {
+                    first.filter(|&w| symbols.as_number(w).is_some_and(|n| n > 0))
+                }
+                AggregateFunction::Min | AggregateFunction::Max => first,
+            };
+            tuples.push((tuple, weight, vec![condition]));
+        }
+        let mut elements: Vec<(SymId, Vec<Body>)> = tuples
+            .into_iter()
+            .filter_map(|(_, weight, conditions)| Some((weight?, conditions)))
+            .collect();
+        for (_, conditions) in &mut elements {
+            if conditions.iter().any(Body::is_empty) {
+                *conditions = vec![Body::default()];
+            }
+        }
+        Some(GroundAggregate { function, elements })
+    }
+
+    fn is_sum(&self) -> bool {
+        !matches!(
+            self.function,
+            AggregateFunction::Min | AggregateFunction::Max
+        )
+    }
+
+    /// The values an assignment `N = #agg{..}` may give `N`: for sums the
+    /// sums of the subsets that contain every certain element, for `#min`
+    /// and `#max` the weights and the value of the empty set.
+    fn possible_values(&self, symbols: &mut SymbolTable) -> Vec<SymId> {
+        if !self.is_sum() {
+            let mut values: Vec<SymId> = self.elements.iter().map(|(w, _)| *w).collect();
+            if !self.elements.iter().any(|(_, c)| c[0].is_empty()) {
+                values.push(self.empty_value(symbols));
+            }
+            values.sort_unstable();
+            values.dedup();
+            return values;
+        }
+        let mut sums = std::collections::BTreeSet::from([0i64]);
+        for (weight, conditions) in &self.elements {
+            let w = i64::from(symbols.as_number(*weight).expect("integer weights"));
+            if conditions[0].is_empty() {
+                sums = sums.into_iter().map(|s| s + w).collect();
+            } else {
+                let shifted: Vec<i64> = sums.iter().map(|s| s + w).collect();
+                sums.extend(shifted);
+            }
+        }
+        sums.into_iter()
+            .filter_map(|s| i32::try_from(s).ok())
+            .map(|s| symbols.number(s))
+            .collect()
+    }
+
+    /// `#sup` for `#min`, `#inf` for `#max`: the value of the empty set.
+    fn empty_value(&self, symbols: &mut SymbolTable) -> SymId {
+        match self.function {
+            AggregateFunction::Min => symbols.intern(SymbolData::Supremum),
+            _ => symbols.intern(SymbolData::Infimum),
+        }
+    }
+
+    /// The aggregate with integer weights and guards (see
+    /// [`AggregateValue`]); `None` when a guard can never hold.
+    fn with_guards(
+        &self,
+        symbols: &mut SymbolTable,
+        guards: &[(CmpOp, SymId)],
+    ) -> Option<AggregateKey> {
+        let element = |weight: i64, conditions: &Vec<Body>| WeightedElement {
+            weight,
+            conditions: conditions.clone(),
+        };
+        if self.is_sum() {
+            let elements = self
+                .elements
+                .iter()
+                .map(|(w, c)| element(i64::from(symbols.as_number(*w).expect("integer")), c))
+                .collect();
+            let mut integer_guards = Vec::new();
+            for &(op, bound) in guards {
+                match symbols.get(bound) {
+                    SymbolData::Number(n) => integer_guards.push((op, i64::from(n))),
+                    // A sum is above #inf and below every other non-number.
+                    other => {
+                        let order = if matches!(other, SymbolData::Infimum) {
+                            Ordering::Greater
+                        } else {
+                            Ordering::Less
+                        };
+                        if !holds(op, order) {
+                            return None;
+                        }
+                    }
+                }
+            }
+            return Some((AggregateValue::Sum, elements, integer_guards));
+        }
+        // Ranks in term order; `#min` becomes `#max` of negated ranks.
+        let empty = self.empty_value(symbols);
+        let mut ranked: Vec<SymId> = self.elements.iter().map(|(w, _)| *w).collect();
+        ranked.extend(guards.iter().map(|(_, b)| *b));
+        ranked.push(empty);
+        ranked.sort_by(|&a, &b| symbols.compare(a, b).then(a.cmp(&b)));
+        ranked.dedup_by(|a, b| symbols.compare(*a, *b) == Ordering::Equal);
+        let rank =
+            |s: SymId| ranked.partition_point(|&r| symbols.compare(r, s) == Ordering::Less) as i64;
+        let negate = self.function == AggregateFunction::Min;
+        let signed = |r: i64| if negate { -r } else { r };
+        let elements = self
+            .elements
+            .iter()
+            .map(|(w, c)| element(signed(rank(*w)), c))
+            .collect();
+        let guards = guards
+            .iter()
+            .map(|&(op, b)| (if negate { flip(op) } else { op }, signed(rank(b))))
+            .collect();
+        Some((
+            AggregateValue::Max {
+                empty: signed(rank(empty)),
+            },
+            elements,
+            guards,
+        ))
+    }
+}
+
+/// `value op bound` for a value that compares to `bound` as `order`.
+fn holds(op: CmpOp, order: Ordering) -> bool {
+    match op {
+        CmpOp::Eq => order == Ordering::Equal,
+        CmpOp::Ne => order != Ordering::Equal,
+        CmpOp::Lt => order == Ordering::Less,
+        CmpOp::Le => order != Ordering::Greater,
+        CmpOp::Gt => order == Ordering::Greater,
+        CmpOp::Ge => order != Ordering::Less,
+    }
+}
+
+/// `a op b` as `b op' a`.
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+/// Whether the aggregate holds whichever undecided elements hold: `Some`
+/// when every value between the least and the greatest it can take
+/// satisfies the guards, or none does.
+fn decide(
+    value: AggregateValue,
+    elements: &[WeightedElement],
+    guards: &[(CmpOp, i64)],
+) -> Option<bool> {
+    let certain = |e: &&WeightedElement| e.conditions[0].is_empty();
+    let (lo, hi) = match value {
+        AggregateValue::Sum => {
+            let base: i64 = elements.iter().filter(certain).map(|e| e.weight).sum();
+            let undecided = elements.iter().filter(|e| !certain(e));
+            let down: i64 = undecided.clone().map(|e| e.weight.min(0)).sum();
+            let up: i64 = undecided.map(|e| e.weight.max(0)).sum();
+            (base + down, base + up)
+        }
+        AggregateValue::Max { empty } => {
+            let lo = elements
+                .iter()
+                .filter(certain)
+                .map(|e| e.weight)
+                .max()
+                .unwrap_or(empty);
+            let hi = elements
+                .iter()
+                .map(|e| e.weight)
+                .max()
+                .unwrap_or(empty)
+                .max(lo);
+            (lo, hi)
+        }
+    };
+    let mut all_hold = true;
+    for &(op, bound) in guards {
+        let at_lo = holds(op, lo.cmp(&bound));
+        let at_hi = holds(op, hi.cmp(&bound));
+        let always = match op {
+            CmpOp::Eq => lo == hi && lo == bound,
+            CmpOp::Ne => bound < lo || bound > hi,
+            _ => at_lo && at_hi,
+        };
+        let never = match op {
+            CmpOp::Eq => bound < lo || bound > hi,
+            CmpOp::Ne => lo == hi && lo == bound,
+            _ => !at_lo && !at_hi,
+        };
+        if never {
+            return Some(false);
+        }
+        all_hold &= always;
+    }
+    all_hold.then_some(true)
 }

@@ -107,7 +107,12 @@ pub fn ground(
     diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
 
     let (components, mut final_rules) = schedule(&rules, &preds);
-    let mut grounder = Instantiator::new(&mut symbols, &preds);
+    let recursive = recursive_aggregates(&components);
+    if !recursive.is_empty() {
+        return (None, recursive);
+    }
+    let aggregate_pred = preds.intern("#agg", 1, false);
+    let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred);
     for (component, component_rules) in &components {
         // A bounded choice whose conditions depend on its own component is
         // grounded in two parts: one generator `{a} :- B, c.` per element
@@ -128,11 +133,11 @@ pub fn ground(
         grounder.ground_component(component, &ready);
     }
     grounder.ground_final(&final_rules);
-    let (atoms, mut rules, show_terms) = grounder.finish();
+    let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
     let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
-    let program = Simplifier::new(&atoms).run(rules, show_terms, symbols, shown);
+    let program = Simplifier::new(&atoms).run(rules, show_terms, aggregates, symbols, shown);
     (Some(program), diagnostics)
 }
 
@@ -293,6 +298,32 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
         .map(|(members, rules)| (members.into_iter().map(PredId).collect(), rules))
         .collect();
     (components, final_rules)
+}
+
+/// An aggregate whose elements read a predicate of the component its rule
+/// defines is recursive: its atom would depend on itself, which needs a
+/// stability check asp2sat does not have yet. One error per aggregate.
+fn recursive_aggregates(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for (component, rules) in components {
+        for rule in rules {
+            for literal in &rule.body {
+                let CLit::Aggregate(aggregate) = literal else {
+                    continue;
+                };
+                let recursive = aggregate.elements.iter().flat_map(|e| &e.condition).any(
+                    |l| matches!(l, CLit::Pos(a) | CLit::Neg(a) if component.contains(&a.pred)),
+                );
+                if recursive {
+                    errors.push(Diagnostic::error(
+                        aggregate.span,
+                        "recursive aggregates (whose elements depend on the rule's head) are not supported by asp2sat yet",
+                    ));
+                }
+            }
+        }
+    }
+    errors
 }
 
 /// Whether a choice element's condition reads a predicate of the component

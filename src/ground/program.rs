@@ -9,6 +9,7 @@
 
 use crate::diagnostics::Span;
 use crate::symbols::{SymId, SymbolTable};
+use crate::syntax::ast::CmpOp;
 use smallvec::SmallVec;
 
 /// Dense index of a ground atom.
@@ -105,6 +106,37 @@ pub enum Head {
     },
 }
 
+/// What an aggregate atom compares with its guards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggregateValue {
+    /// The sum of the weights of the elements that hold (`#count`: every
+    /// weight is 1).
+    Sum,
+    /// The greatest weight of the elements that hold, `empty` when none
+    /// does. `#min` is the greatest of the negated weights; weights of
+    /// `#min` and `#max` are ranks in clingo's term order.
+    Max { empty: i64 },
+}
+
+/// An element of a ground aggregate: it holds when one of its conditions
+/// does (an empty condition always holds).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WeightedElement {
+    pub weight: i64,
+    pub conditions: Vec<Body>,
+}
+
+/// The auxiliary atom `atom` is true exactly when the aggregate's value
+/// satisfies every guard `value op bound`. It has no rules; translation
+/// defines it by an equivalence.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AggregateDefinition {
+    pub atom: AtomId,
+    pub value: AggregateValue,
+    pub elements: Vec<WeightedElement>,
+    pub guards: Vec<(CmpOp, i64)>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rule {
     pub head: Head,
@@ -136,6 +168,8 @@ pub struct GroundProgram {
     pub atoms: Vec<Atom>,
     pub rules: Vec<Rule>,
     pub show_terms: Vec<ShowTerm>,
+    /// The definitions of the atoms that stand for body aggregates.
+    pub aggregates: Vec<AggregateDefinition>,
 }
 
 impl GroundProgram {

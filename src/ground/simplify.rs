@@ -9,7 +9,7 @@
 
 use super::instantiate::AtomTable;
 use crate::ground::program::{
-    Atom, AtomId, Body, ChoiceElement, GroundProgram, Head, Rule, ShowTerm,
+    AggregateDefinition, Atom, AtomId, Body, ChoiceElement, GroundProgram, Head, Rule, ShowTerm,
 };
 use crate::symbols::SymbolTable;
 
@@ -36,11 +36,18 @@ impl<'a> Simplifier<'a> {
         mut self,
         mut rules: Vec<Rule>,
         mut show_terms: Vec<ShowTerm>,
+        mut aggregates: Vec<AggregateDefinition>,
         symbols: SymbolTable,
         shown: impl Fn(usize) -> bool,
     ) -> GroundProgram {
+        // An aggregate atom is defined by its aggregate, never by rules: it
+        // is derivable, and its elements are simplified like conditions.
+        let aggregate_atoms: Vec<AtomId> = aggregates.iter().map(|a| a.atom).collect();
         loop {
             self.recompute_derivable(&rules);
+            for atom in &aggregate_atoms {
+                self.derivable[atom.index()] = true;
+            }
             let before = rules.len();
             let mut changed = false;
             rules.retain_mut(|rule| self.rule(rule, &mut changed));
@@ -52,7 +59,12 @@ impl<'a> Simplifier<'a> {
         // before the program is rebuilt.
         rules.shrink_to_fit();
         show_terms.retain_mut(|show| self.body(&mut show.body));
-        self.compact(rules, show_terms, symbols, shown)
+        for aggregate in &mut aggregates {
+            aggregate
+                .elements
+                .retain_mut(|e| self.conditions(&mut e.conditions));
+        }
+        self.compact(rules, show_terms, aggregates, symbols, shown)
     }
 
     fn recompute_derivable(&mut self, rules: &[Rule]) {
@@ -176,12 +188,17 @@ impl<'a> Simplifier<'a> {
 
     /// Simplifies an element's conditions; `false` when none can hold.
     fn element(&self, element: &mut ChoiceElement) -> bool {
-        element.conditions.retain_mut(|c| self.body(c));
-        if element.conditions.iter().any(Body::is_empty) {
-            element.conditions = vec![Body::default()];
+        self.conditions(&mut element.conditions)
+    }
+
+    /// Simplifies alternative conditions; `false` when none can hold.
+    fn conditions(&self, conditions: &mut Vec<Body>) -> bool {
+        conditions.retain_mut(|c| self.body(c));
+        if conditions.iter().any(Body::is_empty) {
+            *conditions = vec![Body::default()];
         }
-        element.conditions.dedup();
-        !element.conditions.is_empty()
+        conditions.dedup();
+        !conditions.is_empty()
     }
 
     /// Renumbers the atoms that are facts or have rules, in order of first
@@ -190,6 +207,7 @@ impl<'a> Simplifier<'a> {
         self,
         rules: Vec<Rule>,
         mut show_terms: Vec<ShowTerm>,
+        mut aggregates: Vec<AggregateDefinition>,
         symbols: SymbolTable,
         shown: impl Fn(usize) -> bool,
     ) -> GroundProgram {
@@ -229,11 +247,18 @@ impl<'a> Simplifier<'a> {
         for show in &mut show_terms {
             map_body(&mut show.body);
         }
+        for aggregate in &mut aggregates {
+            map(&mut aggregate.atom);
+            for element in &mut aggregate.elements {
+                element.conditions.iter_mut().for_each(map_body);
+            }
+        }
         GroundProgram {
             symbols,
             atoms,
             rules: out_rules,
             show_terms,
+            aggregates,
         }
     }
 }

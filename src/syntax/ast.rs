@@ -140,13 +140,73 @@ pub enum BodyElement {
         condition: Vec<Literal>,
         span: Span,
     },
+    /// `#count{..} > 2`, `N = #sum{..}`, `1 { a; b } 2`, `2 [a=1, b=2]`.
+    Aggregate(Aggregate),
     /// A construct the parser recognises but asp2sat does not support yet
-    /// (body aggregates such as `#count{..}`). Kept so the grounder can name
-    /// it in a located error instead of the parser failing on it.
+    /// (theory atoms, DLV built-ins). Kept so the grounder can name it in a
+    /// located error instead of the parser failing on it.
     Unsupported {
         what: String,
         span: Span,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggregateFunction {
+    Count,
+    Sum,
+    /// `#sum+`: the sum of the positive weights only.
+    SumPlus,
+    Min,
+    Max,
+}
+
+/// `t1, .., tk : l1, .., lm`: the tuple `(t1, .., tk)` is in the aggregate's
+/// set when the condition holds. The dialects' literal sets are written in
+/// this form by the parser: lparse's `a = 2` is `2, a : a` and a body set
+/// `{ l : c }` is `l : l, c` (see [`literal_tuple`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AggregateElement {
+    pub terms: Vec<Term>,
+    pub condition: Vec<Literal>,
+    pub span: Span,
+}
+
+/// A body aggregate with its guards, normalised as [`Guard`]s are: the
+/// aggregate is on the left, `1 <= #count{..}` is stored as `>= 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Aggregate {
+    pub naf: Naf,
+    pub function: AggregateFunction,
+    pub elements: Vec<AggregateElement>,
+    pub guards: Vec<Guard>,
+    pub span: Span,
+}
+
+/// The tuple that stands for literal `literal` in a literal set (lparse's
+/// and clingo's `{ a; not b }` in bodies): the atom's term, with a second
+/// component telling a default-negated occurrence from a positive one, so
+/// `a` and `not a` are two tuples. `None` for a literal that is not an atom.
+pub fn literal_tuple(literal: &Literal) -> Option<Vec<Term>> {
+    let Literal::Atom { naf, atom } = literal else {
+        return None;
+    };
+    let mut term = atom.term.clone();
+    if atom.strong_negation {
+        term = Term {
+            span: term.span,
+            kind: TermKind::Unary(UnaryOp::Minus, Box::new(term)),
+        };
+    }
+    let polarity = Term {
+        span: atom.span,
+        kind: TermKind::Integer(match naf {
+            Naf::Positive => 0,
+            Naf::Not => 1,
+            Naf::NotNot => 2,
+        }),
+    };
+    Some(vec![term, polarity])
 }
 
 /// `count op term`, normalised so that the count is always on the left:

@@ -22,8 +22,9 @@ use nom_locate::LocatedSpan;
 
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
-    Atom, BinaryOp, BodyElement, ChoiceElement, CmpOp, Guard, Head, HeadLiteral, Literal, Naf,
-    Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
+    Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
+    CmpOp, Guard, Head, HeadLiteral, Literal, Naf, Signature, Statement, StatementKind, Term,
+    TermKind, UnaryOp, literal_tuple,
 };
 
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
@@ -1192,7 +1193,7 @@ impl<'s> Parser<'s> {
         let start = self.tok().start;
         let naf = self.naf();
         if self.aggregate_at(self.pos) {
-            return self.body_aggregate(start);
+            return self.body_aggregate(start, naf, None);
         }
         if self.at(K::Amp) {
             self.skip_theory_atom()?;
@@ -1218,8 +1219,16 @@ impl<'s> Parser<'s> {
                 let term = self.term()?;
                 let guarded = comparison(self.peek()).is_some() && self.aggregate_at(self.pos + 1);
                 if guarded || self.aggregate_at(self.pos) {
-                    self.eat_comparison();
-                    return self.body_aggregate(start);
+                    // `t op #agg{..}` is `#agg{..} op' t`; lparse's bare
+                    // `1 {..}` is a lower bound.
+                    let op = match comparison(self.peek()) {
+                        Some(op) => {
+                            self.bump();
+                            flip(op)
+                        }
+                        None => CmpOp::Ge,
+                    };
+                    return self.body_aggregate(start, naf, Some(Guard { op, term }));
                 }
                 self.finish_literal(naf, start, first, term)?
             }
@@ -1238,21 +1247,72 @@ impl<'s> Parser<'s> {
         })
     }
 
-    fn eat_comparison(&mut self) {
-        if comparison(self.peek()).is_some() {
-            self.bump();
+    /// A body aggregate at the current token, with its right guard:
+    /// `#count{ t : l; .. }` (clingo, DLV), a literal set `{ l : c; .. }`
+    /// (clingo, lparse), or a weighted literal list `[ l = w, .. ]` (lparse,
+    /// gringo 3, also after `#sum`, `#min`, `#max`).
+    fn body_aggregate(
+        &mut self,
+        start: usize,
+        naf: Naf,
+        left: Option<Guard>,
+    ) -> PResult<BodyElement> {
+        let mut function = None;
+        if self.at(K::Directive) {
+            let token = self.bump();
+            function = Some(match self.text(token) {
+                "#count" => AggregateFunction::Count,
+                "#sum" if self.at(K::Plus) && self.tok().start == token.end => {
+                    self.bump();
+                    AggregateFunction::SumPlus
+                }
+                "#sum" => AggregateFunction::Sum,
+                "#min" => AggregateFunction::Min,
+                "#max" => AggregateFunction::Max,
+                other => {
+                    let what = format!("`{other}` aggregates");
+                    self.skip_aggregate_rest()?;
+                    return Ok(BodyElement::Unsupported {
+                        what,
+                        span: self.span(start, self.prev_end()),
+                    });
+                }
+            });
         }
+        let (function, elements) = match (function, self.peek()) {
+            (Some(function), K::LBrace) => (function, self.tuple_elements()?),
+            (None, K::LBrace) => (AggregateFunction::Count, self.literal_elements(false)?),
+            (function, K::LBrack) => (
+                function.unwrap_or(AggregateFunction::Sum),
+                self.literal_elements(true)?,
+            ),
+            _ => return Err(self.expected("{")),
+        };
+        let mut guards: Vec<Guard> = left.into_iter().collect();
+        if let Some(op) = comparison(self.peek()) {
+            self.bump();
+            guards.push(Guard {
+                op,
+                term: self.term()?,
+            });
+        } else if self.term_starts() {
+            guards.push(Guard {
+                op: CmpOp::Le,
+                term: self.term()?,
+            });
+        }
+        Ok(BodyElement::Aggregate(Aggregate {
+            naf,
+            function,
+            elements,
+            guards,
+            span: self.span(start, self.prev_end()),
+        }))
     }
 
-    /// Skips an aggregate at the current token and its right guard.
-    fn body_aggregate(&mut self, start: usize) -> PResult<BodyElement> {
-        if self.at(K::Directive) {
-            let function = self.bump();
-            // `#sum+`
-            if self.tok().start == function.end {
-                self.eat(K::Plus);
-            }
-        }
+    /// Skips the braces and right guard of an aggregate asp2sat does not
+    /// support (`#avg`, `#times`, ...).
+    fn skip_aggregate_rest(&mut self) -> PResult<()> {
         match self.peek() {
             K::LBrace => self.skip_balanced(K::RBrace, "}")?,
             K::LBrack => self.skip_balanced(K::RBrack, "]")?,
@@ -1264,10 +1324,95 @@ impl<'s> Parser<'s> {
         } else if self.term_starts() {
             self.term()?;
         }
-        Ok(BodyElement::Unsupported {
-            what: "body aggregates".to_owned(),
-            span: self.span(start, self.prev_end()),
-        })
+        Ok(())
+    }
+
+    /// `{ t1, .., tk : l1, .., lm; .. }`; an element may lack its terms
+    /// (`{ : a }` is the empty tuple) or its condition.
+    fn tuple_elements(&mut self) -> PResult<Vec<AggregateElement>> {
+        self.bump(); // {
+        let mut elements = Vec::new();
+        loop {
+            if self.eat(K::RBrace).is_some() {
+                return Ok(elements);
+            }
+            let start = self.tok().start;
+            let mut terms = Vec::new();
+            if !matches!(self.peek(), K::Colon | K::Semi | K::RBrace) {
+                loop {
+                    terms.push(self.term()?);
+                    if self.eat(K::Comma).is_none() {
+                        break;
+                    }
+                }
+            }
+            let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
+            elements.push(AggregateElement {
+                terms,
+                condition,
+                span: self.span(start, end),
+            });
+            match self.peek() {
+                K::Semi => {
+                    self.bump();
+                }
+                K::RBrace => {}
+                _ => return Err(self.expected("} or ;")),
+            }
+        }
+    }
+
+    /// A literal set `{ l : c; .. }` (`;` or, without conditions, `,`
+    /// between elements) or, `weighted`, lparse's `[ l = w, .. ]`, where an
+    /// omitted weight is 1.
+    fn literal_elements(&mut self, weighted: bool) -> PResult<Vec<AggregateElement>> {
+        let close = if weighted { K::RBrack } else { K::RBrace };
+        self.bump(); // { or [
+        let mut elements = Vec::new();
+        loop {
+            if self.eat(close).is_some() {
+                return Ok(elements);
+            }
+            let start = self.tok().start;
+            let literal = if weighted {
+                // `a = 2` is an atom and its weight, not a comparison.
+                let naf = self.naf();
+                let first = self.pos;
+                let term = self.term()?;
+                let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+                Literal::Atom { naf, atom }
+            } else {
+                self.literal()?
+            };
+            let mut terms = literal_tuple(&literal).ok_or_else(|| self.unexpected())?;
+            if weighted {
+                let weight = match self.eat(K::Eq) {
+                    Some(_) => self.term()?,
+                    None => Term {
+                        kind: TermKind::Integer(1),
+                        span: self.span(start, start),
+                    },
+                };
+                terms.insert(0, weight);
+            }
+            let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
+            let conditional = !condition.is_empty();
+            elements.push(AggregateElement {
+                terms,
+                condition: std::iter::once(literal).chain(condition).collect(),
+                span: self.span(start, end),
+            });
+            match self.peek() {
+                K::Semi => {
+                    self.bump();
+                }
+                K::Comma if !conditional || weighted => {
+                    self.bump();
+                }
+                k if k == close => {}
+                _ => return Err(self.expected(if weighted { "] or ," } else { "} or ;" })),
+            }
+        }
     }
 
     /// Skips from an opening bracket to its matching `close`, within the
@@ -1739,10 +1884,35 @@ mod tests {
                     condition: c,
                     ..
                 } => format!("[{}{}]", literal(l), condition(c)),
+                BodyElement::Aggregate(a) => aggregate(a),
                 BodyElement::Unsupported { what, .. } => format!("unsupported({what})"),
             })
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    fn aggregate(a: &Aggregate) -> String {
+        let function = match a.function {
+            AggregateFunction::Count => "#count",
+            AggregateFunction::Sum => "#sum",
+            AggregateFunction::SumPlus => "#sum+",
+            AggregateFunction::Min => "#min",
+            AggregateFunction::Max => "#max",
+        };
+        let elements: Vec<String> = a
+            .elements
+            .iter()
+            .map(|e| {
+                let terms: Vec<String> = e.terms.iter().map(term).collect();
+                format!("{}{}", terms.join(","), condition(&e.condition))
+            })
+            .collect();
+        let guards: String = a
+            .guards
+            .iter()
+            .map(|g| format!("{}{}", cmp(g.op), term(&g.term)))
+            .collect();
+        format!("{}{function}{{{}}}{guards}", naf(a.naf), elements.join(";"))
     }
 
     fn signature(s: &Signature) -> String {
@@ -2028,7 +2198,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
     }
 
     #[test]
-    fn body_aggregates_are_unsupported_elements() {
+    fn body_aggregates_in_every_dialect() {
         check(
             "
             a :- #count{X : p(X)} > 2, b.
@@ -2036,22 +2206,26 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             a :- 1 {b;c} 2.
             a :- #sum+{X : p(X)} = 3.
             a :- not #min{X : p(X)} < 2.
-            a :- 1 <= #max{X:p(X), q({1})} <= 3, c.
-            a :- 2 [b=1, c=2] 3.
+            a :- 1 <= #max{X:p(X), q(1)} <= 3, c.
+            a :- 2 [b=1, not c=2] 3.
             a :- X = #count{}.
             a :- {b} , c.
+            a :- #sum{ W,X : w(X,W); : q }.
+            a :- #min[ b = 3 ].
             a :- #int(X), #succ(X, Y).
             ",
             "
-            a :- unsupported(body aggregates), b.
-            a :- unsupported(body aggregates), N>1.
-            a :- unsupported(body aggregates).
-            a :- unsupported(body aggregates).
-            a :- unsupported(body aggregates).
-            a :- unsupported(body aggregates), c.
-            a :- unsupported(body aggregates).
-            a :- unsupported(body aggregates).
-            a :- unsupported(body aggregates), c.
+            a :- #count{X:p(X)}>2, b.
+            a :- #count{X:p(X)}=N, N>1.
+            a :- #count{b,0:b;c,0:c}>=1<=2.
+            a :- #sum+{X:p(X)}=3.
+            a :- not #min{X:p(X)}<2.
+            a :- #max{X:p(X),q(1)}>=1<=3, c.
+            a :- #sum{1,b,0:b;2,c,1:not c}>=2<=3.
+            a :- #count{}=X.
+            a :- #count{b,0:b}, c.
+            a :- #sum{W,X:w(X,W);:q}.
+            a :- #min{3,b,0:b}.
             a :- unsupported(DLV built-in predicates), unsupported(DLV built-in predicates).
             ",
         );
@@ -2059,10 +2233,10 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         let StatementKind::Rule { body, .. } = &statements[0].kind else {
             panic!()
         };
-        let BodyElement::Unsupported { span, .. } = &body[1] else {
+        let BodyElement::Aggregate(aggregate) = &body[1] else {
             panic!()
         };
-        assert_eq!((span.start, span.end), (8, 33));
+        assert_eq!((aggregate.span.start, aggregate.span.end), (8, 33));
     }
 
     #[test]

@@ -30,8 +30,10 @@
 //! [`translate`] and [`translate_exact`] only write clauses into a varisat
 //! [`ExtendFormula`] sink; they never call a solver.
 
+mod aggregates;
 mod bodies;
 pub mod cardinality;
+mod gates;
 pub mod loops;
 pub mod ranking;
 #[cfg(test)]
@@ -50,6 +52,18 @@ pub enum Cond {
     /// A body containing both `a` and `not a`.
     False,
     Lit(Lit),
+}
+
+impl std::ops::Not for Cond {
+    type Output = Cond;
+
+    fn not(self) -> Cond {
+        match self {
+            Cond::True => Cond::False,
+            Cond::False => Cond::True,
+            Cond::Lit(lit) => Cond::Lit(!lit),
+        }
+    }
 }
 
 impl Cond {
@@ -92,6 +106,10 @@ pub struct TranslationStats {
     pub cardinality_variables: usize,
     /// Disjunctions of several show sources for one shown symbol.
     pub show_variables: usize,
+    /// Element disjunctions, BDD nodes and guard gates of body aggregates
+    /// (the clauses include those defining their condition bodies).
+    pub aggregate_variables: usize,
+    pub aggregate_clauses: usize,
     /// Body definitions, rules, constraints and support clauses.
     pub completion_clauses: usize,
     pub cardinality_clauses: usize,
@@ -110,6 +128,7 @@ impl TranslationStats {
             + self.body_variables
             + self.cardinality_variables
             + self.show_variables
+            + self.aggregate_variables
             + self.ranking_variables
     }
 
@@ -117,6 +136,7 @@ impl TranslationStats {
         self.completion_clauses
             + self.cardinality_clauses
             + self.show_clauses
+            + self.aggregate_clauses
             + self.ranking_clauses
     }
 }
@@ -508,6 +528,38 @@ fn completion(
         }
     }
 
+    // Aggregate atoms: supported by the empty body, like a choice, and
+    // defined by an equivalence with their aggregate.
+    if !program.aggregates.is_empty() {
+        let empty = builder.intern_body(&Body::default(), &mut writer);
+        let (vars, clauses) = (writer.vars(), writer.clauses());
+        let body_vars = builder.body_variables;
+        for definition in &program.aggregates {
+            supports.push((definition.atom.0, empty.0, false));
+            let elements: Vec<Cond> = definition
+                .elements
+                .iter()
+                .map(|element| {
+                    let conds: Vec<Cond> = element
+                        .conditions
+                        .iter()
+                        .map(|c| {
+                            let body = builder.intern_body(c, &mut writer);
+                            builder.bodies.cond(body)
+                        })
+                        .collect();
+                    gates::or(&conds, &mut writer)
+                })
+                .collect();
+            let atom = atom_vars[definition.atom.index()].positive();
+            aggregates::define_aggregate(definition, atom, &elements, &mut writer);
+        }
+        // Variables of condition bodies count as body variables, their
+        // clauses as the aggregate's.
+        stats.aggregate_variables = writer.vars() - vars - (builder.body_variables - body_vars);
+        stats.aggregate_clauses = writer.clauses() - clauses;
+    }
+
     // Supports: sorted per atom, one entry per (atom, body).
     supports.sort_unstable();
     supports.dedup_by(|later, earlier| {
@@ -567,7 +619,7 @@ fn completion(
     stats.body_variables = builder.body_variables;
     stats.cardinality_variables = builder.card_vars;
     stats.cardinality_clauses = builder.card_clauses;
-    stats.completion_clauses = writer.clauses() - builder.card_clauses;
+    stats.completion_clauses = writer.clauses() - builder.card_clauses - stats.aggregate_clauses;
 
     let (vars, clauses) = (writer.vars(), writer.clauses());
     let shown = shown_symbols(program, &atom_vars, &show_terms, &mut writer);

@@ -334,3 +334,43 @@ pub fn split_atom(atom: &str) -> (String, Vec<String>) {
     args.push(inner[start..].to_string());
     (name, args)
 }
+
+/// The clingo binary: env `ASP2SAT_CLINGO`, default `clingo` on PATH.
+pub fn clingo_bin() -> PathBuf {
+    std::env::var("ASP2SAT_CLINGO")
+        .unwrap_or_else(|_| "clingo".to_string())
+        .into()
+}
+
+/// All answer sets of `file` in `--outf=2` JSON, from asp2sat (`solve`
+/// first) or from clingo, with `extra` arguments.
+pub fn all_answers_json(tool: Tool, file: &str, extra: &[&str]) -> Output {
+    let (bin, mut args) = match tool {
+        Tool::Asp2sat => (asp2sat_bin(), vec!["solve".to_string()]),
+        Tool::Clingo => (clingo_bin(), Vec::new()),
+    };
+    args.extend(["-n", "0", "--outf=2", file].map(String::from));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    run(&bin, &args, &root(), None, timeout())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Asp2sat,
+    Clingo,
+}
+
+/// Answer sets written as space-separated atoms, as a sorted multiset of
+/// sorted atom lists (the form of [`Answer::sorted`]).
+pub fn sorted_sets(sets: &[&str]) -> Vec<Vec<String>> {
+    let mut sets: Vec<Vec<String>> = sets
+        .iter()
+        .map(|set| {
+            let mut atoms: Vec<String> = set.split_whitespace().map(String::from).collect();
+            atoms.sort();
+            atoms
+        })
+        .collect();
+    sets.sort();
+    sets
+}
