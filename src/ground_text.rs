@@ -13,6 +13,8 @@
 //! a;b:-c.                  disjunctions
 //! 1{a;b:c,not d}2:-e.      choices, bounds and conditions as written
 //!                          (clingo prints `#delayed` for bounded ones)
+//! _agg(0):-2<=#sum{1,0:q(1);2,1:q(2)}<=4.
+//!                          the atom standing for a body aggregate
 //! :-a,b.                   constraints; `:-.` for one with an empty body
 //! #show p/1.               the shown signatures, when some atom is hidden
 //! #show.                   ... or this, when no atom is shown
@@ -22,22 +24,31 @@
 //! Auxiliary atoms of the grounder (`#proj1(X)` for the projection in
 //! `not p(X,_)`) are printed with `_` in place of the `#` (`_proj1(X)`), a
 //! name clingo accepts; they are never shown. Auxiliary facts are left out:
-//! no rule mentions a fact, so they say nothing.
+//! no rule mentions a fact, so they say nothing. A body aggregate is an
+//! auxiliary atom `#agg(k)` defined by one rule with the aggregate as its
+//! body: each element's tuple is its weight and its position, so that
+//! elements never merge; `#count` is printed as `#sum`, and `#min`/`#max`
+//! over the ranks in term order that the grounder gives their weights
+//! (`#min` as `#max` of negated ranks), which compare as the weights do.
 //!
 //! The order is deterministic and does not depend on the order in which
 //! the grounder derived anything:
 //! 1. facts, in clingo's term order;
-//! 2. rules, by their head atoms in term order (the rules for one atom
+//! 2. the aggregate atoms' definitions, by atom;
+//! 3. rules, by their head atoms in term order (the rules for one atom
 //!    together: normal rules, then disjunctions, then choices), then by
 //!    their bodies; constraints last;
-//! 3. `#show` signatures sorted by name, arity and sign, then `#show` terms
+//! 4. `#show` signatures sorted by name, arity and sign, then `#show` terms
 //!    in term order.
 //!
 //! Inside a rule, head atoms, body literals (positive, then negative),
 //! choice elements and their conditions are each in term order.
 
-use crate::ground::program::{Atom, AtomId, Body, GroundProgram, Head, Rule};
+use crate::ground::program::{
+    AggregateDefinition, AggregateValue, Atom, AtomId, Body, GroundProgram, Head, Rule,
+};
 use crate::symbols::SymId;
+use crate::syntax::ast::CmpOp;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -55,6 +66,12 @@ pub fn write(out: &mut impl Write, program: &GroundProgram) -> io::Result<()> {
     for fact in facts {
         text.atom(out, fact)?;
         out.write_all(b".\n")?;
+    }
+
+    let mut aggregates: Vec<&AggregateDefinition> = program.aggregates.iter().collect();
+    aggregates.sort_by_key(|a| text.rank[a.atom.index()]);
+    for aggregate in aggregates {
+        text.aggregate(out, aggregate)?;
     }
 
     let mut rules: Vec<RankedRule> = program.rules.iter().map(|r| text.ranked(r)).collect();
@@ -294,6 +311,69 @@ impl<'p> Printer<'p> {
         out.write_all(b".\n")
     }
 
+    /// `a:-l op #agg{..} op u.`: the definition of an aggregate atom, one
+    /// pair of guards per aggregate literal.
+    fn aggregate(&self, out: &mut impl Write, aggregate: &AggregateDefinition) -> io::Result<()> {
+        let mut elements: Vec<(i64, Vec<RankedBody>)> = aggregate
+            .elements
+            .iter()
+            .map(|element| {
+                let mut conditions: Vec<RankedBody> = element
+                    .conditions
+                    .iter()
+                    .map(|c| self.ranked_body(c))
+                    .collect();
+                conditions.sort();
+                conditions.dedup();
+                (element.weight, conditions)
+            })
+            .collect();
+        let function = match aggregate.value {
+            AggregateValue::Sum => "#sum",
+            AggregateValue::Max { empty } => {
+                // The value of the empty set is `empty`, clingo's is #inf:
+                // they compare alike with bounds above `empty`. Otherwise an
+                // element that always holds makes `empty` the least value.
+                if aggregate.guards.iter().any(|&(_, bound)| bound <= empty) {
+                    elements.push((empty, vec![RankedBody::default()]));
+                }
+                "#max"
+            }
+        };
+        elements.sort();
+        self.atom(out, self.rank[aggregate.atom.index()])?;
+        if aggregate.guards.is_empty() {
+            return out.write_all(b".\n");
+        }
+        out.write_all(b":-")?;
+        for (i, guards) in aggregate.guards.chunks(2).enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            // `value op bound` is written `bound op' value`, as clingo does.
+            let (op, bound) = guards[0];
+            write!(out, "{bound}{}{function}{{", operator(mirrored(op)))?;
+            let mut first = true;
+            for (position, (weight, conditions)) in elements.iter().enumerate() {
+                for condition in conditions {
+                    if !std::mem::take(&mut first) {
+                        out.write_all(b";")?;
+                    }
+                    write!(out, "{weight},{position}")?;
+                    if !condition.is_empty() {
+                        out.write_all(b":")?;
+                        self.body(out, condition)?;
+                    }
+                }
+            }
+            out.write_all(b"}")?;
+            if let Some(&(op, bound)) = guards.get(1) {
+                write!(out, "{}{bound}", operator(op))?;
+            }
+        }
+        out.write_all(b".\n")
+    }
+
     fn is_auxiliary(&self, atom: AtomId) -> bool {
         let symbols = &self.program.symbols;
         symbols
@@ -316,6 +396,14 @@ impl<'p> Printer<'p> {
             for condition in rule.elements.iter().flat_map(|e| &e.conditions) {
                 mark(&condition.pos);
                 mark(&condition.neg);
+            }
+        }
+        for aggregate in &self.program.aggregates {
+            printed[aggregate.atom.index()] = true;
+            for body in aggregate.elements.iter().flat_map(|e| &e.conditions) {
+                for atom in body.pos.iter().chain(&body.neg) {
+                    printed[atom.index()] = true;
+                }
             }
         }
         for show in &self.program.show_terms {
@@ -375,5 +463,28 @@ impl<'p> Printer<'p> {
             out.write_all(b".\n")?;
         }
         Ok(())
+    }
+}
+
+/// clingo's spelling of a comparison.
+fn operator(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "=",
+        CmpOp::Ne => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+    }
+}
+
+/// `op` with its sides swapped: `a op b` is `b mirrored(op) a`.
+fn mirrored(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        symmetric => symmetric,
     }
 }

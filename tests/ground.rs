@@ -278,6 +278,28 @@ case!(
 );
 case!(show_terms_keep_atoms_shown, "a. {b}. #show t : b.");
 
+// Body aggregates: an auxiliary atom per aggregate, defined by one rule.
+case!(
+    aggregate_count_and_sum,
+    "{q(1..3)}. r :- #count{X : q(X)} >= 2. s :- 2 #sum{X : q(X); -1 : q(2)} 4. :- #count{X : q(X)} > 2."
+);
+case!(
+    aggregate_min_and_max,
+    "{q(1..3)}. {r(a;b)}. s :- #max{X : q(X)} < 2. t :- #min{X : q(X); Y : r(Y)} = 2. u :- #min{X : q(X)} > 2."
+);
+case!(
+    aggregate_of_the_empty_set,
+    "{q(1..2)}. x :- #max{X : q(X)} = #inf. y :- #min{X : q(X)} = #sup. z :- #count{X : q(X)} = 0."
+);
+case!(
+    aggregate_assignment,
+    "{q(1..3)}. c(N) :- N = #count{X : q(X)}. m(M) :- M = #max{X : q(X)}."
+);
+case!(
+    aggregate_decided_by_facts,
+    "p(1..3). r :- #count{X : p(X)} = 3. s :- #sum{X : p(X)} > 10. t(S) :- S = #sum{X : p(X)}."
+);
+
 // Constants.
 case!(
     constants,
