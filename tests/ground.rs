@@ -14,12 +14,10 @@
 
 mod common;
 
-use common::{Output, asp2sat_bin, parse_json_answer, root, run, scratch, timeout};
-use std::path::{Path, PathBuf};
-
-fn clingo_bin() -> PathBuf {
-    PathBuf::from(std::env::var("ASP2SAT_CLINGO").unwrap_or_else(|_| "clingo".into()))
-}
+use common::{
+    Output, Tool, all_answers_json, asp2sat_bin, parse_json_answer, root, run, scratch, timeout,
+};
+use std::path::Path;
 
 /// `asp2sat <args> -` with `program` on standard input.
 fn asp2sat(args: &[&str], program: &str) -> Output {
@@ -27,24 +25,20 @@ fn asp2sat(args: &[&str], program: &str) -> Output {
     run(&asp2sat_bin(), &args, &root(), Some(program), timeout())
 }
 
-/// The answer sets of `file` by `solver` (clingo or `asp2sat solve`), each
-/// sorted, as a sorted multiset; `Err` with the exit code and messages when
-/// the solver rejects it.
-fn answer_sets(solver: &Path, leading: &[&str], file: &Path) -> Result<Vec<Vec<String>>, String> {
-    let mut args: Vec<String> = leading.iter().map(|a| a.to_string()).collect();
+/// The answer sets of `file` by `tool`, as a sorted multiset of sorted
+/// sets; `Err` with the exit code and messages when the tool rejects it.
+fn answer_sets(tool: Tool, file: &Path) -> Result<Vec<Vec<String>>, String> {
     // --eq=0: clingo 5.4.1's equivalence preprocessing loses answer sets of
     // some programs mixing disjunction and choice (tests/dimacs.rs).
-    args.extend(["-n", "0", "--outf=2"].map(String::from));
-    if solver == clingo_bin() {
-        args.push("--eq=0".into());
-    }
-    args.push(file.display().to_string());
-    let output = run(solver, &args, &root(), None, timeout());
+    let extra: &[&str] = match tool {
+        Tool::Clingo => &["--eq=0"],
+        Tool::Asp2sat => &[],
+    };
+    let output = all_answers_json(tool, &file.display().to_string(), extra);
     if !matches!(output.code, Some(20 | 30)) {
         return Err(format!("{}\n{}", output.status(), output.stderr));
     }
-    let answer = parse_json_answer(&output.stdout)?;
-    Ok(answer.sorted())
+    Ok(parse_json_answer(&output.stdout)?.sorted())
 }
 
 /// Grounds `program`, compares the result with the snapshot `name`, then
@@ -62,8 +56,7 @@ fn check(name: &str, program: &str) {
     let dir = scratch("ground");
     let original = dir.join(format!("{name}.lp"));
     std::fs::write(&original, program).unwrap();
-    let clingo = clingo_bin();
-    let expected = answer_sets(&clingo, &[], &original);
+    let expected = answer_sets(Tool::Clingo, &original);
     if ground.code != Some(0) {
         assert_eq!(ground.code, Some(65), "asp2sat ground: {}", ground.stderr);
         assert!(
@@ -75,25 +68,26 @@ fn check(name: &str, program: &str) {
     let expected = expected.unwrap_or_else(|e| panic!("clingo on the program: {e}"));
     let printout = dir.join(format!("{name}.ground.lp"));
     std::fs::write(&printout, &ground.stdout).unwrap();
-    let solve = asp2sat_bin();
-    let from_printout = answer_sets(&clingo, &[], &printout)
-        .unwrap_or_else(|e| panic!("clingo on the printout: {e}"));
-    assert_eq!(
-        from_printout, expected,
-        "clingo's answer sets of the printout"
-    );
-    let from_printout = answer_sets(&solve, &["solve"], &printout)
-        .unwrap_or_else(|e| panic!("asp2sat solve on the printout: {e}"));
-    assert_eq!(
-        from_printout, expected,
-        "asp2sat's answer sets of the printout"
-    );
-    let from_program = answer_sets(&solve, &["solve"], &original)
-        .unwrap_or_else(|e| panic!("asp2sat solve on the program: {e}"));
-    assert_eq!(
-        from_program, expected,
-        "asp2sat's answer sets of the program"
-    );
+    for (tool, file, what) in [
+        (
+            Tool::Clingo,
+            &printout,
+            "clingo's answer sets of the printout",
+        ),
+        (
+            Tool::Asp2sat,
+            &printout,
+            "asp2sat's answer sets of the printout",
+        ),
+        (
+            Tool::Asp2sat,
+            &original,
+            "asp2sat's answer sets of the program",
+        ),
+    ] {
+        let answer = answer_sets(tool, file).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(answer, expected, "{what}");
+    }
 }
 
 /// One `#[test]` per case: `case!(name, "program")`.
