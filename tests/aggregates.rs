@@ -1,7 +1,8 @@
-//! Body aggregates against clingo 5.4: hand-written cases for each form the
-//! three dialects write, and random programs whose rules use aggregates in
-//! every body position (positive, negated, assignments, constraints, show
-//! terms, with local and global variables), compared as multisets of answer
+//! Aggregates against clingo 5.4: hand-written cases for each form the three
+//! dialects write, and random programs whose rules use aggregates in every
+//! body position (positive, negated, assignments, constraints, show terms,
+//! with local and global variables), head aggregates, `!=` choice bounds and
+//! conditional literals in bodies, compared as multisets of answer
 //! sets, with both translations (`--translation=lazy` and `eager`, the CNF
 //! that `dimacs` exports).
 //!
@@ -58,6 +59,44 @@ const CASES: &[(&str, &str)] = &[
         "e(1,2). e(2,1). { s(1..2) }. r(X) :- s(X), #sum{ Z : s(Z) } != 2. r(Y) :- r(X), e(X,Y).",
         "",
     ),
+    // Intervals and pools inside a literal set's literal are its elements:
+    // `{ p(1..2) }` has two, not four.
+    ("{ p(1..2) }. ok :- 2 { p(1..2) }. :- not ok.", ""),
+    ("{ p(1..2) }. ok :- 2 { p(1;2) }.", ""),
+    ("{ p(1..3) }. ok :- 2 { p(1..2); not p(3) }.", ""),
+    ("n(3). { p(1..3) }. ok :- n(N), 2 { p(1..N) }.", ""),
+    ("{ p(1..3); -p(1..3) }. ok :- 2 { p(1..3); -p(1..3) }.", ""),
+    (
+        "{ p(1..3) }. ok :- 3 [ p(1..3) = 2 ].",
+        "{ p(1..3) }. ok :- 3 <= #sum{ 2,X : p(X), X = 1..3 }.",
+    ),
+    // Head aggregates: a choice among their atoms, and the aggregate must
+    // hold.
+    ("r. #count{ X : p(X) : q(X) } = 1 :- r. q(1..3).", ""),
+    ("r. #sum{ 1,a : a; 2,b : b } = 2 :- r.", ""),
+    ("#sum{1:a; 1:b} = 1.", ""),
+    (
+        "#count{ X : p(X) : q(X), not r(X) } >= 2. q(1..3). { r(1..3) }.",
+        "",
+    ),
+    ("#min{ X : p(X) : q(X) } = 2. q(1..3).", ""),
+    ("1 #count{ X : p(X) : q(X) } 2. q(1..3).", ""),
+    ("q(1..2). #count{ X : p(X) : q(X) }.", ""),
+    (
+        "1 [ a=2, b=1, c ] 2.",
+        "#sum{ 2,a,0 : a; 1,b,0 : b; 1,c,0 : c } >= 1. #sum{ 2,a,0 : a; 1,b,0 : b; 1,c,0 : c } <= 2.",
+    ),
+    // `!=` bounds on choice rules.
+    ("{ a; b; c } != 1.", ""),
+    ("q(1..3). 1 { p(X) : q(X) } != 2.", ""),
+    // Conditional literals in bodies.
+    ("q(1..2). ok :- p(X) : q(X). { p(1..2) }.", ""),
+    ("q(1..2). ok :- not p(X) : q(X). { p(1..2) }.", ""),
+    (
+        "q(1..3). { p(1..3) }. ok(Y) :- q(Y), p(X) : q(X), X < Y.",
+        "",
+    ),
+    ("q(1..3). { p(1..3) }. ok :- X < 3 : p(X).", ""),
     // DLV's forms.
     ("{ p(1..3) }. ok :- #count{X : p(X)} > 1.", ""),
     ("{ p(1..3) }. s(N) :- N = #max{X : p(X)}, N > 1.", ""),
@@ -163,6 +202,35 @@ fn random_program(seed: u64) -> String {
         };
         let assigns = literal.starts_with("N =");
         let global = if uses_global { "d(G), " } else { "" };
+        if rng.chance(0.15) {
+            // A head aggregate over the same elements, or a choice with `!=`.
+            let head = if rng.chance(0.5) {
+                format!(
+                    "{function}{{ X : c{r}(X) : d(X), not p(X) }} {} {bound}",
+                    rng.pick(&ops)
+                )
+            } else {
+                format!("{{ c{r}(X) : d(X) }} != {bound}")
+            };
+            text.push_str(&format!("{head} :- {global}{literal}.\n"));
+            continue;
+        }
+        if rng.chance(0.15) {
+            let set = *rng.pick(&[
+                "p(1..2); q(2..3)",
+                "p(1;3); not q(1..2)",
+                "p(X) : d(X); q(2)",
+            ]);
+            let bounds = rng.range(0, 3);
+            text.push_str(&format!(
+                "s{r} :- {bounds} {{ {set} }} {}.\n",
+                bounds + rng.range(0, 2)
+            ));
+        }
+        if rng.chance(0.15) {
+            let conditional = *rng.pick(&["p(X) : q(X)", "not q(X) : p(X)", "X > G : p(X)"]);
+            text.push_str(&format!("k{r} :- d(G), {conditional}.\n"));
+        }
         match rng.below(3) {
             0 if !assigns => text.push_str(&format!(":- {global}{literal}, p(1).\n")),
             1 if assigns => text.push_str(&format!("#show v{r}(N) : {global}{literal}.\n")),

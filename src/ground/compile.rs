@@ -169,9 +169,14 @@ impl<'a> Compiler<'a> {
                     .into_iter()
                     .map(BodyItem::Aggregate)
                     .collect(),
-                BodyElement::Conditional { span, .. } => {
-                    return self.unsupported(*span, "conditional literals in rule bodies");
-                }
+                BodyElement::Conditional {
+                    literal,
+                    condition,
+                    span,
+                } => unpool_aggregate(&conditional_as_aggregate(literal, condition, *span))
+                    .into_iter()
+                    .map(BodyItem::Aggregate)
+                    .collect(),
                 BodyElement::Unsupported { what, span } => {
                     return self.unsupported(*span, what);
                 }
@@ -216,12 +221,69 @@ impl<'a> Compiler<'a> {
                     self.compile_one(RuleShape::Constraint, body, span);
                 }
             }
+            // Head aggregates and `!=` choice bounds are a choice rule and a
+            // constraint with a body aggregate: `#agg{ t : a : c } op k :- B.`
+            // chooses among the `a : c` and requires `#agg{ t : a, c } op k`.
+            RuleHead::Ast(Head::Aggregate {
+                function,
+                elements,
+                guards,
+                span: aggregate_span,
+            }) => {
+                let choice = Head::Choice {
+                    guards: Vec::new(),
+                    elements: elements
+                        .iter()
+                        .map(|e| ast::ChoiceElement {
+                            atom: e.atom.clone(),
+                            condition: e.condition.clone(),
+                            span: e.span,
+                        })
+                        .collect(),
+                    span: *aggregate_span,
+                };
+                self.compile(RuleHead::Ast(&choice), body, span);
+                let counted = elements.iter().map(|e| {
+                    (
+                        e.terms.clone(),
+                        e.literal_tuple,
+                        &e.atom,
+                        &e.condition[..],
+                        e.span,
+                    )
+                });
+                if !guards.is_empty() {
+                    self.require_aggregate(*function, counted, guards, *aggregate_span, body, span);
+                }
+            }
+            RuleHead::Ast(Head::Choice {
+                guards,
+                elements,
+                span: choice_span,
+            }) if guards.iter().any(|g| g.op == CmpOp::Ne) => {
+                let (unequal, kept): (Vec<ast::Guard>, Vec<ast::Guard>) =
+                    guards.iter().cloned().partition(|g| g.op == CmpOp::Ne);
+                let choice = Head::Choice {
+                    guards: kept,
+                    elements: elements.clone(),
+                    span: *choice_span,
+                };
+                self.compile(RuleHead::Ast(&choice), body, span);
+                let counted = elements
+                    .iter()
+                    .map(|e| (Vec::new(), true, &e.atom, &e.condition[..], e.span));
+                self.require_aggregate(
+                    AggregateFunction::Count,
+                    counted,
+                    &unequal,
+                    *choice_span,
+                    body,
+                    span,
+                );
+            }
             RuleHead::Ast(Head::Choice {
                 guards, elements, ..
             }) => {
-                if let Some(guard) = guards.iter().find(|g| g.op == CmpOp::Ne) {
-                    return self.unsupported(guard.term.span, "`!=` bounds on choice rules");
-                }
                 let mut expanded = Vec::new();
                 for element in elements {
                     let mut conditions = vec![Vec::new()];
@@ -243,6 +305,44 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
+    }
+
+    /// `:- B, not #agg{ t : a, c; .. } guards.` for the
+    /// `(t, literal_tuple, a, c, span)` of `elements`.
+    fn require_aggregate<'e>(
+        &mut self,
+        function: AggregateFunction,
+        elements: impl Iterator<Item = (Vec<Term>, bool, &'e Atom, &'e [Literal], Span)>,
+        guards: &[ast::Guard],
+        aggregate_span: Span,
+        body: &[BodyElement],
+        span: Span,
+    ) {
+        let elements = elements
+            .map(
+                |(terms, literal_tuple, atom, condition, element_span)| ast::AggregateElement {
+                    terms,
+                    literal_tuple,
+                    condition: std::iter::once(Literal::Atom {
+                        naf: Naf::Positive,
+                        atom: atom.clone(),
+                    })
+                    .chain(condition.iter().cloned())
+                    .collect(),
+                    span: element_span,
+                },
+            )
+            .collect();
+        let aggregate = ast::Aggregate {
+            naf: Naf::Not,
+            function,
+            elements,
+            guards: guards.to_vec(),
+            span: aggregate_span,
+        };
+        let mut constraint_body = body.to_vec();
+        constraint_body.push(BodyElement::Aggregate(aggregate));
+        self.compile(RuleHead::Ast(&Head::Constraint), &constraint_body, span);
     }
 
     /// Evaluates a term that must be ground, such as a `#const` value.
@@ -386,14 +486,21 @@ impl<'a> Compiler<'a> {
             scope.enter_element(globals);
             let mut condition = Vec::new();
             let mut possible = true;
-            for literal in &element.condition {
+            let mut literal_tuple = Vec::new();
+            for (i, literal) in element.condition.iter().enumerate() {
                 possible &= self.literal(literal, scope, &mut condition)?;
+                if i == 0 && element.literal_tuple {
+                    // The compiled literal is the last one pushed, after
+                    // the bindings of any intervals inside it.
+                    literal_tuple = self.literal_tuple(literal, condition.last());
+                }
             }
-            let terms = element
+            let mut terms = element
                 .terms
                 .iter()
                 .map(|t| self.term(t, scope, &mut condition))
                 .collect::<Result<Vec<_>, _>>()?;
+            terms.extend(literal_tuple);
             if possible {
                 elements.push(CAggregateElement { terms, condition });
             }
@@ -440,6 +547,20 @@ impl<'a> Compiler<'a> {
             inputs,
             span: aggregate.span,
         })
+    }
+
+    /// The tuple that stands for a literal of a literal set: the atom as a
+    /// term, and a number telling `a`, `not a`, `-a` ... apart.
+    fn literal_tuple(&mut self, literal: &Literal, compiled: Option<&CLit>) -> Vec<CTerm> {
+        let (Literal::Atom { naf, atom }, Some(CLit::Pos(compiled) | CLit::Neg(compiled))) =
+            (literal, compiled)
+        else {
+            return Vec::new();
+        };
+        let name = self.preds.get(compiled.pred).name.clone();
+        let term = CTerm::function(self.symbols, &name, compiled.args.clone());
+        let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
+        vec![term, CTerm::Sym(self.symbols.number(polarity))]
     }
 
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
@@ -836,6 +957,91 @@ fn unpool_literal(literal: &Literal) -> Vec<Literal> {
     }
 }
 
+/// `l : c` in a body holds when `l` holds for every instance of `c`: as an
+/// aggregate, no instance of `c` has `l` false, `#count{ V : c, ¬l } = 0`
+/// over the variables `V` of the element.
+fn conditional_as_aggregate(
+    literal: &Literal,
+    condition: &[Literal],
+    span: Span,
+) -> ast::Aggregate {
+    let complement = |naf: Naf| match naf {
+        Naf::Positive => Naf::Not,
+        Naf::Not => Naf::Positive,
+        Naf::NotNot => Naf::Not,
+    };
+    let negated = match literal.clone() {
+        Literal::Atom { naf, atom } => Literal::Atom {
+            naf: complement(naf),
+            atom,
+        },
+        Literal::Comparison {
+            naf,
+            lhs,
+            op,
+            rhs,
+            span,
+        } => Literal::Comparison {
+            naf: complement(naf),
+            lhs,
+            op,
+            rhs,
+            span,
+        },
+        Literal::Boolean { naf, value, span } => Literal::Boolean {
+            naf: complement(naf),
+            value,
+            span,
+        },
+    };
+    let mut names = Vec::new();
+    for l in condition.iter().chain([literal]) {
+        literal_variable_names(l, &mut names);
+    }
+    let terms = names
+        .into_iter()
+        .map(|name| Term {
+            kind: TermKind::Variable(name),
+            span,
+        })
+        .collect();
+    ast::Aggregate {
+        naf: Naf::Positive,
+        function: AggregateFunction::Count,
+        elements: vec![ast::AggregateElement {
+            terms,
+            condition: condition.iter().cloned().chain([negated]).collect(),
+            literal_tuple: false,
+            span,
+        }],
+        guards: vec![ast::Guard {
+            op: CmpOp::Eq,
+            term: Term {
+                kind: TermKind::Integer(0),
+                span,
+            },
+        }],
+        span,
+    }
+}
+
+/// The named variables of a literal, in order of first occurrence, added
+/// to `names` if not there yet.
+fn literal_variable_names(literal: &Literal, names: &mut Vec<String>) {
+    let terms: Vec<&Term> = match literal {
+        Literal::Atom { atom, .. } => vec![&atom.term],
+        Literal::Comparison { lhs, rhs, .. } => vec![lhs, rhs],
+        Literal::Boolean { .. } => Vec::new(),
+    };
+    for term in terms {
+        let mut found = FxHashSet::default();
+        collect_variable_names(term, &mut found);
+        let mut found: Vec<String> = found.into_iter().filter(|n| !names.contains(n)).collect();
+        found.sort();
+        names.extend(found);
+    }
+}
+
 /// Every pool-free version of an aggregate: pools in guards give several
 /// aggregates (rule copies), pools in elements give several elements.
 fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
@@ -850,6 +1056,7 @@ fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
                 elements.push(ast::AggregateElement {
                     terms: terms.clone(),
                     condition: condition.clone(),
+                    literal_tuple: element.literal_tuple,
                     span: element.span,
                 });
             }

@@ -317,7 +317,7 @@ fn recursive_aggregates(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagno
                 if recursive {
                     errors.push(Diagnostic::error(
                         aggregate.span,
-                        "recursive aggregates (whose elements depend on the rule's head) are not supported by asp2sat yet",
+                        "recursive aggregates and conditional literals (whose elements depend on the rule's head) are not supported by asp2sat yet",
                     ));
                 }
             }

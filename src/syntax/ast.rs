@@ -163,12 +163,15 @@ pub enum AggregateFunction {
 
 /// `t1, .., tk : l1, .., lm`: the tuple `(t1, .., tk)` is in the aggregate's
 /// set when the condition holds. The dialects' literal sets are written in
-/// this form by the parser: lparse's `a = 2` is `2, a : a` and a body set
-/// `{ l : c }` is `l : l, c` (see [`literal_tuple`]).
+/// this form with `literal_tuple`: lparse's `a = 2` is `2 : a` and a body
+/// set's `l : c` is `: l, c`, and the grounder ends the tuple with the first
+/// condition literal itself (its atom and its negation), so that `a` and
+/// `not a` are two tuples, and `p(1..2)` two elements, not four.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AggregateElement {
     pub terms: Vec<Term>,
     pub condition: Vec<Literal>,
+    pub literal_tuple: bool,
     pub span: Span,
 }
 
@@ -181,32 +184,6 @@ pub struct Aggregate {
     pub elements: Vec<AggregateElement>,
     pub guards: Vec<Guard>,
     pub span: Span,
-}
-
-/// The tuple that stands for literal `literal` in a literal set (lparse's
-/// and clingo's `{ a; not b }` in bodies): the atom's term, with a second
-/// component telling a default-negated occurrence from a positive one, so
-/// `a` and `not a` are two tuples. `None` for a literal that is not an atom.
-pub fn literal_tuple(literal: &Literal) -> Option<Vec<Term>> {
-    let Literal::Atom { naf, atom } = literal else {
-        return None;
-    };
-    let mut term = atom.term.clone();
-    if atom.strong_negation {
-        term = Term {
-            span: term.span,
-            kind: TermKind::Unary(UnaryOp::Minus, Box::new(term)),
-        };
-    }
-    let polarity = Term {
-        span: atom.span,
-        kind: TermKind::Integer(match naf {
-            Naf::Positive => 0,
-            Naf::Not => 1,
-            Naf::NotNot => 2,
-        }),
-    };
-    Some(vec![term, polarity])
 }
 
 /// `count op term`, normalised so that the count is always on the left:
@@ -234,6 +211,19 @@ pub struct HeadLiteral {
     pub span: Span,
 }
 
+/// `t1, .., tk : a : c1, .., cm` in a head aggregate: the atom `a` may be
+/// chosen when the condition holds, and then contributes the tuple.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeadAggregateElement {
+    pub terms: Vec<Term>,
+    pub atom: Atom,
+    pub condition: Vec<Literal>,
+    /// lparse's weighted atom `a = w`: the tuple is `w` and the atom, as in
+    /// [`AggregateElement::literal_tuple`].
+    pub literal_tuple: bool,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Head {
     /// An integrity constraint: `:- body.` (also a `#false` head).
@@ -246,6 +236,13 @@ pub enum Head {
     Choice {
         guards: Vec<Guard>,
         elements: Vec<ChoiceElement>,
+        span: Span,
+    },
+    /// `#count{ X : p(X) : q(X) } = 1`, lparse's `1 [a=2, b=3] 2`.
+    Aggregate {
+        function: AggregateFunction,
+        elements: Vec<HeadAggregateElement>,
+        guards: Vec<Guard>,
         span: Span,
     },
 }

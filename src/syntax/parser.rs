@@ -23,8 +23,8 @@ use nom_locate::LocatedSpan;
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
-    CmpOp, Guard, Head, HeadLiteral, Literal, Naf, Signature, Statement, StatementKind, Term,
-    TermKind, UnaryOp, literal_tuple,
+    CmpOp, Guard, Head, HeadAggregateElement, HeadLiteral, Literal, Naf, Signature, Statement,
+    StatementKind, Term, TermKind, UnaryOp,
 };
 
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
@@ -790,9 +790,7 @@ impl<'s> Parser<'s> {
     }
 
     fn rule(&mut self, start: usize) -> PResult<Statement> {
-        let Some(head) = self.head()? else {
-            return self.skip_statement(start, "head aggregates");
-        };
+        let head = self.head()?;
         let body = if self.eat(K::If).is_some() {
             self.body()?
         } else if self.at(K::Dot) {
@@ -953,42 +951,165 @@ impl<'s> Parser<'s> {
 
     // --- heads ------------------------------------------------------------
 
-    /// `None` for a head aggregate (`#count{..} = 1`, `1 [a=1] 2`).
-    fn head(&mut self) -> PResult<Option<Head>> {
+    fn head(&mut self) -> PResult<Head> {
         let start = self.tok().start;
         if self.at(K::LBrace) {
-            return self.choice(start, Vec::new()).map(Some);
+            return self.choice(start, Vec::new());
         }
         if self.is_directive(&["#false"]) {
             self.bump();
-            return Ok(Some(Head::Constraint));
+            return Ok(Head::Constraint);
         }
         if self.aggregate_at(self.pos) {
-            return Ok(None);
+            return self.head_aggregate(start, Vec::new());
         }
         let first = self.pos;
         let term = self.term()?;
-        if self.at(K::LBrace) {
+        if self.aggregate_at(self.pos) {
+            // lparse's `1 { .. }` and `1 [ .. ]`: a lower bound.
             let guard = Guard {
                 op: CmpOp::Ge,
                 term,
             };
-            return self.choice(start, vec![guard]).map(Some);
+            return if self.at(K::LBrace) {
+                self.choice(start, vec![guard])
+            } else {
+                self.head_aggregate(start, vec![guard])
+            };
         }
-        if self.aggregate_at(self.pos) {
-            return Ok(None);
+        if let Some(op) = comparison(self.peek())
+            && self.aggregate_at(self.pos + 1)
+        {
+            self.bump();
+            let guard = Guard { op: flip(op), term };
+            return if self.at(K::LBrace) {
+                self.choice(start, vec![guard])
+            } else {
+                self.head_aggregate(start, vec![guard])
+            };
         }
+        self.disjunction(first, term)
+    }
+
+    /// A head aggregate after its left guard: `#count{ t : a : c; .. }` or
+    /// lparse's weighted atoms `[ a = 2, .. ]` (also after `#sum`, `#min`,
+    /// `#max`), with its right guard.
+    fn head_aggregate(&mut self, start: usize, mut guards: Vec<Guard>) -> PResult<Head> {
+        let function = match self.aggregate_function()? {
+            Ok(function) => function,
+            Err(what) => {
+                return Err(Fail(Some(Diagnostic::error(
+                    self.span(start, self.prev_end()),
+                    format!("{what} are not supported by asp2sat yet"),
+                ))));
+            }
+        };
+        let elements = match (function, self.peek()) {
+            (Some(_), K::LBrace) => self.head_tuple_elements()?,
+            (_, K::LBrack) => {
+                let mut elements = Vec::new();
+                for element in self.literal_elements(true)? {
+                    // A head chooses atoms: `not a` has no place in it.
+                    let Some(Literal::Atom {
+                        naf: Naf::Positive,
+                        atom,
+                    }) = element.condition.first().cloned()
+                    else {
+                        return Err(Fail(Some(Diagnostic::error(
+                            element.span,
+                            "syntax error, a head's weighted literal must be an atom",
+                        ))));
+                    };
+                    elements.push(HeadAggregateElement {
+                        terms: element.terms,
+                        atom,
+                        condition: element.condition[1..].to_vec(),
+                        literal_tuple: true,
+                        span: element.span,
+                    });
+                }
+                elements
+            }
+            _ => return Err(self.expected("{")),
+        };
         if let Some(op) = comparison(self.peek()) {
-            if self.peek_at(self.pos + 1) == K::LBrace {
-                self.bump();
-                let guard = Guard { op: flip(op), term };
-                return self.choice(start, vec![guard]).map(Some);
+            self.bump();
+            guards.push(Guard {
+                op,
+                term: self.term()?,
+            });
+        } else if self.term_starts() {
+            guards.push(Guard {
+                op: CmpOp::Le,
+                term: self.term()?,
+            });
+        }
+        Ok(Head::Aggregate {
+            function: function.unwrap_or(AggregateFunction::Sum),
+            elements,
+            guards,
+            span: self.span(start, self.prev_end()),
+        })
+    }
+
+    /// `{ t1, .., tk : a : c; .. }` of a head aggregate.
+    fn head_tuple_elements(&mut self) -> PResult<Vec<HeadAggregateElement>> {
+        self.bump(); // {
+        let mut elements = Vec::new();
+        loop {
+            if self.eat(K::RBrace).is_some() {
+                return Ok(elements);
             }
-            if self.aggregate_at(self.pos + 1) {
-                return Ok(None);
+            let start = self.tok().start;
+            let mut terms = Vec::new();
+            if !self.at(K::Colon) {
+                loop {
+                    terms.push(self.term()?);
+                    if self.eat(K::Comma).is_none() {
+                        break;
+                    }
+                }
+            }
+            self.expect(K::Colon, ":")?;
+            let first = self.pos;
+            let term = self.term()?;
+            let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+            let (condition, end) = self.optional_condition(atom.span.end)?;
+            elements.push(HeadAggregateElement {
+                terms,
+                atom,
+                condition,
+                literal_tuple: false,
+                span: self.span(start, end),
+            });
+            match self.peek() {
+                K::Semi => {
+                    self.bump();
+                }
+                K::RBrace => {}
+                _ => return Err(self.expected("} or ;")),
             }
         }
-        self.disjunction(first, term).map(Some)
+    }
+
+    /// The aggregate function directive at the current token, if any:
+    /// `Ok(None)` when there is none, `Err` naming an unsupported one.
+    fn aggregate_function(&mut self) -> PResult<Result<Option<AggregateFunction>, String>> {
+        if !self.at(K::Directive) {
+            return Ok(Ok(None));
+        }
+        let token = self.bump();
+        Ok(Ok(Some(match self.text(token) {
+            "#count" => AggregateFunction::Count,
+            "#sum" if self.at(K::Plus) && self.tok().start == token.end => {
+                self.bump();
+                AggregateFunction::SumPlus
+            }
+            "#sum" => AggregateFunction::Sum,
+            "#min" => AggregateFunction::Min,
+            "#max" => AggregateFunction::Max,
+            other => return Ok(Err(format!("`{other}` aggregates"))),
+        })))
     }
 
     fn disjunction(&mut self, mut first: usize, mut term: Term) -> PResult<Head> {
@@ -1257,28 +1378,16 @@ impl<'s> Parser<'s> {
         naf: Naf,
         left: Option<Guard>,
     ) -> PResult<BodyElement> {
-        let mut function = None;
-        if self.at(K::Directive) {
-            let token = self.bump();
-            function = Some(match self.text(token) {
-                "#count" => AggregateFunction::Count,
-                "#sum" if self.at(K::Plus) && self.tok().start == token.end => {
-                    self.bump();
-                    AggregateFunction::SumPlus
-                }
-                "#sum" => AggregateFunction::Sum,
-                "#min" => AggregateFunction::Min,
-                "#max" => AggregateFunction::Max,
-                other => {
-                    let what = format!("`{other}` aggregates");
-                    self.skip_aggregate_rest()?;
-                    return Ok(BodyElement::Unsupported {
-                        what,
-                        span: self.span(start, self.prev_end()),
-                    });
-                }
-            });
-        }
+        let function = match self.aggregate_function()? {
+            Ok(function) => function,
+            Err(what) => {
+                self.skip_aggregate_rest()?;
+                return Ok(BodyElement::Unsupported {
+                    what,
+                    span: self.span(start, self.prev_end()),
+                });
+            }
+        };
         let (function, elements) = match (function, self.peek()) {
             (Some(function), K::LBrace) => (function, self.tuple_elements()?),
             (None, K::LBrace) => (AggregateFunction::Count, self.literal_elements(false)?),
@@ -1350,6 +1459,7 @@ impl<'s> Parser<'s> {
             elements.push(AggregateElement {
                 terms,
                 condition,
+                literal_tuple: false,
                 span: self.span(start, end),
             });
             match self.peek() {
@@ -1384,7 +1494,10 @@ impl<'s> Parser<'s> {
             } else {
                 self.literal()?
             };
-            let mut terms = literal_tuple(&literal).ok_or_else(|| self.unexpected())?;
+            if !matches!(literal, Literal::Atom { .. }) {
+                return Err(self.unexpected());
+            }
+            let mut terms = Vec::new();
             if weighted {
                 let weight = match self.eat(K::Eq) {
                     Some(_) => self.term()?,
@@ -1393,13 +1506,14 @@ impl<'s> Parser<'s> {
                         span: self.span(start, start),
                     },
                 };
-                terms.insert(0, weight);
+                terms.push(weight);
             }
             let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
             let conditional = !condition.is_empty();
             elements.push(AggregateElement {
                 terms,
                 condition: std::iter::once(literal).chain(condition).collect(),
+                literal_tuple: true,
                 span: self.span(start, end),
             });
             match self.peek() {
@@ -1903,7 +2017,10 @@ mod tests {
             .elements
             .iter()
             .map(|e| {
-                let terms: Vec<String> = e.terms.iter().map(term).collect();
+                let mut terms: Vec<String> = e.terms.iter().map(term).collect();
+                if e.literal_tuple {
+                    terms.push("#lit".to_string());
+                }
                 format!("{}{}", terms.join(","), condition(&e.condition))
             })
             .collect();
@@ -1944,6 +2061,35 @@ mod tests {
                             .collect::<Vec<_>>()
                             .join("; ");
                         format!("choice[{guards}]{{{elements}}}")
+                    }
+                    Head::Aggregate {
+                        function,
+                        elements,
+                        guards,
+                        ..
+                    } => {
+                        let elements: Vec<AggregateElement> = elements
+                            .iter()
+                            .map(|e| AggregateElement {
+                                terms: e.terms.clone(),
+                                condition: std::iter::once(Literal::Atom {
+                                    naf: Naf::Positive,
+                                    atom: e.atom.clone(),
+                                })
+                                .chain(e.condition.iter().cloned())
+                                .collect(),
+                                literal_tuple: e.literal_tuple,
+                                span: e.span,
+                            })
+                            .collect();
+                        let printed = aggregate(&Aggregate {
+                            naf: Naf::Positive,
+                            function: *function,
+                            elements,
+                            guards: guards.clone(),
+                            span: Span::default(),
+                        });
+                        format!("head{printed}")
                     }
                 };
                 match (head.is_empty(), b.is_empty()) {
@@ -2217,15 +2363,15 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "
             a :- #count{X:p(X)}>2, b.
             a :- #count{X:p(X)}=N, N>1.
-            a :- #count{b,0:b;c,0:c}>=1<=2.
+            a :- #count{#lit:b;#lit:c}>=1<=2.
             a :- #sum+{X:p(X)}=3.
             a :- not #min{X:p(X)}<2.
             a :- #max{X:p(X),q(1)}>=1<=3, c.
-            a :- #sum{1,b,0:b;2,c,1:not c}>=2<=3.
+            a :- #sum{1,#lit:b;2,#lit:not c}>=2<=3.
             a :- #count{}=X.
-            a :- #count{b,0:b}, c.
+            a :- #count{#lit:b}, c.
             a :- #sum{W,X:w(X,W);:q}.
-            a :- #min{3,b,0:b}.
+            a :- #min{3,#lit:b}.
             a :- unsupported(DLV built-in predicates), unsupported(DLV built-in predicates).
             ",
         );
@@ -2237,6 +2383,26 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             panic!()
         };
         assert_eq!((aggregate.span.start, aggregate.span.end), (8, 33));
+    }
+
+    /// Head aggregates print as `head` and the body aggregate over each
+    /// element's atom and condition.
+    #[test]
+    fn head_aggregates() {
+        check(
+            "
+            #count{a : b} = 1 :- c.
+            1 #sum{1,a : a; 2 : b : c, not d} :- c.
+            1 [a = 1, b] 2 :- c.
+            #min{ X : p(X) : q(X) } = 2.
+            ",
+            "
+            head#count{a:b}=1 :- c.
+            head#sum{1,a:a;2:b,c,not d}>=1 :- c.
+            head#sum{1,#lit:a;1,#lit:b}>=1<=2 :- c.
+            head#min{X:p(X),q(X)}=2.
+            ",
+        );
     }
 
     #[test]
@@ -2255,9 +2421,6 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             #script (python)
             def f(x): return x. # %* not a comment
             #end.
-            #count{a : b} = 1 :- c.
-            1 #sum{1,a : a} :- c.
-            1 [a = 1] 2 :- c.
             #maxint = 20.
             ok.
             ",
@@ -2272,9 +2435,6 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             unsupported(#project directives).
             unsupported(#edge directives).
             unsupported(scripts).
-            unsupported(head aggregates).
-            unsupported(head aggregates).
-            unsupported(head aggregates).
             unsupported(#maxint).
             ok.
             ",
