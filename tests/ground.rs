@@ -294,6 +294,17 @@ case!(
     "p(1..3). r :- #count{X : p(X)} = 3. s :- #sum{X : p(X)} > 10. t(S) :- S = #sum{X : p(X)}."
 );
 
+// Written as body aggregates by the grounder.
+case!(
+    conditional_literal_in_body,
+    "{q(1..3)}. {p(1..3)}. ok :- p(X) : q(X)."
+);
+case!(choice_with_not_equal_bound, "{a; b; c} != 2.");
+case!(
+    head_aggregate,
+    "q(1..3). 1 #count{X : r(X) : q(X)} 2. {s(1..3)}. #sum{X,t : t(X) : s(X)} >= 3."
+);
+
 // Constants.
 case!(
     constants,
