@@ -4,7 +4,9 @@
 //! and [`solve`] drives the pipeline: read and parse every input (following
 //! `#include`), ground, translate and solve, printing as clingo does.
 //! [`dimacs`] shares reading and grounding, then writes the exact CNF
-//! (`crate::dimacs`) to standard output or, atomically, to a file.
+//! (`crate::dimacs`) to standard output or, atomically, to a file;
+//! [`ground`] (also `solve --text`) prints the ground program
+//! (`crate::ground_text`).
 
 mod output;
 
@@ -24,8 +26,8 @@ use std::time::{Duration, Instant};
 /// Exit code for input errors (syntax, safety, unreadable files, bad flags).
 pub const EXIT_INPUT_ERROR: u8 = 65;
 
-/// Exit code when the output of `dimacs` cannot be written (sysexits'
-/// `EX_IOERR`).
+/// Exit code when the output of `dimacs` or `ground` cannot be written
+/// (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_ERROR: u8 = 74;
 
 #[derive(Parser, Debug)]
@@ -48,6 +50,18 @@ enum Command {
     /// model each, with a symbol table and projection lines for the shown
     /// atoms.
     Dimacs(DimacsArgs),
+    /// Print the ground program after simplification, in clingo's `--text`
+    /// syntax (the same as `solve --text`).
+    Ground(GroundArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct GroundArgs {
+    /// Input files; `-` or none reads standard input.
+    inputs: Vec<String>,
+    /// Replace `#const NAME = ...` with VALUE.
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
+    consts: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -107,6 +121,10 @@ struct SolveArgs {
     /// `eager` exact CNF that `asp2sat dimacs` exports.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = TranslationArg::Lazy)]
     translation: TranslationArg,
+    /// Print the ground program after simplification, in clingo's `--text`
+    /// syntax, instead of solving.
+    #[arg(long)]
+    text: bool,
 }
 
 /// Validated settings of one `solve` run.
@@ -120,6 +138,7 @@ struct Config {
     stats: bool,
     time_limit: Option<Duration>,
     translation: TranslationMode,
+    text: bool,
 }
 
 impl Config {
@@ -160,6 +179,7 @@ impl Config {
                 TranslationArg::Lazy => TranslationMode::Lazy,
                 TranslationArg::Eager => TranslationMode::Eager,
             },
+            text: args.text,
         })
     }
 }
@@ -197,11 +217,16 @@ pub fn main() -> u8 {
     };
     match args.command {
         Command::Solve(args) => match Config::from_args(args) {
+            Ok(config) if config.text => ground(&config.inputs, &config.consts),
             Ok(config) => solve(config),
             Err(message) => input_error(&message),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
             Ok(consts) => dimacs(&args, &consts),
+            Err(message) => input_error(&message),
+        },
+        Command::Ground(args) => match parse_consts(&args.consts) {
+            Ok(consts) => ground(&args.inputs, &consts),
             Err(message) => input_error(&message),
         },
     }
@@ -451,6 +476,28 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
     }
     release_at_exit((program, formula, translation, symbols));
     0
+}
+
+/// `asp2sat ground` and `solve --text`: the ground program on standard
+/// output. Exit code 0, 65 on input errors, 74 when standard output cannot
+/// be written.
+fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
+    let mut timings = Timings::default();
+    let (program, _) = match load_and_ground(inputs, consts, &mut timings) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let written = crate::ground_text::write(&mut out, &program).and_then(|()| out.flush());
+    release_at_exit(program);
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("asp2sat: error: could not write standard output: {e}");
+            EXIT_OUTPUT_ERROR
+        }
+    }
 }
 
 /// Writes `path` through a temporary file in the same directory, renamed
