@@ -220,6 +220,18 @@ fn random_program(seed: u64) -> String {
     for x in 1..=3 {
         text.push_str(&format!("w({x},{}).\n", rng.range(-3, 4)));
     }
+    // Recursion around aggregates: an aggregate over atoms derived
+    // recursively (`t`), and one inside a recursive rule (`u`).
+    let recursive = rng.chance(0.4);
+    if recursive {
+        text.push_str("t(1). t(X+1) :- t(X), d(X+1), not q(X).\n");
+        text.push_str(&format!(
+            "u({}). u(X+1) :- u(X), d(X+1), #count{{ Z : p(Z), Z <= X }} {} {}.\n",
+            rng.range(1, 2),
+            rng.pick(&["<=", ">=", "!=", "="]),
+            rng.range(0, 2)
+        ));
+    }
     let functions = ["#count", "#sum", "#sum+", "#min", "#max"];
     let ops = ["<", "<=", "=", "!=", ">", ">="];
     for r in 0..rng.range(1, 3) {
@@ -232,6 +244,7 @@ fn random_program(seed: u64) -> String {
                 2 => "W : w(X,W), not p(X)".to_string(),
                 3 => format!("{} : q({})", rng.range(-2, 3), rng.range(1, 3)),
                 4 => "Y : p(Y), Y > G".to_string(),
+                _ if recursive && rng.chance(0.5) => "X : t(X); 1,u,X : u(X)".to_string(),
                 _ => "-X,x : p(X)".to_string(),
             };
             elements.push(element);

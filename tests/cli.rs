@@ -439,6 +439,25 @@ fn include_relative_to_the_including_file() {
 }
 
 #[test]
+fn include_errors_are_located() {
+    // clingo reads <incmode> from its library and reports a missing file as
+    // `file:2:1-27: error: ...`; asp2sat locates both at the directive.
+    let out = output(solve(&["fixtures/cli/include_errors.lp"]));
+    assert_eq!(out.code, Some(65), "stderr: {}", out.stderr);
+    assert!(
+        has_located(&out.stderr, "fixtures/cli/include_errors.lp", "error")
+            && out
+                .stderr
+                .contains("include_errors.lp:2:1-20: error: clingo's incremental mode")
+            && out
+                .stderr
+                .contains("include_errors.lp:3:1-28: error: file could not be opened"),
+        "stderr: {}",
+        out.stderr
+    );
+}
+
+#[test]
 fn several_files_are_one_program() {
     let out = output(solve(&[
         "-n",

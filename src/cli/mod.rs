@@ -10,7 +10,7 @@
 
 mod output;
 
-use crate::diagnostics::{Diagnostic, FileId, SourceMap, render_all};
+use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::{self, program::GroundProgram};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions, TranslationMode};
 use crate::symbols::SymbolTable;
@@ -261,13 +261,14 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
         diagnostics: Vec::new(),
     };
     let mut seen: Vec<PathBuf> = Vec::new();
-    let mut queue: Vec<(String, Option<PathBuf>)> = if inputs.is_empty() {
-        vec![("-".to_string(), None)]
+    // (name, directory of the including file, span of the `#include`).
+    let mut queue: Vec<(String, Option<PathBuf>, Option<Span>)> = if inputs.is_empty() {
+        vec![("-".to_string(), None, None)]
     } else {
-        inputs.iter().map(|i| (i.clone(), None)).collect()
+        inputs.iter().map(|i| (i.clone(), None, None)).collect()
     };
     queue.reverse();
-    while let Some((name, base)) = queue.pop() {
+    while let Some((name, base, included_at)) = queue.pop() {
         let (display, path, text) = if name == "-" {
             let mut text = String::new();
             std::io::stdin()
@@ -281,8 +282,20 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
                 continue;
             }
             seen.push(canonical);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("file could not be opened: {}: {e}", path.display()))?;
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text,
+                Err(e) => {
+                    let message = format!("file could not be opened: {}: {e}", path.display());
+                    match included_at {
+                        // A failed `#include` is located at the directive.
+                        Some(span) => {
+                            loaded.diagnostics.push(Diagnostic::error(span, message));
+                            continue;
+                        }
+                        None => return Err(message),
+                    }
+                }
+            };
             (path.display().to_string(), Some(path), text)
         };
         let file = loaded.sources.add(display, text);
@@ -294,11 +307,20 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
             .map(Path::to_path_buf);
         let mut includes = Vec::new();
         for statement in &statements {
-            if let StatementKind::Include { path } = &statement.kind {
-                includes.push((
+            match &statement.kind {
+                StatementKind::Include {
+                    path,
+                    library: true,
+                } if path == "incmode" => loaded.diagnostics.push(Diagnostic::error(
+                    statement.span,
+                    "clingo's incremental mode (#include <incmode>) is not supported by asp2sat yet",
+                )),
+                StatementKind::Include { path, .. } => includes.push((
                     path.clone(),
                     dir.clone().or_else(|| Some(PathBuf::from("."))),
-                ));
+                    Some(statement.span),
+                )),
+                _ => {}
             }
         }
         queue.extend(includes.into_iter().rev());

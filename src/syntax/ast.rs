@@ -272,7 +272,8 @@ pub enum StatementKind {
     /// `#const name = value.`
     Const { name: String, value: Term },
     /// `#include "file".` — resolved by the command line, which does the I/O.
-    Include { path: String },
+    /// `#include <name>.` (`library`) names one of clingo's built-in files.
+    Include { path: String, library: bool },
     /// `#program base.` and friends: accepted, only `base` is supported.
     Program { name: String },
     /// A statement the parser recognises but asp2sat does not support yet

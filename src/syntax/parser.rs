@@ -836,16 +836,16 @@ impl<'s> Parser<'s> {
             "#include" => {
                 self.bump();
                 let token = self.tok();
-                let path = match token.kind {
-                    K::Str => unescape(self.text(token)),
+                let (path, library) = match token.kind {
+                    K::Str => (unescape(self.text(token)), false),
                     K::AngleStr => {
                         let text = self.text(token);
-                        text[1..text.len() - 1].to_owned()
+                        (text[1..text.len() - 1].to_owned(), true)
                     }
                     _ => return Err(self.expected("<STRING>")),
                 };
                 self.bump();
-                return self.finish(start, StatementKind::Include { path });
+                return self.finish(start, StatementKind::Include { path, library });
             }
             "#program" => {
                 self.bump();
@@ -2107,7 +2107,14 @@ mod tests {
             StatementKind::Hide(None) => "#hide.".into(),
             StatementKind::Hide(Some(sig)) => format!("#hide {}.", signature(sig)),
             StatementKind::Const { name, value } => format!("#const {name}={}.", term(value)),
-            StatementKind::Include { path } => format!("#include {path:?}."),
+            StatementKind::Include {
+                path,
+                library: false,
+            } => format!("#include {path:?}."),
+            StatementKind::Include {
+                path,
+                library: true,
+            } => format!("#include <{path}>."),
             StatementKind::Program { name } => format!("#program {name}."),
             StatementKind::Unsupported { what } => format!("unsupported({what})."),
         }
