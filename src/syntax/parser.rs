@@ -2482,7 +2482,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "#include <dir/file.lp>. #include \"a\\\"b\". #program step(t, u). #program base(). #base. #cumulative t.",
-            r#"#include "dir/file.lp". #include "a\"b". #program step. #program base. #program base. #program cumulative."#,
+            r#"#include <dir/file.lp>. #include "a\"b". #program step. #program base. #program base. #program cumulative."#,
         );
     }
 
