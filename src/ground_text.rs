@@ -48,7 +48,6 @@ use crate::ground::program::{
     AggregateDefinition, AggregateValue, Atom, AtomId, Body, GroundProgram, Head, Rule,
 };
 use crate::symbols::SymId;
-use crate::syntax::ast::CmpOp;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -352,7 +351,7 @@ impl<'p> Printer<'p> {
             }
             // `value op bound` is written `bound op' value`, as clingo does.
             let (op, bound) = guards[0];
-            write!(out, "{bound}{}{function}{{", operator(mirrored(op)))?;
+            write!(out, "{bound}{}{function}{{", op.flip().as_str())?;
             let mut first = true;
             for (position, (weight, conditions)) in elements.iter().enumerate() {
                 for condition in conditions {
@@ -368,7 +367,7 @@ impl<'p> Printer<'p> {
             }
             out.write_all(b"}")?;
             if let Some(&(op, bound)) = guards.get(1) {
-                write!(out, "{}{bound}", operator(op))?;
+                write!(out, "{}{bound}", op.as_str())?;
             }
         }
         out.write_all(b".\n")
@@ -463,28 +462,5 @@ impl<'p> Printer<'p> {
             out.write_all(b".\n")?;
         }
         Ok(())
-    }
-}
-
-/// clingo's spelling of a comparison.
-fn operator(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "=",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-    }
-}
-
-/// `op` with its sides swapped: `a op b` is `b mirrored(op) a`.
-fn mirrored(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Ge => CmpOp::Le,
-        symmetric => symmetric,
     }
 }

@@ -286,10 +286,7 @@ impl<'a> Compiler<'a> {
             }) => {
                 let mut expanded = Vec::new();
                 for element in elements {
-                    let mut conditions = vec![Vec::new()];
-                    for literal in &element.condition {
-                        conditions = product(&conditions, &unpool_literal(literal));
-                    }
+                    let conditions = unpool_condition(&element.condition);
                     for atom in unpool_atom(&element.atom) {
                         for condition in &conditions {
                             expanded.push(ast::ChoiceElement {
@@ -575,7 +572,7 @@ impl<'a> Compiler<'a> {
             Literal::Comparison {
                 naf, lhs, op, rhs, ..
             } => {
-                let op = if *naf == Naf::Not { negate(*op) } else { *op };
+                let op = if *naf == Naf::Not { op.negate() } else { *op };
                 if op == CmpOp::Eq {
                     // `X = lo..hi` binds X to each value of the interval.
                     for (pattern, other) in [(lhs, rhs), (rhs, lhs)] {
@@ -840,17 +837,6 @@ impl Scope {
     }
 }
 
-fn negate(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-    }
-}
-
 fn product<T: Clone>(prefixes: &[Vec<T>], alternatives: &[T]) -> Vec<Vec<T>> {
     let mut out = Vec::with_capacity(prefixes.len() * alternatives.len());
     for prefix in prefixes {
@@ -1042,15 +1028,21 @@ fn literal_variable_names(literal: &Literal, names: &mut Vec<String>) {
     }
 }
 
+/// Every pool-free version of a condition.
+fn unpool_condition(condition: &[Literal]) -> Vec<Vec<Literal>> {
+    let mut conditions = vec![Vec::new()];
+    for literal in condition {
+        conditions = product(&conditions, &unpool_literal(literal));
+    }
+    conditions
+}
+
 /// Every pool-free version of an aggregate: pools in guards give several
 /// aggregates (rule copies), pools in elements give several elements.
 fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
     let mut elements = Vec::new();
     for element in &aggregate.elements {
-        let mut conditions = vec![Vec::new()];
-        for literal in &element.condition {
-            conditions = product(&conditions, &unpool_literal(literal));
-        }
+        let conditions = unpool_condition(&element.condition);
         for terms in unpool_list(&element.terms) {
             for condition in &conditions {
                 elements.push(ast::AggregateElement {

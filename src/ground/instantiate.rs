@@ -1168,7 +1168,7 @@ impl GroundAggregate {
             .collect();
         let guards = guards
             .iter()
-            .map(|&(op, b)| (if negate { flip(op) } else { op }, signed(rank(b))))
+            .map(|&(op, b)| (if negate { op.flip() } else { op }, signed(rank(b))))
             .collect();
         Some((
             AggregateValue::Max {
@@ -1189,17 +1189,6 @@ fn holds(op: CmpOp, order: Ordering) -> bool {
         CmpOp::Le => order != Ordering::Greater,
         CmpOp::Gt => order == Ordering::Greater,
         CmpOp::Ge => order != Ordering::Less,
-    }
-}
-
-/// `a op b` as `b op' a`.
-fn flip(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Ge => CmpOp::Le,
-        other => other,
     }
 }
 

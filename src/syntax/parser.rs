@@ -528,17 +528,6 @@ fn comparison(kind: K) -> Option<CmpOp> {
     })
 }
 
-/// `t op count` as `count op' t`.
-fn flip(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Ge => CmpOp::Le,
-        other => other,
-    }
-}
-
 fn literal_end(literal: &Literal) -> u32 {
     match literal {
         Literal::Atom { atom, .. } => atom.span.end,
@@ -981,7 +970,10 @@ impl<'s> Parser<'s> {
             && self.aggregate_at(self.pos + 1)
         {
             self.bump();
-            let guard = Guard { op: flip(op), term };
+            let guard = Guard {
+                op: op.flip(),
+                term,
+            };
             return if self.at(K::LBrace) {
                 self.choice(start, vec![guard])
             } else {
@@ -1032,18 +1024,7 @@ impl<'s> Parser<'s> {
             }
             _ => return Err(self.expected("{")),
         };
-        if let Some(op) = comparison(self.peek()) {
-            self.bump();
-            guards.push(Guard {
-                op,
-                term: self.term()?,
-            });
-        } else if self.term_starts() {
-            guards.push(Guard {
-                op: CmpOp::Le,
-                term: self.term()?,
-            });
-        }
+        guards.extend(self.right_guard()?);
         Ok(Head::Aggregate {
             function: function.unwrap_or(AggregateFunction::Sum),
             elements,
@@ -1082,13 +1063,37 @@ impl<'s> Parser<'s> {
                 literal_tuple: false,
                 span: self.span(start, end),
             });
-            match self.peek() {
-                K::Semi => {
-                    self.bump();
-                }
-                K::RBrace => {}
-                _ => return Err(self.expected("} or ;")),
+            self.element_separator()?;
+        }
+    }
+
+    /// The guard after an aggregate's closing bracket, if any: `op t`, or
+    /// lparse's bare upper bound `t`.
+    fn right_guard(&mut self) -> PResult<Option<Guard>> {
+        let op = match comparison(self.peek()) {
+            Some(op) => {
+                self.bump();
+                op
             }
+            None if self.term_starts() => CmpOp::Le,
+            None => return Ok(None),
+        };
+        Ok(Some(Guard {
+            op,
+            term: self.term()?,
+        }))
+    }
+
+    /// After an element of braces: `;` before the next one, or the `}`,
+    /// which the caller takes.
+    fn element_separator(&mut self) -> PResult<()> {
+        match self.peek() {
+            K::Semi => {
+                self.bump();
+                Ok(())
+            }
+            K::RBrace => Ok(()),
+            _ => Err(self.expected("} or ;")),
         }
     }
 
@@ -1345,7 +1350,7 @@ impl<'s> Parser<'s> {
                     let op = match comparison(self.peek()) {
                         Some(op) => {
                             self.bump();
-                            flip(op)
+                            op.flip()
                         }
                         None => CmpOp::Ge,
                     };
@@ -1398,18 +1403,7 @@ impl<'s> Parser<'s> {
             _ => return Err(self.expected("{")),
         };
         let mut guards: Vec<Guard> = left.into_iter().collect();
-        if let Some(op) = comparison(self.peek()) {
-            self.bump();
-            guards.push(Guard {
-                op,
-                term: self.term()?,
-            });
-        } else if self.term_starts() {
-            guards.push(Guard {
-                op: CmpOp::Le,
-                term: self.term()?,
-            });
-        }
+        guards.extend(self.right_guard()?);
         Ok(BodyElement::Aggregate(Aggregate {
             naf,
             function,
@@ -1462,13 +1456,7 @@ impl<'s> Parser<'s> {
                 literal_tuple: false,
                 span: self.span(start, end),
             });
-            match self.peek() {
-                K::Semi => {
-                    self.bump();
-                }
-                K::RBrace => {}
-                _ => return Err(self.expected("} or ;")),
-            }
+            self.element_separator()?;
         }
     }
 
@@ -1948,17 +1936,6 @@ mod tests {
         )
     }
 
-    fn cmp(op: CmpOp) -> &'static str {
-        match op {
-            CmpOp::Eq => "=",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
-    }
-
     fn naf(n: Naf) -> &'static str {
         match n {
             Naf::Positive => "",
@@ -1976,7 +1953,7 @@ mod tests {
                 op,
                 rhs,
                 ..
-            } => format!("{}{}{}{}", naf(*n), term(lhs), cmp(*op), term(rhs)),
+            } => format!("{}{}{}{}", naf(*n), term(lhs), op.as_str(), term(rhs)),
             Literal::Boolean { naf: n, value, .. } => format!("{}#{value}", naf(*n)),
         }
     }
@@ -2027,7 +2004,7 @@ mod tests {
         let guards: String = a
             .guards
             .iter()
-            .map(|g| format!("{}{}", cmp(g.op), term(&g.term)))
+            .map(|g| format!("{}{}", g.op.as_str(), term(&g.term)))
             .collect();
         format!("{}{function}{{{}}}{guards}", naf(a.naf), elements.join(";"))
     }
@@ -2052,7 +2029,7 @@ mod tests {
                     } => {
                         let guards: String = guards
                             .iter()
-                            .map(|g| format!("{}{}", cmp(g.op), term(&g.term)))
+                            .map(|g| format!("{}{}", g.op.as_str(), term(&g.term)))
                             .collect::<Vec<_>>()
                             .join(",");
                         let elements = elements

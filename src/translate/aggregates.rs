@@ -20,7 +20,7 @@
 //! aggregates, so no loop passes through one.
 
 use super::Cond;
-use super::gates::{and, or};
+use super::gates::Gates;
 use crate::ground::program::{AggregateDefinition, AggregateValue};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
@@ -33,6 +33,7 @@ pub fn define_aggregate<S: ExtendFormula>(
     elements: &[Cond],
     sink: &mut S,
 ) {
+    let mut gates = Gates { sink };
     let weighted: Vec<(Cond, i64)> = elements
         .iter()
         .zip(&definition.elements)
@@ -43,40 +44,39 @@ pub fn define_aggregate<S: ExtendFormula>(
         AggregateValue::Sum => {
             let mut bdd = SumAtLeast::new(&weighted);
             for &(op, bound) in &definition.guards {
-                let mut at_least = |k: i64, sink: &mut S| bdd.at_least(k, sink);
-                guards.push(compare(op, bound, &mut at_least, sink));
+                let mut at_least = |k: i64, gates: &mut Gates<S>| bdd.at_least(k, gates);
+                guards.push(compare(op, bound, &mut at_least, &mut gates));
             }
         }
         AggregateValue::Max { empty } => {
             for &(op, bound) in &definition.guards {
                 // max ≥ k: an element of weight ≥ k is true, or none is
                 // and the empty set's value is ≥ k.
-                let mut at_least = |k: i64, sink: &mut S| {
+                let mut at_least = |k: i64, gates: &mut Gates<S>| {
                     let heavy: Vec<Cond> = weighted
                         .iter()
                         .filter(|(_, w)| *w >= k)
                         .map(|(c, _)| *c)
                         .collect();
-                    let any_heavy = or(&heavy, sink);
+                    let any_heavy = gates.or(&heavy);
                     if empty >= k {
                         let none: Vec<Cond> = weighted.iter().map(|(c, _)| !*c).collect();
-                        let all_false = and(&none, sink);
-                        or(&[any_heavy, all_false], sink)
+                        let all_false = gates.and(&none);
+                        gates.or(&[any_heavy, all_false])
                     } else {
                         any_heavy
                     }
                 };
-                guards.push(compare(op, bound, &mut at_least, sink));
+                guards.push(compare(op, bound, &mut at_least, &mut gates));
             }
         }
     }
-    let holds = and(&guards, sink);
-    match holds {
-        Cond::True => sink.add_clause(&[atom]),
-        Cond::False => sink.add_clause(&[!atom]),
+    match gates.and(&guards) {
+        Cond::True => gates.sink.add_clause(&[atom]),
+        Cond::False => gates.sink.add_clause(&[!atom]),
         Cond::Lit(l) => {
-            sink.add_clause(&[!atom, l]);
-            sink.add_clause(&[atom, !l]);
+            gates.sink.add_clause(&[!atom, l]);
+            gates.sink.add_clause(&[atom, !l]);
         }
     }
 }
@@ -85,21 +85,21 @@ pub fn define_aggregate<S: ExtendFormula>(
 fn compare<S: ExtendFormula>(
     op: CmpOp,
     bound: i64,
-    at_least: &mut impl FnMut(i64, &mut S) -> Cond,
-    sink: &mut S,
+    at_least: &mut impl FnMut(i64, &mut Gates<S>) -> Cond,
+    gates: &mut Gates<S>,
 ) -> Cond {
     match op {
-        CmpOp::Ge => at_least(bound, sink),
-        CmpOp::Gt => at_least(bound + 1, sink),
-        CmpOp::Le => !at_least(bound + 1, sink),
-        CmpOp::Lt => !at_least(bound, sink),
+        CmpOp::Ge => at_least(bound, gates),
+        CmpOp::Gt => at_least(bound + 1, gates),
+        CmpOp::Le => !at_least(bound + 1, gates),
+        CmpOp::Lt => !at_least(bound, gates),
         CmpOp::Eq => {
-            let (low, high) = (at_least(bound, sink), at_least(bound + 1, sink));
-            and(&[low, !high], sink)
+            let (low, high) = (at_least(bound, gates), at_least(bound + 1, gates));
+            gates.and(&[low, !high])
         }
         CmpOp::Ne => {
-            let (low, high) = (at_least(bound, sink), at_least(bound + 1, sink));
-            or(&[!low, high], sink)
+            let (low, high) = (at_least(bound, gates), at_least(bound + 1, gates));
+            gates.or(&[!low, high])
         }
     }
 }
@@ -151,13 +151,18 @@ impl SumAtLeast {
     }
 
     /// The condition `Σ wᵢ·xᵢ ≥ k` over the original weights.
-    pub fn at_least<S: ExtendFormula>(&mut self, k: i64, sink: &mut S) -> Cond {
-        self.node(0, k + self.offset, sink).2
+    pub fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
+        self.node(0, k + self.offset, gates).2
     }
 
     /// `(lo, hi, node)`: the node for `Σ_{j ≥ i} ≥ k`, the same node for
     /// every bound in `[lo, hi]`.
-    fn node<S: ExtendFormula>(&mut self, i: usize, k: i64, sink: &mut S) -> (i64, i64, Cond) {
+    fn node<S: ExtendFormula>(
+        &mut self,
+        i: usize,
+        k: i64,
+        gates: &mut Gates<S>,
+    ) -> (i64, i64, Cond) {
         if k <= 0 {
             return (i64::MIN / 4, 0, Cond::True);
         }
@@ -174,15 +179,15 @@ impl SumAtLeast {
             return found;
         }
         let (x, w) = self.inputs[i];
-        let (lo1, hi1, high) = self.node(i + 1, k - w, sink);
-        let (lo0, hi0, low) = self.node(i + 1, k, sink);
+        let (lo1, hi1, high) = self.node(i + 1, k - w, gates);
+        let (lo0, hi0, low) = self.node(i + 1, k, gates);
         let (lo, hi) = ((lo1 + w).max(lo0), (hi1 + w).min(hi0));
         // node ↔ low ∨ (x ∧ high); low implies high (a larger bound).
         let node = if high == low {
             low
         } else {
-            let with_x = and(&[x, high], sink);
-            or(&[low, with_x], sink)
+            let with_x = gates.and(&[x, high]);
+            gates.or(&[low, with_x])
         };
         self.nodes[i].push((lo, hi, node));
         self.memo.insert((i, k), (lo, hi, node));
@@ -220,7 +225,7 @@ mod tests {
                 .collect();
             let out = {
                 let mut writer = ClauseWriter::new(&mut formula);
-                SumAtLeast::new(&weighted).at_least(k, &mut writer)
+                SumAtLeast::new(&weighted).at_least(k, &mut Gates { sink: &mut writer })
             };
             for assignment in 0u32..(1 << n) {
                 let sum: i64 = (0..n)

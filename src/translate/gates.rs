@@ -1,45 +1,131 @@
-//! Tseitin gates over [`Cond`]s: constants fold away, and every new
-//! variable is defined in both directions, so it is determined by its
-//! inputs (the translation's exactness invariant).
+//! Every Tseitin gate of the translation, over [`Cond`]s: constants fold
+//! away, and every new variable is defined in both directions, so it is
+//! determined by its inputs (the translation's exactness invariant). The
+//! level ranking's comparators and the aggregates' BDDs are built from them.
 
-use super::Cond;
+use super::{Cond, normalize_clause};
 use varisat::{ExtendFormula, Lit};
 
-/// A condition equivalent to the conjunction of `conds`.
-pub fn and<S: ExtendFormula>(conds: &[Cond], sink: &mut S) -> Cond {
-    let mut lits: Vec<Lit> = Vec::with_capacity(conds.len());
-    for &cond in conds {
-        match cond {
-            Cond::True => {}
-            Cond::False => return Cond::False,
-            Cond::Lit(l) => lits.push(l),
-        }
-    }
-    lits.sort_unstable();
-    lits.dedup();
-    if lits.windows(2).any(|w| w[0] == !w[1]) {
-        return Cond::False;
-    }
-    match lits[..] {
-        [] => Cond::True,
-        [l] => Cond::Lit(l),
-        _ => {
-            let gate = sink.new_var().positive();
-            for &l in &lits {
-                sink.add_clause(&[!gate, l]);
-            }
-            let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-            long.push(gate);
-            sink.add_clause(&long);
-            Cond::Lit(gate)
-        }
-    }
+/// Tseitin gates with constant folding: every new variable is defined in
+/// both directions.
+pub(crate) struct Gates<'s, S> {
+    pub(crate) sink: &'s mut S,
 }
 
-/// A condition equivalent to the disjunction of `conds`.
-pub fn or<S: ExtendFormula>(conds: &[Cond], sink: &mut S) -> Cond {
-    let negated: Vec<Cond> = conds.iter().map(|&c| !c).collect();
-    !and(&negated, sink)
+impl<S: ExtendFormula> Gates<'_, S> {
+    /// `v ↔ c1 ∧ … ∧ cm`.
+    pub(crate) fn and(&mut self, inputs: &[Cond]) -> Cond {
+        let mut lits: Vec<Lit> = Vec::with_capacity(inputs.len());
+        for &input in inputs {
+            match input {
+                Cond::False => return Cond::False,
+                Cond::True => {}
+                Cond::Lit(l) => lits.push(l),
+            }
+        }
+        if !normalize_clause(&mut lits) {
+            return Cond::False; // x ∧ ¬x
+        }
+        match lits[..] {
+            [] => Cond::True,
+            [l] => Cond::Lit(l),
+            _ => {
+                let v = self.sink.new_var().positive();
+                for &l in &lits {
+                    self.sink.add_clause(&[!v, l]);
+                }
+                let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+                long.push(v);
+                self.sink.add_clause(&long);
+                Cond::Lit(v)
+            }
+        }
+    }
+
+    /// `v ↔ c1 ∨ … ∨ cm`.
+    pub(crate) fn or(&mut self, inputs: &[Cond]) -> Cond {
+        let negated: Vec<Cond> = inputs.iter().map(|&c| !c).collect();
+        !self.and(&negated)
+    }
+
+    /// `v ↔ p ⊕ q`.
+    pub(crate) fn xor(&mut self, p: Cond, q: Cond) -> Cond {
+        match (p, q) {
+            (Cond::True, x) | (x, Cond::True) => !(x),
+            (Cond::False, x) | (x, Cond::False) => x,
+            (Cond::Lit(p), Cond::Lit(q)) => {
+                if p == q {
+                    return Cond::False;
+                }
+                if p == !q {
+                    return Cond::True;
+                }
+                let v = self.sink.new_var().positive();
+                self.sink.add_clause(&[!v, p, q]);
+                self.sink.add_clause(&[!v, !p, !q]);
+                self.sink.add_clause(&[v, !p, q]);
+                self.sink.add_clause(&[v, p, !q]);
+                Cond::Lit(v)
+            }
+        }
+    }
+
+    /// `v ↔ at least two of p, q, r`.
+    pub(crate) fn majority(&mut self, p: Cond, q: Cond, r: Cond) -> Cond {
+        let (p, q, r) = match (p, q, r) {
+            (Cond::True, x, y) | (x, Cond::True, y) | (x, y, Cond::True) => {
+                return self.or(&[x, y]);
+            }
+            (Cond::False, x, y) | (x, Cond::False, y) | (x, y, Cond::False) => {
+                return self.and(&[x, y]);
+            }
+            (Cond::Lit(p), Cond::Lit(q), Cond::Lit(r)) => (p, q, r),
+        };
+        if p == q || p == r {
+            return Cond::Lit(p);
+        }
+        if q == r {
+            return Cond::Lit(q);
+        }
+        if p == !q {
+            return Cond::Lit(r);
+        }
+        if p == !r {
+            return Cond::Lit(q);
+        }
+        if q == !r {
+            return Cond::Lit(p);
+        }
+        let v = self.sink.new_var().positive();
+        for (x, y) in [(p, q), (p, r), (q, r)] {
+            self.sink.add_clause(&[!x, !y, v]);
+            self.sink.add_clause(&[x, y, !v]);
+        }
+        Cond::Lit(v)
+    }
+
+    /// `x < y` for unsigned numbers of the same width, bits least
+    /// significant first.
+    pub(crate) fn less(&mut self, x: &[Cond], y: &[Cond]) -> Cond {
+        assert_eq!(x.len(), y.len(), "comparator operands of one width");
+        let mut carry = Cond::False;
+        for (&xi, &yi) in x.iter().zip(y) {
+            carry = self.majority(!(xi), yi, carry);
+        }
+        carry
+    }
+
+    /// `x + 1`, one bit wider than `x`.
+    pub(crate) fn increment(&mut self, x: &[Cond]) -> Vec<Cond> {
+        let mut carry = Cond::True;
+        let mut out = Vec::with_capacity(x.len() + 1);
+        for &xi in x {
+            out.push(self.xor(xi, carry));
+            carry = self.and(&[xi, carry]);
+        }
+        out.push(carry);
+        out
+    }
 }
 
 #[cfg(test)]
@@ -60,7 +146,8 @@ mod tests {
             conds.extend(constant);
             let (conj, disj) = {
                 let mut writer = ClauseWriter::new(&mut formula);
-                (and(&conds, &mut writer), or(&conds, &mut writer))
+                let mut gates = Gates { sink: &mut writer };
+                (gates.and(&conds), gates.or(&conds))
             };
             for assignment in 0u32..8 {
                 let value = |c: Cond, model: &[Lit]| match c {

@@ -548,7 +548,7 @@ fn completion(
                             builder.bodies.cond(body)
                         })
                         .collect();
-                    gates::or(&conds, &mut writer)
+                    gates::Gates { sink: &mut writer }.or(&conds)
                 })
                 .collect();
             let atom = atom_vars[definition.atom.index()].positive();

@@ -44,6 +44,7 @@
 //! constants are folded, so the whole encoding is `O(k)` variables and
 //! clauses per positive edge inside a component: `O(n log n)` overall.
 
+use super::gates::Gates;
 use super::{BodyId, ClauseWriter, Cond, Translation};
 use crate::ground::program::AtomId;
 use rustc_hash::FxHashMap;
@@ -91,7 +92,7 @@ pub(crate) fn encode<S: ExtendFormula>(
     }
 
     let mut summary = RankingSummary::default();
-    let mut gates = Gates { writer };
+    let mut gates = Gates { sink: writer };
     // Rank bits, least significant first, of the atoms of ranked components.
     let mut lev: Vec<Vec<Cond>> = vec![Vec::new(); n];
     let mut ranked_seen = vec![false; components.count];
@@ -109,16 +110,16 @@ pub(crate) fn encode<S: ExtendFormula>(
         summary.rank_bits += k;
         let atom = translation.atom_lit(AtomId(a as u32));
         let bits: Vec<Cond> = (0..k)
-            .map(|_| Cond::Lit(gates.writer.new_var().positive()))
+            .map(|_| Cond::Lit(gates.sink.new_var().positive()))
             .collect();
         // False atoms have rank 0, true atoms a rank of at least 1.
         let mut nonzero = vec![!atom];
         for bit in &bits {
             let bit = bit.lit().expect("rank bits are variables");
-            gates.writer.add_clause(&[atom, !bit]);
+            gates.sink.add_clause(&[atom, !bit]);
             nonzero.push(bit);
         }
-        gates.writer.add_clause(&nonzero);
+        gates.sink.add_clause(&nonzero);
         lev[a] = bits;
     }
 
@@ -190,11 +191,11 @@ pub(crate) fn encode<S: ExtendFormula>(
                 bound(ranks.le_succ(&mut gates, id, b), &mut unique);
             }
             if !holds {
-                gates.writer.add_clause(&unique);
+                gates.sink.add_clause(&unique);
             }
         }
         if !always {
-            gates.writer.add_clause(&support);
+            gates.sink.add_clause(&support);
         }
     }
     summary
@@ -249,7 +250,7 @@ impl Ranks {
         }
         let mut lev_a = self.lev[a.index()].clone();
         lev_a.push(Cond::False);
-        let cond = negate(gates.less(&self.inc[&b.0], &lev_a));
+        let cond = !(gates.less(&self.inc[&b.0], &lev_a));
         self.le_succ.insert((a.0, b.0), cond);
         cond
     }
@@ -258,139 +259,10 @@ impl Ranks {
         if let Some(&cond) = self.low.get(&a.0) {
             return cond;
         }
-        let high: Vec<Cond> = self.lev[a.index()][1..]
-            .iter()
-            .map(|&b| negate(b))
-            .collect();
+        let high: Vec<Cond> = self.lev[a.index()][1..].iter().map(|&b| !(b)).collect();
         let cond = gates.and(&high);
         self.low.insert(a.0, cond);
         cond
-    }
-}
-
-pub(crate) fn negate(cond: Cond) -> Cond {
-    match cond {
-        Cond::True => Cond::False,
-        Cond::False => Cond::True,
-        Cond::Lit(l) => Cond::Lit(!l),
-    }
-}
-
-/// Tseitin gates with constant folding: every new variable is defined in
-/// both directions.
-pub(crate) struct Gates<'w, 's, S> {
-    pub(crate) writer: &'w mut ClauseWriter<'s, S>,
-}
-
-impl<S: ExtendFormula> Gates<'_, '_, S> {
-    /// `v ↔ c1 ∧ … ∧ cm`.
-    pub(crate) fn and(&mut self, inputs: &[Cond]) -> Cond {
-        let mut lits: Vec<Lit> = Vec::with_capacity(inputs.len());
-        for &input in inputs {
-            match input {
-                Cond::False => return Cond::False,
-                Cond::True => {}
-                Cond::Lit(l) => lits.push(l),
-            }
-        }
-        if !super::normalize_clause(&mut lits) {
-            return Cond::False; // x ∧ ¬x
-        }
-        match lits[..] {
-            [] => Cond::True,
-            [l] => Cond::Lit(l),
-            _ => {
-                let v = self.writer.new_var().positive();
-                for &l in &lits {
-                    self.writer.add_clause(&[!v, l]);
-                }
-                let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-                long.push(v);
-                self.writer.add_clause(&long);
-                Cond::Lit(v)
-            }
-        }
-    }
-
-    pub(crate) fn or(&mut self, p: Cond, q: Cond) -> Cond {
-        negate(self.and(&[negate(p), negate(q)]))
-    }
-
-    /// `v ↔ p ⊕ q`.
-    pub(crate) fn xor(&mut self, p: Cond, q: Cond) -> Cond {
-        match (p, q) {
-            (Cond::True, x) | (x, Cond::True) => negate(x),
-            (Cond::False, x) | (x, Cond::False) => x,
-            (Cond::Lit(p), Cond::Lit(q)) => {
-                if p == q {
-                    return Cond::False;
-                }
-                if p == !q {
-                    return Cond::True;
-                }
-                let v = self.writer.new_var().positive();
-                self.writer.add_clause(&[!v, p, q]);
-                self.writer.add_clause(&[!v, !p, !q]);
-                self.writer.add_clause(&[v, !p, q]);
-                self.writer.add_clause(&[v, p, !q]);
-                Cond::Lit(v)
-            }
-        }
-    }
-
-    /// `v ↔ at least two of p, q, r`.
-    pub(crate) fn majority(&mut self, p: Cond, q: Cond, r: Cond) -> Cond {
-        let (p, q, r) = match (p, q, r) {
-            (Cond::True, x, y) | (x, Cond::True, y) | (x, y, Cond::True) => return self.or(x, y),
-            (Cond::False, x, y) | (x, Cond::False, y) | (x, y, Cond::False) => {
-                return self.and(&[x, y]);
-            }
-            (Cond::Lit(p), Cond::Lit(q), Cond::Lit(r)) => (p, q, r),
-        };
-        if p == q || p == r {
-            return Cond::Lit(p);
-        }
-        if q == r {
-            return Cond::Lit(q);
-        }
-        if p == !q {
-            return Cond::Lit(r);
-        }
-        if p == !r {
-            return Cond::Lit(q);
-        }
-        if q == !r {
-            return Cond::Lit(p);
-        }
-        let v = self.writer.new_var().positive();
-        for (x, y) in [(p, q), (p, r), (q, r)] {
-            self.writer.add_clause(&[!x, !y, v]);
-            self.writer.add_clause(&[x, y, !v]);
-        }
-        Cond::Lit(v)
-    }
-
-    /// `x < y` for unsigned numbers of the same width, bits least
-    /// significant first.
-    pub(crate) fn less(&mut self, x: &[Cond], y: &[Cond]) -> Cond {
-        assert_eq!(x.len(), y.len(), "comparator operands of one width");
-        let mut carry = Cond::False;
-        for (&xi, &yi) in x.iter().zip(y) {
-            carry = self.majority(negate(xi), yi, carry);
-        }
-        carry
-    }
-
-    /// `x + 1`, one bit wider than `x`.
-    pub(crate) fn increment(&mut self, x: &[Cond]) -> Vec<Cond> {
-        let mut carry = Cond::True;
-        let mut out = Vec::with_capacity(x.len() + 1);
-        for &xi in x {
-            out.push(self.xor(xi, carry));
-            carry = self.and(&[xi, carry]);
-        }
-        out.push(carry);
-        out
     }
 }
 
@@ -537,14 +409,12 @@ mod tests {
             let x: Vec<Cond> = (0..width).map(|_| Cond::Lit(formula.new_lit())).collect();
             let y: Vec<Cond> = (0..width).map(|_| Cond::Lit(formula.new_lit())).collect();
             let mut writer = ClauseWriter::new(&mut formula);
-            let mut gates = Gates {
-                writer: &mut writer,
-            };
+            let mut gates = Gates { sink: &mut writer };
             let less = gates.less(&x, &y);
             let inc = gates.increment(&x);
             let mut y_wide = y.clone();
             y_wide.push(Cond::False);
-            let le_succ = negate(gates.less(&inc, &y_wide));
+            let le_succ = !(gates.less(&inc, &y_wide));
             for xv in 0..1usize << width {
                 for yv in 0..1usize << width {
                     let mut solver = Solver::new();
