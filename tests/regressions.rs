@@ -72,6 +72,19 @@ const ANSWERS: &[Case] = &[
     ("q. 1/0 { a } :- q.", &[], &["q"]),
     ("q. { a } 1/0 :- q.", &[], &["q"]),
     ("q. { a } :- q, 1/0 = 1.", &[], &["q"]),
+    // ... also when an element's condition reads the choice's own atoms,
+    // which grounds the elements one by one.
+    ("r. 1/0 { q; u : not u } :- r.", &[], &["r"]),
+    (
+        "e0(1). e0(2). (X/(X-1)) { p(I,X) : e0(I), not q(I); q(X) } :- e0(X).",
+        &[],
+        &["e0(1) e0(2) p(1,2) p(2,2)", "e0(1) e0(2) p(1,2) q(2)"],
+    ),
+    (
+        "e0(4). { p(I) : e2(I,X), not t(I); t(I) : e0(I), not p(I) } (X+a) :- X = 4..5.",
+        &[],
+        &["e0(4)"],
+    ),
     // Negative tuples are terms.
     ("p(-(1,2)). q(X) :- p(-X).", &[], &["p(-(1,2)) q((1,2))"]),
     (

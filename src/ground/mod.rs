@@ -18,7 +18,7 @@ mod simplify;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
-use crate::syntax::ast::{Signature, Statement, StatementKind, Term, TermKind};
+use crate::syntax::ast::{CmpOp, Signature, Statement, StatementKind, Term, TermKind};
 use compile::{CElement, CHead, CLit, CRule, Compiler};
 use instantiate::Instantiator;
 use predicates::{PredId, Predicates};
@@ -338,10 +338,16 @@ fn condition_in_component(rule: &CRule, component: &[PredId]) -> bool {
 }
 
 /// `{a : c} :- B` as the unbounded rules `{a} :- B, c`, one per element.
+/// Each also requires the guards to be defined (`t = t`), as the rule
+/// instance with an undefined bound does not exist at all.
 fn element_generators(rule: &CRule) -> Vec<CRule> {
-    let CHead::Choice { elements, .. } = &rule.head else {
+    let CHead::Choice { elements, guards } = &rule.head else {
         return Vec::new();
     };
+    let defined_guards: Vec<CLit> = guards
+        .iter()
+        .map(|(_, term)| CLit::Cmp(CmpOp::Eq, term.clone(), term.clone()))
+        .collect();
     elements
         .iter()
         .map(|element| CRule {
@@ -356,6 +362,7 @@ fn element_generators(rule: &CRule) -> Vec<CRule> {
                 .body
                 .iter()
                 .chain(&element.condition)
+                .chain(&defined_guards)
                 .cloned()
                 .collect(),
             num_vars: rule.num_vars,
