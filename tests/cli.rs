@@ -740,3 +740,69 @@ fn time_limit_interrupts_grounding() {
     assert!(out.stdout.contains("UNKNOWN"), "{}", out.stdout);
     assert_eq!(models_line(&out.stdout).as_deref(), Some("0+"));
 }
+
+// ---------------------------------------------------------------------------
+// Inputs that once crashed asp2sat or ran away
+
+#[test]
+fn long_terms_ground_in_linear_time() {
+    // 50,000 terms took minutes and gigabytes when unpooling copied the
+    // term at every level.
+    let sum = vec!["1"; 50_000].join("+");
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(format!("p({sum}).\n"));
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["p(50000)"]]);
+}
+
+#[test]
+fn too_deep_a_term_is_a_located_error() {
+    // A million-term chain overflowed the stack (SIGABRT).
+    let sum = vec!["1"; 1_000_000].join("+");
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(format!("#const k = {sum}.\np(k).\n"));
+    let out = output(cmd);
+    assert_eq!(out.code, Some(65), "stderr: {}", out.stderr.len());
+    assert!(
+        out.stderr
+            .starts_with("<stdin>:1:12-200013: error: term nested too deeply"),
+        "stderr: {}",
+        &out.stderr[..out.stderr.len().min(300)]
+    );
+}
+
+#[test]
+fn an_interval_in_a_body_atom_is_matched_against_the_atoms() {
+    // It enumerated all 2^31 values; clingo matches x(5) at once.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("x(5). x(a). y :- x(1..2147483647).\n");
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["x(5)", "x(a)", "y"]]);
+}
+
+#[test]
+fn include_reads_regular_files_only() {
+    // #include "/dev/zero". read 8.4 GB before failing.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("#include \"/dev/zero\".\np.\n");
+    let out = output(cmd);
+    assert_eq!(out.code, Some(65));
+    assert!(
+        out.stderr.contains(
+            "<stdin>:1:1-22: error: file could not be opened: /dev/zero: not a regular file"
+        ),
+        "stderr: {}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_latin1_byte_in_a_comment_is_read() {
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(b"% caf\xe9 au lait\np.\n".to_vec());
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
+}

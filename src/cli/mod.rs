@@ -270,9 +270,7 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
     queue.reverse();
     while let Some((name, base, included_at)) = queue.pop() {
         let (display, path, text) = if name == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
+            let text = read_text(std::io::stdin())
                 .map_err(|e| format!("could not read standard input: {e}"))?;
             ("<stdin>".to_string(), None, text)
         } else {
@@ -282,7 +280,7 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
                 continue;
             }
             seen.push(canonical);
-            let text = match std::fs::read_to_string(&path) {
+            let text = match read_input(&path, included_at.is_some()) {
                 Ok(text) => text,
                 Err(e) => {
                     let message = format!("file could not be opened: {}: {e}", path.display());
@@ -327,6 +325,43 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
         loaded.statements.extend(statements);
     }
     Ok(loaded)
+}
+
+/// The largest input file asp2sat reads: far above real programs (a
+/// million facts take 25 MB), far below what would exhaust memory.
+const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads one input file, at most [`MAX_INPUT_BYTES`]. An `#include`d file
+/// must be a regular file (`#include "/dev/zero".` is an error at once); a
+/// file named on the command line may be a pipe or `/dev/stdin`.
+fn read_input(path: &Path, included: bool) -> std::io::Result<String> {
+    let file = std::fs::File::open(path)?;
+    if included && !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    read_text(file)
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of program text.
+fn read_text(reader: impl Read) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind};
+    let mut bytes = Vec::new();
+    reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("larger than {} MiB", MAX_INPUT_BYTES >> 20),
+        ));
+    }
+    // clingo reads bytes: a Latin-1 byte in a comment must not make the
+    // whole file unreadable.
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
 }
 
 /// `#include` paths are relative to the including file, as in gringo.

@@ -849,8 +849,12 @@ fn product<T: Clone>(prefixes: &[Vec<T>], alternatives: &[T]) -> Vec<Vec<T>> {
     out
 }
 
-/// Every pool-free version of a term.
+/// Every pool-free version of a term. A term without pools is returned as
+/// it is, so a long term costs one walk, not one copy per level.
 fn unpool_term(term: &Term) -> Vec<Term> {
+    if !contains_pool(term) {
+        return vec![term.clone()];
+    }
     let rebuild = |kind: TermKind| Term {
         kind,
         span: term.span,
@@ -892,6 +896,21 @@ fn unpool_term(term: &Term) -> Vec<Term> {
             .collect(),
         _ => vec![term.clone()],
     }
+}
+
+/// Whether a pool occurs anywhere in `term`, found without recursion.
+fn contains_pool(term: &Term) -> bool {
+    let mut pending = vec![term];
+    while let Some(term) = pending.pop() {
+        match &term.kind {
+            TermKind::Pool(_) => return true,
+            TermKind::Function { args, .. } | TermKind::Tuple(args) => pending.extend(args),
+            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
+            TermKind::Unary(_, a) => pending.push(a),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn unpool_list(terms: &[Term]) -> Vec<Vec<Term>> {

@@ -147,6 +147,12 @@ enum Step<'r> {
         lo: &'r CTerm,
         hi: &'r CTerm,
     },
+    /// `pattern` (bound) is an integer in `lo..hi`.
+    InRange {
+        pattern: &'r CTerm,
+        lo: &'r CTerm,
+        hi: &'r CTerm,
+    },
     /// A body aggregate, with one plan per element condition.
     Aggregate {
         aggregate: &'r CAggregate,
@@ -404,6 +410,11 @@ impl<'s> Instantiator<'s> {
                         Step::Filter(*op, l, r)
                     }
                 }
+                // Once an atom has bound the pattern (`x(1..N)` matches the
+                // known `x` atoms first), the interval is a range check.
+                CLit::Interval(pattern, lo, hi) if pattern.is_bound(bound) => {
+                    Step::InRange { pattern, lo, hi }
+                }
                 CLit::Interval(pattern, lo, hi) => Step::Interval { pattern, lo, hi },
                 CLit::Aggregate(aggregate) => Step::Aggregate {
                     aggregate,
@@ -639,6 +650,17 @@ impl Exec<'_> {
                 for n in lo..=hi {
                     let v = self.symbols.number(n);
                     self.with_match(pattern, v, steps, k, leaf);
+                }
+            }
+            Step::InRange { pattern, lo, hi } => {
+                let mut number = |t: &CTerm| {
+                    t.eval(self.symbols, &self.env)
+                        .and_then(|s| self.symbols.as_number(s))
+                };
+                if let (Some(value), Some(lo), Some(hi)) = (number(pattern), number(lo), number(hi))
+                    && (lo..=hi).contains(&value)
+                {
+                    self.run(steps, k + 1, leaf);
                 }
             }
             Step::Aggregate { aggregate, plans } => {

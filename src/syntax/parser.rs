@@ -30,6 +30,30 @@ use crate::syntax::ast::{
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
 const MAX_DEPTH: usize = 256;
 
+/// How deep a term's tree of binary operators may grow: `1+1+…+1` is a
+/// chain as deep as it is long, and grounding walks it recursively.
+const MAX_OPERATOR_DEPTH: usize = 100_000;
+
+/// The depth of a term's tree, measured without recursion.
+fn term_depth(term: &Term) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(term, 1)];
+    while let Some((term, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        match &term.kind {
+            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                pending.extend(args.iter().map(|a| (a, depth + 1)))
+            }
+            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => {
+                pending.extend([(&**a, depth + 1), (&**b, depth + 1)])
+            }
+            TermKind::Unary(_, a) => pending.push((a, depth + 1)),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Parses one whole file. Every syntax error is reported; statements that
 /// parsed are returned even when others failed.
 pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnostic>) {
@@ -1613,39 +1637,54 @@ impl<'s> Parser<'s> {
     // --- terms ------------------------------------------------------------
 
     /// A term with binary operators, parsed by operator precedence with
-    /// explicit stacks (no recursion per operator).
+    /// explicit stacks (no recursion per operator). The tree it builds is
+    /// at most [`MAX_OPERATOR_DEPTH`] deep: every later stage walks terms
+    /// recursively.
     fn term(&mut self) -> PResult<Term> {
-        let mut operands = vec![self.unary()?];
+        let first = self.unary()?;
+        let mut operands = vec![(term_depth(&first), first)];
         let mut operators: Vec<(Infix, u8)> = Vec::new();
         while let Some((op, precedence, right)) = infix(self.peek()) {
             self.bump();
             while let Some(&(top, top_precedence)) = operators.last() {
                 if top_precedence > precedence || (top_precedence == precedence && !right) {
                     operators.pop();
-                    self.reduce(&mut operands, top);
+                    self.reduce(&mut operands, top)?;
                 } else {
                     break;
                 }
             }
             operators.push((op, precedence));
-            operands.push(self.unary()?);
+            let operand = self.unary()?;
+            operands.push((term_depth(&operand), operand));
         }
         while let Some((op, _)) = operators.pop() {
-            self.reduce(&mut operands, op);
+            self.reduce(&mut operands, op)?;
         }
-        Ok(operands.pop().expect("an operand is always left"))
+        Ok(operands.pop().expect("an operand is always left").1)
     }
 
-    fn reduce(&self, operands: &mut Vec<Term>, op: Infix) {
-        let (Some(rhs), Some(lhs)) = (operands.pop(), operands.pop()) else {
+    fn reduce(&self, operands: &mut Vec<(usize, Term)>, op: Infix) -> PResult<()> {
+        let (Some((rhs_depth, rhs)), Some((lhs_depth, lhs))) = (operands.pop(), operands.pop())
+        else {
             unreachable!("operator stack and operand stack out of step");
         };
         let span = lhs.span.to(rhs.span);
+        let depth = 1 + lhs_depth.max(rhs_depth);
+        if depth > MAX_OPERATOR_DEPTH {
+            return Err(Fail(Some(Diagnostic::error(
+                span,
+                format!(
+                    "term nested too deeply (more than {MAX_OPERATOR_DEPTH} operators in a chain)"
+                ),
+            ))));
+        }
         let kind = match op {
             Infix::Interval => TermKind::Interval(Box::new(lhs), Box::new(rhs)),
             Infix::Binary(op) => TermKind::Binary(op, Box::new(lhs), Box::new(rhs)),
         };
-        operands.push(Term { kind, span });
+        operands.push((depth, Term { kind, span }));
+        Ok(())
     }
 
     /// Prefix `-` and `~` (looped, not recursive) applied to a primary term;
