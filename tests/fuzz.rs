@@ -1,0 +1,312 @@
+//! A seeded mutation fuzzer: programs from `encodings/` and `fixtures/`
+//! (every `.lp`/`.dlv` file under 10 KB) are mutated (bytes flipped, ranges
+//! deleted or repeated, ASP tokens and nasty literals inserted, lines spliced
+//! in from other programs, deep nesting, long chains) and run through
+//! `asp2sat solve` (and every fourth one through `dimacs`). Every run must
+//! end with an answer (exit 10, 20, 30) or a located input error (exit 65,
+//! `file:L:C: error:`); a panic, a signal, an unlocated error, or a run past
+//! the time limit where clingo finishes in time (a runaway of asp2sat's
+//! own) fails the test. Failing inputs are kept in target/tmp/fuzz.
+//!
+//! Environment:
+//!   ASP2SAT_FUZZ_CASES  number of mutants (default 2000)
+//!   ASP2SAT_FUZZ_SEED   seed of the first one (default 1); mutant i has seed
+//!                       ASP2SAT_FUZZ_SEED + i
+//!   ASP2SAT_FUZZ_LIMIT  seconds a run may take (default 5)
+
+mod common;
+
+use common::{Rng, asp2sat_bin, clingo_bin, env_u64, parallel_map, root, run, scratch, threads};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Inserted at random places: the tokens of every dialect, and literals
+/// that stress the lexer, the grounder and the limits.
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":-",
+    ":~",
+    ".",
+    ",",
+    ";",
+    ":",
+    "|",
+    " v ",
+    "not ",
+    "not not ",
+    "-",
+    "X",
+    "_",
+    "Y'",
+    "a",
+    "\"",
+    "\"s\"",
+    "%",
+    "%*",
+    "*%",
+    "#count{",
+    "#sum{",
+    "#sum+{",
+    "#min{",
+    "#max{",
+    "#show ",
+    "#show.",
+    "#hide.",
+    "#const n=",
+    "#include \"",
+    "#program p.",
+    "#external ",
+    "#minimize{",
+    "#inf",
+    "#sup",
+    "#true",
+    "#false",
+    "@f(",
+    "&",
+    "=",
+    "==",
+    "!=",
+    "<",
+    ">=",
+    ":=",
+    "+",
+    "*",
+    "**",
+    "/0",
+    "\\",
+    "..",
+    "1..2147483647",
+    "2147483647",
+    "-2147483648",
+    "4294967296",
+    "0x1F",
+    "0b101",
+    "0o17",
+    "1/0",
+    "~",
+    "?",
+    "^",
+    "\u{e9}",
+    "\0",
+    "\r\n",
+    "\t",
+    "p(X) : q(X)",
+    "1 { a; b } 2",
+    "N = #count{ X : p(X) }",
+];
+
+/// The seed programs: every `.lp` and `.dlv` file under 10 KB.
+fn seeds() -> Vec<Vec<u8>> {
+    let mut files = Vec::new();
+    let mut pending = vec![root().join("encodings"), root().join("fixtures")];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "lp" || e == "dlv")
+                && entry.metadata().is_ok_and(|m| m.len() < 10_000)
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read(f).expect("a seed file"))
+        .collect()
+}
+
+/// Numbers that stress arithmetic and bounds.
+const NUMBERS: &[&str] = &["0", "1", "-1", "2", "7", "100", "2147483647", "-2147483648"];
+
+/// A place to edit: mostly just after a space or punctuation, so that
+/// most mutants still parse and reach the grounder.
+fn position(text: &[u8], rng: &mut Rng) -> usize {
+    let at = rng.below(text.len() + 1);
+    if rng.chance(0.3) {
+        return at;
+    }
+    (at..text.len())
+        .find(|&i| i > 0 && b" ,;(){}:".contains(&text[i - 1]))
+        .unwrap_or(at)
+}
+
+/// One to four mutations of a random seed program (most often one).
+fn mutant(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
+    let mut text = rng.pick(seeds).clone();
+    let mutations = if rng.chance(0.5) { 1 } else { 1 + rng.below(4) };
+    for _ in 0..mutations {
+        let at = position(&text, rng);
+        let end = (at + rng.below(40)).min(text.len());
+        match rng.below(9) {
+            8 => {
+                // Another number in place of one.
+                if let Some(start) = (at..text.len()).find(|&i| text[i].is_ascii_digit()) {
+                    let stop = (start..text.len())
+                        .find(|&i| !text[i].is_ascii_digit())
+                        .unwrap_or(text.len());
+                    let number = rng.pick(NUMBERS).as_bytes().to_vec();
+                    text.splice(start..stop, number);
+                }
+            }
+            0 => {
+                text.drain(at..end);
+            }
+            1 => {
+                let copy = text[at..end].to_vec();
+                text.splice(at..at, copy);
+            }
+            2 if !text.is_empty() => {
+                let i = rng.below(text.len());
+                text[i] = rng.below(256) as u8;
+            }
+            3 => {
+                // A line of another program.
+                let other = rng.pick(seeds);
+                let lines: Vec<&[u8]> = other.split(|&b| b == b'\n').collect();
+                let line = (*rng.pick(&lines)).to_vec();
+                text.splice(at..at, line.into_iter().chain([b'\n']));
+            }
+            4 => {
+                let depth = 1 + rng.below(300);
+                let nested = format!("{}1{}", "(".repeat(depth), ")".repeat(depth));
+                text.splice(at..at, nested.into_bytes());
+            }
+            5 => {
+                let chain = "+1".repeat(1 + rng.below(5000));
+                text.splice(at..at, chain.into_bytes());
+            }
+            _ => {
+                let token = rng.pick(TOKENS).as_bytes().to_vec();
+                text.splice(at..at, token);
+            }
+        }
+    }
+    text
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Answered,
+    LocatedError,
+    /// Past the time limit, and so was clingo: the input is hard, not
+    /// asp2sat.
+    SlowLikeClingo,
+    Panic,
+    Signal,
+    UnlocatedError,
+    Runaway,
+}
+
+impl Outcome {
+    fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Panic | Outcome::Signal | Outcome::UnlocatedError | Outcome::Runaway
+        )
+    }
+}
+
+fn located(stderr: &str) -> bool {
+    stderr.lines().any(|line| {
+        let Some(at) = line.find(": error: ") else {
+            return false;
+        };
+        // `file:L:C` or `file:L:C-C` or `file:L:C-L:C` before the message.
+        let location = &line[..at];
+        let mut parts = location.rsplit(':');
+        let column = parts.next().unwrap_or("");
+        let line_number = parts.next().unwrap_or("");
+        column
+            .split('-')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            && !line_number.is_empty()
+            && line_number.chars().all(|c| c.is_ascii_digit() || c == '-')
+    })
+}
+
+fn classify(file: &Path, subcommand: &str, limit: Duration) -> Outcome {
+    let mut args = vec![subcommand.to_string()];
+    if subcommand == "solve" {
+        args.extend(["-n", "3"].map(String::from));
+    }
+    args.push(file.to_string_lossy().into_owned());
+    let out = run(&asp2sat_bin(), &args, &root(), None, limit);
+    if out.stderr.contains("panicked") || out.code == Some(101) {
+        return Outcome::Panic;
+    }
+    if out.timed_out {
+        let clingo = run(
+            &clingo_bin(),
+            &["-n".into(), "3".into(), file.to_string_lossy().into_owned()],
+            &root(),
+            None,
+            limit,
+        );
+        return if clingo.timed_out {
+            Outcome::SlowLikeClingo
+        } else {
+            Outcome::Runaway
+        };
+    }
+    match out.code {
+        None => Outcome::Signal,
+        // `dimacs` exits 0 when it wrote the CNF.
+        Some(0 | 10 | 20 | 30) => Outcome::Answered,
+        Some(65) if located(&out.stderr) => Outcome::LocatedError,
+        Some(_) => Outcome::UnlocatedError,
+    }
+}
+
+#[test]
+fn mutants_never_crash_or_run_away() {
+    let cases = env_u64("ASP2SAT_FUZZ_CASES", 2000);
+    let first = env_u64("ASP2SAT_FUZZ_SEED", 1);
+    let limit = Duration::from_secs(env_u64("ASP2SAT_FUZZ_LIMIT", 5));
+    let dir = scratch("fuzz");
+    let seeds = seeds();
+    assert!(seeds.len() > 20, "only {} seed programs", seeds.len());
+    let numbers: Vec<u64> = (first..first + cases).collect();
+    let results = parallel_map(&numbers, threads(), |_, &seed| {
+        let mut rng = Rng::new(seed);
+        let text = mutant(&seeds, &mut rng);
+        let file: PathBuf = dir.join(format!("mutant{seed}.lp"));
+        std::fs::write(&file, &text).unwrap();
+        let mut outcomes = vec![classify(&file, "solve", limit)];
+        if seed % 4 == 0 {
+            outcomes.push(classify(&file, "dimacs", limit));
+        }
+        let failed = outcomes.iter().any(Outcome::is_failure);
+        if !failed {
+            let _ = std::fs::remove_file(&file);
+        }
+        (seed, outcomes)
+    });
+    let mut counts = std::collections::BTreeMap::new();
+    let mut failures = Vec::new();
+    for (seed, outcomes) in &results {
+        for outcome in outcomes {
+            *counts.entry(format!("{outcome:?}")).or_insert(0usize) += 1;
+            if outcome.is_failure() {
+                failures.push(format!(
+                    "mutant {seed}: {outcome:?} (target/tmp/fuzz/mutant{seed}.lp)"
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "fuzz: {cases} mutants from {} seed programs: {counts:?}",
+        seeds.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
