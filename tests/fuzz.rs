@@ -4,9 +4,11 @@
 //! in from other programs, deep nesting, long chains) and run through
 //! `asp2sat solve` (and every fourth one through `dimacs`). Every run must
 //! end with an answer (exit 10, 20, 30) or a located input error (exit 65,
-//! `file:L:C: error:`); a panic, a signal, an unlocated error, or a run past
-//! the time limit where clingo finishes in time (a runaway of asp2sat's
-//! own) fails the test. Failing inputs are kept in target/tmp/fuzz.
+//! `file:L:C: error:`), or be stopped by `--time-limit` while searching (a
+//! hard instance). A panic, a signal, an unlocated error, or a run still
+//! grounding at the time limit where clingo's grounder finishes in time (a
+//! runaway of asp2sat's own) fails the test. Failing inputs are kept in
+//! target/tmp/fuzz.
 //!
 //! Environment:
 //!   ASP2SAT_FUZZ_CASES  number of mutants (default 2000)
@@ -199,8 +201,11 @@ fn mutant(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
 enum Outcome {
     Answered,
     LocatedError,
-    /// Past the time limit, and so was clingo: the input is hard, not
-    /// asp2sat.
+    /// Stopped by the time limit while searching: a hard instance, which
+    /// clingo may solve faster (a performance matter, not a defect here).
+    HardSearch,
+    /// Still grounding at the time limit, and so was clingo's grounder:
+    /// the input is large, not asp2sat slow.
     SlowLikeClingo,
     Panic,
     Signal,
@@ -215,6 +220,28 @@ impl Outcome {
             Outcome::Panic | Outcome::Signal | Outcome::UnlocatedError | Outcome::Runaway
         )
     }
+}
+
+/// The gringo 3 / lparse and DLV forms clingo 5 does not read, rewritten
+/// line by line outside comments: `:=` as `=`, `#hide.` dropped, DLV's
+/// disjunction `v` as `|` and `<>` as `!=`.
+fn clingo_syntax(text: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(text);
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (code, comment) = line.split_at(line.find('%').unwrap_or(line.len()));
+        if code.trim() == "#hide." {
+            out.push_str(comment);
+            continue;
+        }
+        let code = code
+            .replace(":=", "=")
+            .replace("<>", "!=")
+            .replace(" v ", " | ");
+        out.push_str(&code);
+        out.push_str(comment);
+    }
+    out.into_bytes()
 }
 
 fn located(stderr: &str) -> bool {
@@ -238,26 +265,27 @@ fn located(stderr: &str) -> bool {
 fn classify(file: &Path, subcommand: &str, limit: Duration) -> Outcome {
     let mut args = vec![subcommand.to_string()];
     if subcommand == "solve" {
-        args.extend(["-n", "3"].map(String::from));
+        // asp2sat's own watchdog stops a long run and says which stage it
+        // was in; the harness kills only a run the watchdog cannot stop.
+        args.extend(["-n", "3", &format!("--time-limit={}", limit.as_secs())].map(String::from));
     }
     args.push(file.to_string_lossy().into_owned());
-    let out = run(&asp2sat_bin(), &args, &root(), None, limit);
+    let out = run(
+        &asp2sat_bin(),
+        &args,
+        &root(),
+        None,
+        limit + Duration::from_secs(10),
+    );
     if out.stderr.contains("panicked") || out.code == Some(101) {
         return Outcome::Panic;
     }
-    if out.timed_out {
-        let clingo = run(
-            &clingo_bin(),
-            &["-n".into(), "3".into(), file.to_string_lossy().into_owned()],
-            &root(),
-            None,
-            limit,
-        );
-        return if clingo.timed_out {
-            Outcome::SlowLikeClingo
-        } else {
-            Outcome::Runaway
-        };
+    let interrupted = matches!(out.code, Some(1 | 11 | 21 | 31));
+    if interrupted && searching(&out.stdout) {
+        return Outcome::HardSearch;
+    }
+    if out.timed_out || interrupted {
+        return judge_slow_grounding(file, limit);
     }
     match out.code {
         None => Outcome::Signal,
@@ -265,6 +293,43 @@ fn classify(file: &Path, subcommand: &str, limit: Duration) -> Outcome {
         Some(0 | 10 | 20 | 30) => Outcome::Answered,
         Some(65) if located(&out.stderr) => Outcome::LocatedError,
         Some(_) => Outcome::UnlocatedError,
+    }
+}
+
+/// Whether an interrupted run had started its search: `Solving: 0.00s` in
+/// the summary means grounding or translation was still running.
+fn searching(stdout: &str) -> bool {
+    stdout
+        .lines()
+        .find_map(|line| line.split("(Solving: ").nth(1))
+        .and_then(|rest| rest.split('s').next())
+        .and_then(|seconds| seconds.parse::<f64>().ok())
+        .is_some_and(|seconds| seconds > 0.0)
+}
+
+/// asp2sat could not finish grounding in time: a runaway unless clingo
+/// cannot either.
+fn judge_slow_grounding(file: &Path, limit: Duration) -> Outcome {
+    // clingo 5 reads no lparse `:=`, `#hide.` or DLV `v`: it judges a
+    // mechanical rewrite (as scripts/bench does).
+    let rewrite = file.with_extension("clingo.lp");
+    std::fs::write(&rewrite, clingo_syntax(&std::fs::read(file).unwrap())).unwrap();
+    let clingo = run(
+        &clingo_bin(),
+        &[
+            "--mode=gringo".into(),
+            "--text".into(),
+            rewrite.to_string_lossy().into_owned(),
+        ],
+        &root(),
+        None,
+        limit,
+    );
+    let _ = std::fs::remove_file(&rewrite);
+    if clingo.timed_out {
+        Outcome::SlowLikeClingo
+    } else {
+        Outcome::Runaway
     }
 }
 
