@@ -799,6 +799,15 @@ fn include_reads_regular_files_only() {
 }
 
 #[test]
+fn a_byte_order_mark_is_skipped() {
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(b"\xef\xbb\xbfp.\n".to_vec());
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
+}
+
+#[test]
 fn a_latin1_byte_in_a_comment_is_read() {
     let mut cmd = solve(&["-"]);
     cmd.write_stdin(b"% caf\xe9 au lait\np.\n".to_vec());

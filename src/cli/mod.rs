@@ -357,10 +357,14 @@ fn read_text(reader: impl Read) -> std::io::Result<String> {
         ));
     }
     // clingo reads bytes: a Latin-1 byte in a comment must not make the
-    // whole file unreadable.
-    Ok(match String::from_utf8(bytes) {
+    // whole file unreadable. An editor's byte-order mark is no program text.
+    let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
     })
 }
 
