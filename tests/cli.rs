@@ -799,6 +799,21 @@ fn include_reads_regular_files_only() {
 }
 
 #[test]
+fn a_latin1_byte_in_a_string_is_an_error_not_a_changed_string() {
+    // clingo keeps the raw byte; replacing it would change the answer.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(b"% caf\xe9\np.\na(\"caf\xe9\").\n".to_vec());
+    let out = output(cmd);
+    assert_eq!(out.code, Some(65));
+    assert!(
+        out.stderr
+            .contains("line 3: a byte that is not UTF-8 outside a comment"),
+        "stderr: {}",
+        out.stderr
+    );
+}
+
+#[test]
 fn a_byte_order_mark_is_skipped() {
     let mut cmd = solve(&["-"]);
     cmd.write_stdin(b"\xef\xbb\xbfp.\n".to_vec());
@@ -810,7 +825,7 @@ fn a_byte_order_mark_is_skipped() {
 #[test]
 fn a_latin1_byte_in_a_comment_is_read() {
     let mut cmd = solve(&["-"]);
-    cmd.write_stdin(b"% caf\xe9 au lait\np.\n".to_vec());
+    cmd.write_stdin(b"% caf\xe9 au lait\n%* na\xefve *% p.\n".to_vec());
     let out = output(cmd);
     assert_found(&out);
     assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);

@@ -356,16 +356,72 @@ fn read_text(reader: impl Read) -> std::io::Result<String> {
             format!("larger than {} MiB", MAX_INPUT_BYTES >> 20),
         ));
     }
-    // clingo reads bytes: a Latin-1 byte in a comment must not make the
-    // whole file unreadable. An editor's byte-order mark is no program text.
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        Err(e) => comments_to_utf8(e.into_bytes())?,
     };
+    // An editor's byte-order mark is no program text.
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,
     })
+}
+
+/// Program text from bytes that are not all UTF-8: a Latin-1 byte in a
+/// comment (common in old programs) becomes `?`, one byte for one so that
+/// every position stays; anywhere else, where it would change a string or
+/// a name, it is an error.
+fn comments_to_utf8(mut bytes: Vec<u8>) -> std::io::Result<String> {
+    #[derive(PartialEq)]
+    enum State {
+        Code,
+        String,
+        LineComment,
+        BlockComment,
+    }
+    let mut state = State::Code;
+    let mut scanned = 0;
+    loop {
+        let (bad, len) = match std::str::from_utf8(&bytes[scanned..]) {
+            Ok(_) => break,
+            Err(e) => (
+                scanned + e.valid_up_to(),
+                e.error_len()
+                    .unwrap_or(bytes.len() - scanned - e.valid_up_to()),
+            ),
+        };
+        // Only ASCII bytes change the state; UTF-8 text before `bad` is valid.
+        let mut i = scanned;
+        while i < bad {
+            let next = bytes.get(i + 1).copied();
+            match (&state, bytes[i]) {
+                (State::Code, b'%') if next == Some(b'*') => {
+                    state = State::BlockComment;
+                    i += 1;
+                }
+                (State::Code, b'%') => state = State::LineComment,
+                (State::Code, b'"') => state = State::String,
+                (State::String, b'\\') => i += 1,
+                (State::String, b'"') | (State::LineComment, b'\n') => state = State::Code,
+                (State::BlockComment, b'*') if next == Some(b'%') => {
+                    state = State::Code;
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if !matches!(state, State::LineComment | State::BlockComment) {
+            let line = 1 + bytes[..bad].iter().filter(|&&b| b == b'\n').count();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("line {line}: a byte that is not UTF-8 outside a comment"),
+            ));
+        }
+        bytes[bad..bad + len].fill(b'?');
+        scanned = bad + len;
+    }
+    Ok(String::from_utf8(bytes).expect("every byte that was not UTF-8 is replaced"))
 }
 
 /// `#include` paths are relative to the including file, as in gringo.
