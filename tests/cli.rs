@@ -757,6 +757,20 @@ fn long_terms_ground_in_linear_time() {
 }
 
 #[test]
+fn a_long_chain_over_a_pool_grounds_in_linear_time() {
+    // Found by the mutation fuzzer: each level copied the alternatives.
+    let chain = "+1".repeat(50_000);
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(format!("e((1;2){chain}).\n"));
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["e(50001)", "e(50002)"]]
+    );
+}
+
+#[test]
 fn too_deep_a_term_is_a_located_error() {
     // A million-term chain overflowed the stack (SIGABRT).
     let sum = vec!["1"; 1_000_000].join("+");

@@ -852,15 +852,28 @@ fn product<T: Clone>(prefixes: &[Vec<T>], alternatives: &[T]) -> Vec<Vec<T>> {
 /// Every pool-free version of a term. A term without pools is returned as
 /// it is, so a long term costs one walk, not one copy per level.
 fn unpool_term(term: &Term) -> Vec<Term> {
-    if !contains_pool(term) {
-        return vec![term.clone()];
+    if contains_pool(term) {
+        unpool_pooled(term)
+    } else {
+        vec![term.clone()]
     }
+}
+
+/// [`unpool_term`] below the pool check: the alternatives of the children
+/// are moved into the results, never copied level by level, so a long
+/// chain over a pool (`(a;b)+1+…+1`) stays linear.
+fn unpool_pooled(term: &Term) -> Vec<Term> {
     let rebuild = |kind: TermKind| Term {
         kind,
         span: term.span,
     };
+    let pair = |a: &Term, b: &Term, f: &dyn Fn(Box<Term>, Box<Term>) -> TermKind| {
+        product_moved(unpool_pooled(a), unpool_pooled(b), |a, b| {
+            rebuild(f(Box::new(a), Box::new(b)))
+        })
+    };
     match &term.kind {
-        TermKind::Pool(alternatives) => alternatives.iter().flat_map(unpool_term).collect(),
+        TermKind::Pool(alternatives) => alternatives.iter().flat_map(unpool_pooled).collect(),
         TermKind::Function { name, args } => unpool_list(args)
             .into_iter()
             .map(|args| {
@@ -874,28 +887,33 @@ fn unpool_term(term: &Term) -> Vec<Term> {
             .into_iter()
             .map(|args| rebuild(TermKind::Tuple(args)))
             .collect(),
-        TermKind::Interval(lo, hi) => unpool_list(&[(**lo).clone(), (**hi).clone()])
-            .into_iter()
-            .map(|mut v| {
-                let hi = v.pop().expect("two terms");
-                let lo = v.pop().expect("two terms");
-                rebuild(TermKind::Interval(Box::new(lo), Box::new(hi)))
-            })
-            .collect(),
-        TermKind::Unary(op, arg) => unpool_term(arg)
+        TermKind::Interval(lo, hi) => pair(lo, hi, &TermKind::Interval),
+        TermKind::Binary(op, lhs, rhs) => pair(lhs, rhs, &|l, r| TermKind::Binary(*op, l, r)),
+        TermKind::Unary(op, arg) => unpool_pooled(arg)
             .into_iter()
             .map(|a| rebuild(TermKind::Unary(*op, Box::new(a))))
             .collect(),
-        TermKind::Binary(op, lhs, rhs) => unpool_list(&[(**lhs).clone(), (**rhs).clone()])
-            .into_iter()
-            .map(|mut v| {
-                let rhs = v.pop().expect("two terms");
-                let lhs = v.pop().expect("two terms");
-                rebuild(TermKind::Binary(*op, Box::new(lhs), Box::new(rhs)))
-            })
-            .collect(),
         _ => vec![term.clone()],
     }
+}
+
+/// `f(x, y)` for every pair, each `x` moved into its last pair and each `y`
+/// into the pairs of the last `x`: with one alternative on a side (the
+/// usual case), nothing is copied.
+fn product_moved<T: Clone, R>(xs: Vec<T>, ys: Vec<T>, f: impl Fn(T, T) -> R) -> Vec<R> {
+    let mut out = Vec::with_capacity(xs.len() * ys.len());
+    let last_x = xs.len().saturating_sub(1);
+    let mut ys: Vec<Option<T>> = ys.into_iter().map(Some).collect();
+    for (i, x) in xs.into_iter().enumerate() {
+        let mut x = Some(x);
+        let last_y = ys.len().saturating_sub(1);
+        for (j, y) in ys.iter_mut().enumerate() {
+            let x = if j == last_y { x.take() } else { x.clone() };
+            let y = if i == last_x { y.take() } else { y.clone() };
+            out.push(f(x.expect("moved last"), y.expect("moved last")));
+        }
+    }
+    out
 }
 
 /// Whether a pool occurs anywhere in `term`, found without recursion.
