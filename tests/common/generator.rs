@@ -1025,6 +1025,9 @@ impl Gen {
     }
 }
 
+/// An idiom writes its lines into the program under construction.
+type Idiom = fn(&mut Gen);
+
 pub fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed);
     let dom = rng.range(2, 4);
@@ -1172,7 +1175,7 @@ pub fn generate(seed: u64) -> Program {
         g.constraint();
     }
     // The idioms, each now and then; the later ones may read the earlier.
-    let idioms: [(f64, fn(&mut Gen)); 9] = [
+    let idioms: [(f64, Idiom); 9] = [
         (0.2, Gen::counter),
         (0.15, Gen::reachability),
         (0.12, Gen::fibonacci),
