@@ -1,6 +1,7 @@
 //! `asp2sat dimacs`: the exported CNF has exactly one model per answer set.
 //!
-//! - Round trip on random programs and on non-tight families (Hamiltonian
+//! - Round trip on random programs (tests/common/generator.rs, the
+//!   differential test's generator) and on non-tight families (Hamiltonian
 //!   cycles, reachability, head-cycle-free disjunction): every model of the
 //!   exported CNF is enumerated in process with varisat, blocking over all
 //!   variables (so two models for one answer set would be counted twice),
@@ -46,6 +47,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::generator::generate;
 use common::*;
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
@@ -271,8 +273,8 @@ fn clingo_answer_sets(clingo: &str, file: &str) -> Result<Vec<Vec<String>>, Stri
 /// Why a program was not compared, or how it was.
 #[derive(Debug, PartialEq, Eq)]
 enum Checked {
-    /// Both `solve` and `dimacs` rejected it (exit 65), e.g. a disjunction
-    /// that is not head-cycle-free.
+    /// Both `solve` and `dimacs` rejected it (exit 65); a generated program
+    /// never should be.
     Rejected,
     /// Too many answer sets to enumerate.
     TooMany,
@@ -370,123 +372,7 @@ fn round_trip(name: &str, program: &str, clingo: Option<&str>) -> Checked {
 }
 
 // ---------------------------------------------------------------------------
-// Random programs
-
-/// A random program in clingo syntax over unary predicates `p0..p4` on a
-/// domain `d(1..k)`: choice rules (bounds, conditions), normal rules with
-/// positive cycles (non-tight), negation, disjunction (not always
-/// head-cycle-free), constraints, `#show` of predicates and of terms.
-fn random_program(seed: u64) -> String {
-    let mut rng = Rng::new(seed);
-    let k = 1 + rng.below(3);
-    let preds = 2 + rng.below(4);
-    let mut out = format!("d(1..{k}).\n");
-    // f/1: facts only, for the conditions of choice elements.
-    for i in 1..=k {
-        if rng.chance(0.6) {
-            writeln!(out, "f({i}).").unwrap();
-        }
-    }
-    let pred = |rng: &mut Rng| format!("p{}", rng.below(preds));
-    // A body over X (bound by d(X)) and maybe Y (bound by d(Y)).
-    let body = |rng: &mut Rng, positive: usize| -> String {
-        let mut lits = vec!["d(X)".to_string()];
-        let two = rng.chance(0.3);
-        if two {
-            lits.push("d(Y)".to_string());
-        }
-        let var = |rng: &mut Rng| if two && rng.chance(0.5) { "Y" } else { "X" };
-        for _ in 0..positive {
-            let v = var(rng);
-            lits.push(format!("{}({v})", pred(rng)));
-        }
-        for _ in 0..rng.below(2) {
-            let v = var(rng);
-            lits.push(format!("not {}({v})", pred(rng)));
-        }
-        if two && rng.chance(0.3) {
-            lits.push(if rng.chance(0.5) { "X < Y" } else { "X != Y" }.to_string());
-        }
-        lits.join(", ")
-    };
-    let rules = 3 + rng.below(6);
-    for _ in 0..rules {
-        match rng.below(13) {
-            0..=1 => {
-                // Choice.
-                let p = pred(&mut rng);
-                let element = match rng.below(3) {
-                    0 => format!("{p}(X) : d(X)"),
-                    1 => format!("{p}(X) : d(X), not f(X)"),
-                    _ => format!("{p}(X) : f(X)"),
-                };
-                let lower = if rng.chance(0.3) {
-                    format!("{} ", rng.below(3))
-                } else {
-                    String::new()
-                };
-                let upper = if rng.chance(0.3) {
-                    format!(" {}", 1 + rng.below(2))
-                } else {
-                    String::new()
-                };
-                let guard = if rng.chance(0.3) {
-                    format!(" :- {}(1)", pred(&mut rng))
-                } else {
-                    String::new()
-                };
-                writeln!(out, "{lower}{{ {element} }}{upper}{guard}.").unwrap();
-            }
-            2..=3 => {
-                let p = pred(&mut rng);
-                let positive = rng.below(2);
-                writeln!(out, "{{ {p}(X) }} :- {}.", body(&mut rng, positive)).unwrap();
-            }
-            4..=7 => {
-                // Normal rule; positive bodies over any predicate make cycles.
-                let p = pred(&mut rng);
-                let positive = 1 + rng.below(2);
-                writeln!(out, "{p}(X) :- {}.", body(&mut rng, positive)).unwrap();
-            }
-            8 => {
-                let (p, q) = (pred(&mut rng), pred(&mut rng));
-                if p != q {
-                    let positive = rng.below(2);
-                    writeln!(out, "{p}(X) | {q}(X) :- {}.", body(&mut rng, positive)).unwrap();
-                }
-            }
-            9 => {
-                let positive = 1 + rng.below(2);
-                writeln!(out, ":- {}.", body(&mut rng, positive)).unwrap();
-            }
-            10 => {
-                writeln!(out, "{}({}).", pred(&mut rng), 1 + rng.below(k)).unwrap();
-            }
-            _ => {
-                // A positive loop through two predicates.
-                let (p, q) = (pred(&mut rng), pred(&mut rng));
-                writeln!(out, "{p}(X) :- {q}(X), d(X).").unwrap();
-                writeln!(out, "{q}(X) :- {p}(X), d(X).").unwrap();
-            }
-        }
-    }
-    match rng.below(6) {
-        0 => {
-            writeln!(out, "#show {}/1.", pred(&mut rng)).unwrap();
-        }
-        1 => {
-            writeln!(out, "#show {}/1.", pred(&mut rng)).unwrap();
-            writeln!(out, "#show t(X) : {}(X).", pred(&mut rng)).unwrap();
-        }
-        2 => {
-            writeln!(out, "#show.").unwrap();
-            writeln!(out, "#show u : not {}(1).", pred(&mut rng)).unwrap();
-            writeln!(out, "#show v.").unwrap();
-        }
-        _ => {}
-    }
-    out
-}
+// Random programs, from the generator shared with tests/differential.rs
 
 #[test]
 fn dimacs_round_trip_random_programs() {
@@ -499,7 +385,7 @@ fn dimacs_round_trip_random_programs() {
     let results = parallel_map(&seeds, threads_up_to(4), |_, &seed| {
         round_trip(
             &format!("random_{seed}"),
-            &random_program(seed),
+            &generate(seed).text,
             Some(&clingo),
         )
     });
@@ -520,6 +406,11 @@ fn dimacs_round_trip_random_programs() {
         "{cases} random programs: {compared} compared ({nontight} non-tight, {several} with \
          several answer sets), {rejected} rejected by both, {} with too many answer sets",
         cases - compared - rejected
+    );
+    // Every generated program is in the language asp2sat claims.
+    assert_eq!(
+        rejected, 0,
+        "asp2sat rejected {rejected} generated programs"
     );
     // The generator covers what it should.
     if cases >= 100 {
@@ -842,7 +733,7 @@ fn solver_case(name: &str, program: &str, answer_sets: Option<usize>) -> SolverC
 /// 9 and 14 solutions.
 fn solver_cases(cases: u64, seed0: u64) -> Vec<SolverCase> {
     let mut out: Vec<SolverCase> = (seed0..seed0 + cases)
-        .map(|seed| solver_case(&format!("random_{seed}"), &random_program(seed), None))
+        .map(|seed| solver_case(&format!("random_{seed}"), &generate(seed).text, None))
         .collect();
     for (n, cycles) in [(3, 2), (4, 6), (5, 24), (6, 120)] {
         let program = format!("{HAMILTON}{}", graph(n, &complete(n)));

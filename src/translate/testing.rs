@@ -574,6 +574,16 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
 /// constraints, facts, choice rules with and without bounds and conditions,
 /// disjunctions (not always head-cycle-free) and positive loops. With
 /// `vary_show`, some atoms are hidden and some show terms are added.
+///
+/// This generator stays apart from the text-program generator of the
+/// integration tests (tests/common/generator.rs): it builds a
+/// [`GroundProgram`] directly, bypassing the parser and the grounder, so
+/// the translation, the solver and the ranking encoding are checked in
+/// process against [`stable_models`], a brute force straight from the
+/// definition, over every interpretation of at most `max_atoms` atoms. It
+/// also writes what no text program reaches through the grounder (rules
+/// that are not head-cycle-free, arbitrary ground structure), while the text
+/// generator writes non-ground programs for comparison with clingo.
 pub(crate) fn random_program(rng: &mut Rng, max_atoms: usize, vary_show: bool) -> GroundProgram {
     let n = 1 + rng.below(max_atoms);
     let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];

@@ -5,6 +5,8 @@
 //! this.
 #![allow(dead_code)]
 
+pub mod generator;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
