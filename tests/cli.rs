@@ -821,7 +821,7 @@ fn a_latin1_byte_in_a_string_is_an_error_not_a_changed_string() {
     assert_eq!(out.code, Some(65));
     assert!(
         out.stderr
-            .contains("line 3: a byte that is not UTF-8 outside a comment"),
+            .contains("<stdin>:3:7-8: error: a byte that is not UTF-8 outside a comment"),
         "stderr: {}",
         out.stderr
     );

@@ -296,7 +296,16 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
             };
             (path.display().to_string(), Some(path), text)
         };
+        let (text, not_utf8) = text;
         let file = loaded.sources.add(display, text);
+        if let Some(at) = not_utf8 {
+            // The text is not what the author wrote there: not parsed.
+            loaded.diagnostics.push(Diagnostic::error(
+                Span::new(file, at, at + 1),
+                "a byte that is not UTF-8 outside a comment (asp2sat reads UTF-8 text)",
+            ));
+            continue;
+        }
         let (statements, errors) = parse_program(&loaded.sources.file(file).text, file);
         loaded.diagnostics.extend(errors);
         let dir = path
@@ -331,10 +340,11 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
 /// million facts take 25 MB), far below what would exhaust memory.
 const MAX_INPUT_BYTES: u64 = 1 << 30;
 
-/// Reads one input file, at most [`MAX_INPUT_BYTES`]. An `#include`d file
-/// must be a regular file (`#include "/dev/zero".` is an error at once); a
-/// file named on the command line may be a pipe or `/dev/stdin`.
-fn read_input(path: &Path, included: bool) -> std::io::Result<String> {
+/// Reads one input file, at most [`MAX_INPUT_BYTES`] (see [`read_text`]).
+/// An `#include`d file must be a regular file (`#include "/dev/zero".` is
+/// an error at once); a file named on the command line may be a pipe or
+/// `/dev/stdin`.
+fn read_input(path: &Path, included: bool) -> std::io::Result<(String, Option<usize>)> {
     let file = std::fs::File::open(path)?;
     if included && !file.metadata()?.is_file() {
         return Err(std::io::Error::new(
@@ -345,8 +355,12 @@ fn read_input(path: &Path, included: bool) -> std::io::Result<String> {
     read_text(file)
 }
 
-/// Reads at most [`MAX_INPUT_BYTES`] of program text.
-fn read_text(reader: impl Read) -> std::io::Result<String> {
+/// Reads at most [`MAX_INPUT_BYTES`] of program text. Bytes that are not
+/// UTF-8 become `?`, one for one so that every position stays: harmless in
+/// a comment (Latin-1 is common in old programs); elsewhere they would
+/// change a string or a name, so the position of the first such byte is
+/// returned for a located error. An editor's byte-order mark is skipped.
+fn read_text(reader: impl Read) -> std::io::Result<(String, Option<usize>)> {
     use std::io::{Error, ErrorKind};
     let mut bytes = Vec::new();
     reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
@@ -356,22 +370,18 @@ fn read_text(reader: impl Read) -> std::io::Result<String> {
             format!("larger than {} MiB", MAX_INPUT_BYTES >> 20),
         ));
     }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => comments_to_utf8(e.into_bytes())?,
-    };
-    // An editor's byte-order mark is no program text.
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
+    if bytes.starts_with("\u{feff}".as_bytes()) {
+        bytes.drain(..3);
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => replace_non_utf8(e.into_bytes()),
     })
 }
 
-/// Program text from bytes that are not all UTF-8: a Latin-1 byte in a
-/// comment (common in old programs) becomes `?`, one byte for one so that
-/// every position stays; anywhere else, where it would change a string or
-/// a name, it is an error.
-fn comments_to_utf8(mut bytes: Vec<u8>) -> std::io::Result<String> {
+/// The text with every byte sequence that is not UTF-8 replaced by as many
+/// `?`, and the position of the first one outside a comment.
+fn replace_non_utf8(mut bytes: Vec<u8>) -> (String, Option<usize>) {
     #[derive(PartialEq)]
     enum State {
         Code,
@@ -380,18 +390,12 @@ fn comments_to_utf8(mut bytes: Vec<u8>) -> std::io::Result<String> {
         BlockComment,
     }
     let mut state = State::Code;
-    let mut scanned = 0;
-    loop {
-        let (bad, len) = match std::str::from_utf8(&bytes[scanned..]) {
-            Ok(_) => break,
-            Err(e) => (
-                scanned + e.valid_up_to(),
-                e.error_len()
-                    .unwrap_or(bytes.len() - scanned - e.valid_up_to()),
-            ),
-        };
-        // Only ASCII bytes change the state; UTF-8 text before `bad` is valid.
-        let mut i = scanned;
+    let mut first_outside = None;
+    let (mut scanned, mut i) = (0, 0);
+    while let Err(e) = std::str::from_utf8(&bytes[scanned..]) {
+        let bad = scanned + e.valid_up_to();
+        let len = e.error_len().unwrap_or(bytes.len() - bad);
+        // Only ASCII bytes change the state; what lies before `bad` is UTF-8.
         while i < bad {
             let next = bytes.get(i + 1).copied();
             match (&state, bytes[i]) {
@@ -411,17 +415,16 @@ fn comments_to_utf8(mut bytes: Vec<u8>) -> std::io::Result<String> {
             }
             i += 1;
         }
-        if !matches!(state, State::LineComment | State::BlockComment) {
-            let line = 1 + bytes[..bad].iter().filter(|&&b| b == b'\n').count();
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("line {line}: a byte that is not UTF-8 outside a comment"),
-            ));
+        let in_comment = matches!(state, State::LineComment | State::BlockComment);
+        if !in_comment && first_outside.is_none() {
+            first_outside = Some(bad);
         }
         bytes[bad..bad + len].fill(b'?');
         scanned = bad + len;
+        i = i.max(scanned);
     }
-    Ok(String::from_utf8(bytes).expect("every byte that was not UTF-8 is replaced"))
+    let text = String::from_utf8(bytes).expect("every byte that was not UTF-8 is replaced");
+    (text, first_outside)
 }
 
 /// `#include` paths are relative to the including file, as in gringo.
