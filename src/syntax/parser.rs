@@ -1066,15 +1066,7 @@ impl<'s> Parser<'s> {
                 return Ok(elements);
             }
             let start = self.tok().start;
-            let mut terms = Vec::new();
-            if !self.at(K::Colon) {
-                loop {
-                    terms.push(self.term()?);
-                    if self.eat(K::Comma).is_none() {
-                        break;
-                    }
-                }
-            }
+            let terms = self.element_terms()?;
             self.expect(K::Colon, ":")?;
             let first = self.pos;
             let term = self.term()?;
@@ -1106,6 +1098,21 @@ impl<'s> Parser<'s> {
             op,
             term: self.term()?,
         }))
+    }
+
+    /// An aggregate element's tuple `t1, .., tk`, empty before `:`, `;`
+    /// or `}`.
+    fn element_terms(&mut self) -> PResult<Vec<Term>> {
+        let mut terms = Vec::new();
+        if matches!(self.peek(), K::Colon | K::Semi | K::RBrace) {
+            return Ok(terms);
+        }
+        loop {
+            terms.push(self.term()?);
+            if self.eat(K::Comma).is_none() {
+                return Ok(terms);
+            }
+        }
     }
 
     /// After an element of braces: `;` before the next one, or the `}`,
@@ -1464,15 +1471,7 @@ impl<'s> Parser<'s> {
                 return Ok(elements);
             }
             let start = self.tok().start;
-            let mut terms = Vec::new();
-            if !matches!(self.peek(), K::Colon | K::Semi | K::RBrace) {
-                loop {
-                    terms.push(self.term()?);
-                    if self.eat(K::Comma).is_none() {
-                        break;
-                    }
-                }
-            }
+            let terms = self.element_terms()?;
             let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
             elements.push(AggregateElement {
                 terms,
