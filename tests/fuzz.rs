@@ -238,6 +238,11 @@ fn clingo_syntax(text: &[u8]) -> Vec<u8> {
             .replace(":=", "=")
             .replace("<>", "!=")
             .replace(" v ", " | ");
+        // A DLV disjunct may also start its line: `v p(X)`.
+        let code = match code.trim_start().strip_prefix("v ") {
+            Some(rest) => format!("| {rest}"),
+            None => code,
+        };
         out.push_str(&code);
         out.push_str(comment);
     }
