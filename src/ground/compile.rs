@@ -40,7 +40,26 @@ pub struct CAggregate {
     pub assigns: Option<usize>,
     /// The global variables the aggregate reads: they must be bound first.
     pub inputs: Vec<usize>,
+    /// A body conditional literal `l : c` compiled as `#count{..: c, not l}
+    /// = 0`. The two agree unless `l` is recursive: the conditional literal
+    /// depends on `l` positively, the aggregate's `not l` negatively.
+    pub conditional: bool,
     pub span: Span,
+}
+
+impl CAggregate {
+    /// Whether an element's condition reads a predicate for which
+    /// `selected` holds: positively, or also negatively with `negated`.
+    pub fn reads(&self, selected: &dyn Fn(PredId) -> bool, negated: bool) -> bool {
+        self.elements
+            .iter()
+            .flat_map(|e| &e.condition)
+            .any(|l| match l {
+                CLit::Pos(a) => selected(a.pred),
+                CLit::Neg(a) => negated && selected(a.pred),
+                _ => false,
+            })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -175,7 +194,7 @@ impl<'a> Compiler<'a> {
                     span,
                 } => unpool_aggregate(&conditional_as_aggregate(literal, condition, *span))
                     .into_iter()
-                    .map(BodyItem::Aggregate)
+                    .map(BodyItem::Conditional)
                     .collect(),
                 BodyElement::Unsupported { what, span } => {
                     return self.unsupported(*span, what);
@@ -379,7 +398,7 @@ impl<'a> Compiler<'a> {
         }
         let mut global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
         for item in body {
-            if let BodyItem::Aggregate(aggregate) = item {
+            if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {
                 for guard in &aggregate.guards {
                     collect_variable_names(&guard.term, &mut global_names);
                 }
@@ -387,9 +406,12 @@ impl<'a> Compiler<'a> {
         }
         shape.global_variable_names(&mut global_names);
         for item in body {
-            if let BodyItem::Aggregate(aggregate) = item {
+            if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {
                 match self.aggregate(aggregate, &global_names, &mut scope, &mut out_body) {
-                    Ok(aggregate) => out_body.push(CLit::Aggregate(Box::new(aggregate))),
+                    Ok(mut compiled) => {
+                        compiled.conditional = matches!(item, BodyItem::Conditional(_));
+                        out_body.push(CLit::Aggregate(Box::new(compiled)))
+                    }
                     Err(e) => return self.errors.push(e),
                 }
             }
@@ -542,6 +564,7 @@ impl<'a> Compiler<'a> {
             guards,
             assigns: None,
             inputs,
+            conditional: false,
             span: aggregate.span,
         })
     }
@@ -789,6 +812,8 @@ impl RuleShape<'_> {
 enum BodyItem {
     Literal(Literal),
     Aggregate(ast::Aggregate),
+    /// A conditional literal, as the aggregate that stands for it.
+    Conditional(ast::Aggregate),
 }
 
 /// Variable numbering for one rule. Element-local variables get fresh

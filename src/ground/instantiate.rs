@@ -25,6 +25,7 @@ use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::CmpOp;
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::hash::BuildHasher;
 
@@ -102,7 +103,13 @@ type AggregateKey = (AggregateValue, Vec<WeightedElement>, Vec<(CmpOp, i64)>);
 
 impl AggregateAtoms {
     /// The atom for an aggregate: `#agg(k)`, of the predicate `pred`.
-    fn atom(&mut self, symbols: &mut SymbolTable, atoms: &mut AtomTable, key: AggregateKey) -> u32 {
+    fn atom(
+        &mut self,
+        symbols: &mut SymbolTable,
+        atoms: &mut AtomTable,
+        key: AggregateKey,
+        origin: Span,
+    ) -> u32 {
         if let Some(&atom) = self.index.get(&key) {
             return atom;
         }
@@ -116,6 +123,7 @@ impl AggregateAtoms {
             value,
             elements,
             guards,
+            origin,
         });
         self.index.insert(key, atom);
         atom
@@ -167,6 +175,17 @@ struct Output<'o> {
     new_members: Vec<(PredId, u32)>,
     rules: &'o mut RuleSet,
     show_terms: &'o mut Vec<ShowTerm>,
+    /// Derive the head atoms only, without rules or facts.
+    heads_only: bool,
+}
+
+/// What evaluating a rule produces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Ground rules (and facts, show terms).
+    Rules,
+    /// Only the atoms in the heads, with the recursive aggregates left out.
+    HeadsOnly,
 }
 
 impl Output<'_> {
@@ -240,6 +259,14 @@ impl<'s> Instantiator<'s> {
     }
 
     /// Grounds the rules defining one component's predicates to a fixpoint.
+    ///
+    /// A rule with a recursive aggregate (whose elements read the component
+    /// positively) cannot be grounded before the component is complete:
+    /// during the fixpoint it only derives its heads, as if the aggregate
+    /// held (an over-approximation of what it may derive), and once the
+    /// component is complete it is grounded again with the aggregate's
+    /// complete elements, now producing its rules. Atoms the second pass
+    /// does not derive are left without rules, false after simplification.
     pub fn ground_component(&mut self, component: &[PredId], rules: &[&CRule]) {
         let in_component = |p: PredId| component.contains(&p);
         let recursive: Vec<Vec<usize>> = rules
@@ -253,8 +280,22 @@ impl<'s> Instantiator<'s> {
                     .collect()
             })
             .collect();
-        for rule in rules {
-            self.evaluate(rule, None, &in_component);
+        let modes: Vec<Mode> = rules
+            .iter()
+            .map(|r| {
+                let deferred = r
+                    .body
+                    .iter()
+                    .any(|l| matches!(l, CLit::Aggregate(a) if a.reads(&in_component, false)));
+                if deferred {
+                    Mode::HeadsOnly
+                } else {
+                    Mode::Rules
+                }
+            })
+            .collect();
+        for (rule, &mode) in rules.iter().zip(&modes) {
+            self.evaluate(rule, None, &in_component, mode);
         }
         loop {
             let mut any_recent = false;
@@ -267,14 +308,19 @@ impl<'s> Instantiator<'s> {
             if !any_recent {
                 break;
             }
-            for (rule, positions) in rules.iter().zip(&recursive) {
+            for ((rule, positions), &mode) in rules.iter().zip(&recursive).zip(&modes) {
                 for &i in positions {
-                    self.evaluate(rule, Some(i), &in_component);
+                    self.evaluate(rule, Some(i), &in_component, mode);
                 }
             }
         }
         for &p in component {
             self.relations[p.index()].complete = true;
+        }
+        for (rule, &mode) in rules.iter().zip(&modes) {
+            if mode == Mode::HeadsOnly {
+                self.evaluate(rule, None, &|_| false, Mode::Rules);
+            }
         }
     }
 
@@ -300,7 +346,7 @@ impl<'s> Instantiator<'s> {
     /// `#show` terms).
     pub fn ground_final(&mut self, rules: &[&CRule]) {
         for rule in rules {
-            self.evaluate(rule, None, &|_| false);
+            self.evaluate(rule, None, &|_| false, Mode::Rules);
         }
     }
 
@@ -309,9 +355,26 @@ impl<'s> Instantiator<'s> {
         rule: &CRule,
         delta: Option<usize>,
         in_component: &dyn Fn(PredId) -> bool,
+        mode: Mode,
     ) {
         let mut bound = vec![false; rule.num_vars];
-        let steps = self.plan(&rule.body, &mut bound, delta, in_component);
+        let mut delta = delta;
+        let literals: Cow<[CLit]> = if mode == Mode::HeadsOnly {
+            // The recursive aggregates are left out, as if they held.
+            let recursive =
+                |l: &CLit| matches!(l, CLit::Aggregate(a) if a.reads(in_component, false));
+            if let Some(d) = delta {
+                delta = Some(d - rule.body[..d].iter().filter(|l| recursive(l)).count());
+            }
+            rule.body
+                .iter()
+                .filter(|l| !recursive(l))
+                .cloned()
+                .collect()
+        } else {
+            Cow::Borrowed(&rule.body)
+        };
+        let steps = self.plan(&literals, &mut bound, delta, in_component);
         let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
             CHead::Choice { elements, .. } => elements
                 .iter()
@@ -339,6 +402,7 @@ impl<'s> Instantiator<'s> {
             new_members: Vec::new(),
             rules: &mut self.rules,
             show_terms: &mut self.show_terms,
+            heads_only: mode == Mode::HeadsOnly,
         };
         exec.run(&steps, 0, &mut |exec| {
             exec.emit(rule, &element_plans, &mut output)
@@ -713,12 +777,20 @@ impl Exec<'_> {
             return;
         };
         match aggregate.assigns {
-            None => self.aggregate_literal(aggregate.negated, &ground, &guards, steps, k, leaf),
+            None => self.aggregate_literal(
+                aggregate,
+                aggregate.negated,
+                &ground,
+                &guards,
+                steps,
+                k,
+                leaf,
+            ),
             Some(var) => {
                 for value in ground.possible_values(self.symbols) {
                     guards.push((CmpOp::Eq, value));
                     self.env[var] = Some(value);
-                    self.aggregate_literal(false, &ground, &guards, steps, k, leaf);
+                    self.aggregate_literal(aggregate, false, &ground, &guards, steps, k, leaf);
                     self.env[var] = None;
                     guards.pop();
                 }
@@ -729,6 +801,7 @@ impl Exec<'_> {
     /// Continues with the aggregate `ground` under `guards` in the body.
     fn aggregate_literal(
         &mut self,
+        aggregate: &CAggregate,
         negated: bool,
         ground: &GroundAggregate,
         guards: &[(CmpOp, SymId)],
@@ -750,9 +823,10 @@ impl Exec<'_> {
                 }
             }
             None => {
-                let atom =
-                    self.aggregates
-                        .atom(self.symbols, self.atoms, (value, elements, guards));
+                let key = (value, elements, guards);
+                let atom = self
+                    .aggregates
+                    .atom(self.symbols, self.atoms, key, aggregate.span);
                 let literals = if negated {
                     &mut self.neg
                 } else {
@@ -910,6 +984,9 @@ impl Exec<'_> {
                     .iter()
                     .filter_map(|atom| self.derive(atom, output))
                     .collect();
+                if output.heads_only {
+                    return;
+                }
                 let empty = self.pos.is_empty() && self.neg.is_empty();
                 let head = match ids.as_slice() {
                     [single] if empty => {
@@ -936,6 +1013,9 @@ impl Exec<'_> {
                 let mut ground: Vec<(u32, Body)> = Vec::new();
                 for (element, plan) in elements.iter().zip(element_plans) {
                     self.ground_element(element, plan, pos_base, neg_base, &mut ground, output);
+                }
+                if output.heads_only {
+                    return;
                 }
                 let elements = merge_elements(ground);
                 let head = match self.bounds(guards, elements.len()) {

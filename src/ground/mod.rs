@@ -107,9 +107,9 @@ pub fn ground(
     diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
 
     let (components, mut final_rules) = schedule(&rules, &preds);
-    let recursive = recursive_aggregates(&components);
-    if !recursive.is_empty() {
-        return (None, recursive);
+    let unsupported = unsupported_recursion(&components);
+    if !unsupported.is_empty() {
+        return (None, unsupported);
     }
     let aggregate_pred = preds.intern("#agg", 1, false);
     let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred);
@@ -300,26 +300,31 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
     (components, final_rules)
 }
 
-/// An aggregate whose elements read a predicate of the component its rule
-/// defines is recursive: its atom would depend on itself, which needs a
-/// stability check asp2sat does not have yet. One error per aggregate.
-fn recursive_aggregates(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
+/// Recursion through aggregates that asp2sat cannot ground or solve yet:
+/// an assignment (`N = #count{..}`) whose elements read the rule's own
+/// component positively (its values are only known once the component is),
+/// and a conditional literal whose literal or condition is recursive (its
+/// aggregate form would get the literal's dependency wrong). Other
+/// recursive aggregates are grounded once their component is complete
+/// ([`Instantiator::ground_component`]); translation refuses those that
+/// are neither monotone nor antimonotone in a recursive atom.
+fn unsupported_recursion(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for (component, rules) in components {
+        let in_component = |p: PredId| component.contains(&p);
         for rule in rules {
             for literal in &rule.body {
                 let CLit::Aggregate(aggregate) = literal else {
                     continue;
                 };
-                let recursive = aggregate.elements.iter().flat_map(|e| &e.condition).any(
-                    |l| matches!(l, CLit::Pos(a) | CLit::Neg(a) if component.contains(&a.pred)),
-                );
-                if recursive {
-                    errors.push(Diagnostic::error(
-                        aggregate.span,
-                        "recursive aggregates and conditional literals (whose elements depend on the rule's head) are not supported by asp2sat yet",
-                    ));
-                }
+                let message = if aggregate.conditional && aggregate.reads(&in_component, true) {
+                    "recursive conditional literals (whose literal or condition depends on the rule's head) are not supported by asp2sat yet"
+                } else if aggregate.assigns.is_some() && aggregate.reads(&in_component, false) {
+                    "recursive aggregate assignments (whose elements depend on the rule's head) are not supported by asp2sat yet"
+                } else {
+                    continue;
+                };
+                errors.push(Diagnostic::error(aggregate.span, message));
             }
         }
     }
