@@ -25,7 +25,6 @@ use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::CmpOp;
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::hash::BuildHasher;
 
@@ -175,8 +174,6 @@ struct Output<'o> {
     new_members: Vec<(PredId, u32)>,
     rules: &'o mut RuleSet,
     show_terms: &'o mut Vec<ShowTerm>,
-    /// Derive the head atoms only, without rules or facts.
-    heads_only: bool,
 }
 
 /// What evaluating a rule produces.
@@ -184,7 +181,8 @@ struct Output<'o> {
 enum Mode {
     /// Ground rules (and facts, show terms).
     Rules,
-    /// Only the atoms in the heads, with the recursive aggregates left out.
+    /// Only the atoms in the heads of the instances whose aggregates may
+    /// hold; no aggregate atoms.
     HeadsOnly,
 }
 
@@ -262,11 +260,14 @@ impl<'s> Instantiator<'s> {
     ///
     /// A rule with a recursive aggregate (whose elements read the component
     /// positively) cannot be grounded before the component is complete:
-    /// during the fixpoint it only derives its heads, as if the aggregate
-    /// held (an over-approximation of what it may derive), and once the
-    /// component is complete it is grounded again with the aggregate's
-    /// complete elements, now producing its rules. Atoms the second pass
-    /// does not derive are left without rules, false after simplification.
+    /// during the fixpoint it is evaluated again in every round, over the
+    /// elements known so far, and only derives the heads of the instances
+    /// whose aggregates may hold (or, for an assignment, the values they may
+    /// take); once the component is complete it is grounded with the
+    /// aggregates' complete elements, now producing its rules. The last
+    /// round sees every element, so the heads derived include all those of
+    /// the final rules; atoms only earlier rounds derived are left without
+    /// rules, false after simplification.
     pub fn ground_component(&mut self, component: &[PredId], rules: &[&CRule]) {
         let in_component = |p: PredId| component.contains(&p);
         let recursive: Vec<Vec<usize>> = rules
@@ -309,6 +310,10 @@ impl<'s> Instantiator<'s> {
                 break;
             }
             for ((rule, positions), &mode) in rules.iter().zip(&recursive).zip(&modes) {
+                if mode == Mode::HeadsOnly {
+                    self.evaluate(rule, None, &in_component, mode);
+                    continue;
+                }
                 for &i in positions {
                     self.evaluate(rule, Some(i), &in_component, mode);
                 }
@@ -358,23 +363,7 @@ impl<'s> Instantiator<'s> {
         mode: Mode,
     ) {
         let mut bound = vec![false; rule.num_vars];
-        let mut delta = delta;
-        let literals: Cow<[CLit]> = if mode == Mode::HeadsOnly {
-            // The recursive aggregates are left out, as if they held.
-            let recursive =
-                |l: &CLit| matches!(l, CLit::Aggregate(a) if a.reads(in_component, false));
-            if let Some(d) = delta {
-                delta = Some(d - rule.body[..d].iter().filter(|l| recursive(l)).count());
-            }
-            rule.body
-                .iter()
-                .filter(|l| !recursive(l))
-                .cloned()
-                .collect()
-        } else {
-            Cow::Borrowed(&rule.body)
-        };
-        let steps = self.plan(&literals, &mut bound, delta, in_component);
+        let steps = self.plan(&rule.body, &mut bound, delta, in_component);
         let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
             CHead::Choice { elements, .. } => elements
                 .iter()
@@ -397,12 +386,12 @@ impl<'s> Instantiator<'s> {
             args: Vec::new(),
             scratch_pos: Vec::new(),
             scratch_neg: Vec::new(),
+            heads_only: mode == Mode::HeadsOnly,
         };
         let mut output = Output {
             new_members: Vec::new(),
             rules: &mut self.rules,
             show_terms: &mut self.show_terms,
-            heads_only: mode == Mode::HeadsOnly,
         };
         exec.run(&steps, 0, &mut |exec| {
             exec.emit(rule, &element_plans, &mut output)
@@ -614,6 +603,9 @@ struct Exec<'a> {
     /// Scratch space for the body of a rule instance.
     scratch_pos: Vec<AtomId>,
     scratch_neg: Vec<AtomId>,
+    /// [`Mode::HeadsOnly`]: derive head atoms only, without rules, facts
+    /// or aggregate atoms.
+    heads_only: bool,
 }
 
 impl Exec<'_> {
@@ -822,6 +814,7 @@ impl Exec<'_> {
                     self.run(steps, k + 1, leaf);
                 }
             }
+            None if self.heads_only => self.run(steps, k + 1, leaf),
             None => {
                 let key = (value, elements, guards);
                 let atom = self
@@ -984,7 +977,7 @@ impl Exec<'_> {
                     .iter()
                     .filter_map(|atom| self.derive(atom, output))
                     .collect();
-                if output.heads_only {
+                if self.heads_only {
                     return;
                 }
                 let empty = self.pos.is_empty() && self.neg.is_empty();
@@ -1014,7 +1007,7 @@ impl Exec<'_> {
                 for (element, plan) in elements.iter().zip(element_plans) {
                     self.ground_element(element, plan, pos_base, neg_base, &mut ground, output);
                 }
-                if output.heads_only {
+                if self.heads_only {
                     return;
                 }
                 let elements = merge_elements(ground);

@@ -300,12 +300,10 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
     (components, final_rules)
 }
 
-/// Recursion through aggregates that asp2sat cannot ground or solve yet:
-/// an assignment (`N = #count{..}`) whose elements read the rule's own
-/// component positively (its values are only known once the component is),
-/// and a conditional literal whose literal or condition is recursive (its
-/// aggregate form would get the literal's dependency wrong). Other
-/// recursive aggregates are grounded once their component is complete
+/// Recursion through aggregates that asp2sat cannot solve yet: a
+/// conditional literal whose literal or condition is recursive (its
+/// aggregate form would get the literal's dependency wrong). Recursive
+/// aggregates are grounded once their component is complete
 /// ([`Instantiator::ground_component`]); translation refuses those that
 /// are neither monotone nor antimonotone in a recursive atom.
 fn unsupported_recursion(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
