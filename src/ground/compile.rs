@@ -40,9 +40,12 @@ pub struct CAggregate {
     pub assigns: Option<usize>,
     /// The global variables the aggregate reads: they must be bound first.
     pub inputs: Vec<usize>,
-    /// A body conditional literal `l : c` compiled as `#count{..: c, not l}
-    /// = 0`. The two agree unless `l` is recursive: the conditional literal
-    /// depends on `l` positively, the aggregate's `not l` negatively.
+    /// A body conditional literal `l : c`: one element per instance of `c`,
+    /// with `not l` as its `unless`; it holds when no element's `c` holds
+    /// without `l`. Grounding gives it the form `#sum{1,i : l; 1,i : not
+    /// c_i...} >= n` over its `n` instances, where `l` stays a positive
+    /// dependency (in `#count{..: c, not l} = 0` it would be a negative one,
+    /// which differs when `l` is recursive).
     pub conditional: bool,
     pub span: Span,
 }
@@ -54,11 +57,24 @@ impl CAggregate {
         self.elements
             .iter()
             .flat_map(|e| &e.condition)
-            .any(|l| match l {
-                CLit::Pos(a) => selected(a.pred),
-                CLit::Neg(a) => negated && selected(a.pred),
-                _ => false,
-            })
+            .any(|l| reads(l, selected, negated))
+    }
+
+    /// Whether the literal of a conditional literal reads a predicate for
+    /// which `selected` holds.
+    pub fn literal_reads(&self, selected: &dyn Fn(PredId) -> bool) -> bool {
+        self.elements
+            .iter()
+            .flat_map(|e| &e.unless)
+            .any(|l| reads(l, selected, true))
+    }
+}
+
+fn reads(literal: &CLit, selected: &dyn Fn(PredId) -> bool, negated: bool) -> bool {
+    match literal {
+        CLit::Pos(a) => selected(a.pred),
+        CLit::Neg(a) => negated && selected(a.pred),
+        _ => false,
     }
 }
 
@@ -66,6 +82,10 @@ impl CAggregate {
 pub struct CAggregateElement {
     pub terms: Vec<CTerm>,
     pub condition: Vec<CLit>,
+    /// In a conditional literal `l : c` (whose element's condition is
+    /// `c`): `not l` compiled, grounded once `c` is; `None` when `not l`
+    /// always holds. Always `None` in other aggregates.
+    pub unless: Option<CLit>,
 }
 
 #[derive(Clone, Debug)]
@@ -123,7 +143,7 @@ impl CRule {
             CLit::Aggregate(aggregate) => aggregate
                 .elements
                 .iter()
-                .flat_map(|e| e.condition.iter())
+                .flat_map(|e| e.condition.iter().chain(&e.unless))
                 .collect(),
             _ => Vec::new(),
         });
@@ -407,11 +427,15 @@ impl<'a> Compiler<'a> {
         shape.global_variable_names(&mut global_names);
         for item in body {
             if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {
-                match self.aggregate(aggregate, &global_names, &mut scope, &mut out_body) {
-                    Ok(mut compiled) => {
-                        compiled.conditional = matches!(item, BodyItem::Conditional(_));
-                        out_body.push(CLit::Aggregate(Box::new(compiled)))
-                    }
+                let conditional = matches!(item, BodyItem::Conditional(_));
+                match self.aggregate(
+                    aggregate,
+                    conditional,
+                    &global_names,
+                    &mut scope,
+                    &mut out_body,
+                ) {
+                    Ok(compiled) => out_body.push(CLit::Aggregate(Box::new(compiled))),
                     Err(e) => return self.errors.push(e),
                 }
             }
@@ -482,10 +506,13 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles a body aggregate: guards in the rule's scope, each element in
-    /// a scope of its own where only `globals` are shared with the rule.
+    /// a scope of its own where only `globals` are shared with the rule. In
+    /// a `conditional` literal's aggregate the last literal of each
+    /// element's condition is `not l`, which becomes the element's `unless`.
     fn aggregate(
         &mut self,
         aggregate: &ast::Aggregate,
+        conditional: bool,
         globals: &FxHashSet<String>,
         scope: &mut Scope,
         out: &mut Vec<CLit>,
@@ -506,12 +533,17 @@ impl<'a> Compiler<'a> {
             let mut condition = Vec::new();
             let mut possible = true;
             let mut literal_tuple = Vec::new();
+            let mut unless = None;
             for (i, literal) in element.condition.iter().enumerate() {
+                let before = condition.len();
                 possible &= self.literal(literal, scope, &mut condition)?;
+                // The compiled literal is the last one pushed, after the
+                // bindings of any intervals inside it.
                 if i == 0 && element.literal_tuple {
-                    // The compiled literal is the last one pushed, after
-                    // the bindings of any intervals inside it.
                     literal_tuple = self.literal_tuple(literal, condition.last());
+                }
+                if conditional && i + 1 == element.condition.len() && condition.len() > before {
+                    unless = condition.pop();
                 }
             }
             let mut terms = element
@@ -521,7 +553,11 @@ impl<'a> Compiler<'a> {
                 .collect::<Result<Vec<_>, _>>()?;
             terms.extend(literal_tuple);
             if possible {
-                elements.push(CAggregateElement { terms, condition });
+                elements.push(CAggregateElement {
+                    terms,
+                    condition,
+                    unless,
+                });
             }
         }
         scope.leave_element();
@@ -537,7 +573,7 @@ impl<'a> Compiler<'a> {
             });
         }
         for element in &elements {
-            let literals = element.condition.iter();
+            let literals = element.condition.iter().chain(&element.unless);
             for literal in literals {
                 literal_terms(literal, &mut |t| {
                     t.for_each_var(&mut |v| {
@@ -564,7 +600,7 @@ impl<'a> Compiler<'a> {
             guards,
             assigns: None,
             inputs,
-            conditional: false,
+            conditional,
             span: aggregate.span,
         })
     }
@@ -1247,7 +1283,7 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
             for element in &aggregate.elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);
-                for literal in &element.condition {
+                for literal in element.condition.iter().chain(&element.unless) {
                     literal_terms(literal, &mut |t| require(t, &local));
                 }
                 element.terms.iter().for_each(|t| require(t, &local));

@@ -160,11 +160,17 @@ enum Step<'r> {
         lo: &'r CTerm,
         hi: &'r CTerm,
     },
-    /// A body aggregate, with one plan per element condition.
+    /// A body aggregate, with one plan per element condition (and for a
+    /// conditional literal, one for its `not l` after the condition).
     Aggregate {
         aggregate: &'r CAggregate,
-        plans: Vec<Vec<Step<'r>>>,
+        plans: Vec<ElementPlan<'r>>,
     },
+}
+
+struct ElementPlan<'r> {
+    condition: Vec<Step<'r>>,
+    unless: Option<Vec<Step<'r>>>,
 }
 
 /// Where one rule evaluation puts what it grounds. Rules go straight into
@@ -259,7 +265,7 @@ impl<'s> Instantiator<'s> {
     /// Grounds the rules defining one component's predicates to a fixpoint.
     ///
     /// A rule with a recursive aggregate (whose elements read the component
-    /// positively) cannot be grounded before the component is complete:
+    /// positively, or a conditional literal whose literal reads it) cannot be grounded before the component is complete:
     /// during the fixpoint it is evaluated again in every round, over the
     /// elements known so far, and only derives the heads of the instances
     /// whose aggregates may hold (or, for an assignment, the values they may
@@ -284,10 +290,10 @@ impl<'s> Instantiator<'s> {
         let modes: Vec<Mode> = rules
             .iter()
             .map(|r| {
-                let deferred = r
-                    .body
-                    .iter()
-                    .any(|l| matches!(l, CLit::Aggregate(a) if a.reads(&in_component, false)));
+                let deferred = r.body.iter().any(|l| {
+                    matches!(l, CLit::Aggregate(a)
+                        if a.reads(&in_component, false) || a.literal_reads(&in_component))
+                });
                 if deferred {
                     Mode::HeadsOnly
                 } else {
@@ -474,7 +480,14 @@ impl<'s> Instantiator<'s> {
                     plans: aggregate
                         .elements
                         .iter()
-                        .map(|e| self.plan(&e.condition, &mut bound.to_vec(), None, &|_| false))
+                        .map(|e| {
+                            let mut local = bound.to_vec();
+                            let condition = self.plan(&e.condition, &mut local, None, &|_| false);
+                            let unless = e.unless.as_ref().map(|l| {
+                                self.plan(std::slice::from_ref(l), &mut local, None, &|_| false)
+                            });
+                            ElementPlan { condition, unless }
+                        })
                         .collect(),
                 },
             };
@@ -733,15 +746,18 @@ impl Exec<'_> {
     fn aggregate(
         &mut self,
         aggregate: &CAggregate,
-        plans: &[Vec<Step<'_>>],
+        plans: &[ElementPlan<'_>],
         steps: &[Step<'_>],
         k: usize,
         leaf: &mut dyn FnMut(&mut Self),
     ) {
+        if aggregate.conditional {
+            return self.conditional(aggregate, plans, steps, k, leaf);
+        }
         let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
         let mut found: Vec<(SymId, Body)> = Vec::new();
         for (element, plan) in aggregate.elements.iter().zip(plans) {
-            self.run(plan, 0, &mut |exec| {
+            self.run(&plan.condition, 0, &mut |exec| {
                 let mut values = Vec::with_capacity(element.terms.len());
                 for term in &element.terms {
                     match term.eval(exec.symbols, &exec.env) {
@@ -769,20 +785,16 @@ impl Exec<'_> {
             return;
         };
         match aggregate.assigns {
-            None => self.aggregate_literal(
-                aggregate,
-                aggregate.negated,
-                &ground,
-                &guards,
-                steps,
-                k,
-                leaf,
-            ),
+            None => {
+                let key = ground.with_guards(self.symbols, &guards);
+                self.aggregate_literal(aggregate, aggregate.negated, key, steps, k, leaf)
+            }
             Some(var) => {
                 for value in ground.possible_values(self.symbols) {
                     guards.push((CmpOp::Eq, value));
                     self.env[var] = Some(value);
-                    self.aggregate_literal(aggregate, false, &ground, &guards, steps, k, leaf);
+                    let key = ground.with_guards(self.symbols, &guards);
+                    self.aggregate_literal(aggregate, false, key, steps, k, leaf);
                     self.env[var] = None;
                     guards.pop();
                 }
@@ -790,18 +802,70 @@ impl Exec<'_> {
         }
     }
 
-    /// Continues with the aggregate `ground` under `guards` in the body.
-    fn aggregate_literal(
+    /// Grounds a conditional literal `l : c` as `#sum{1,i : l; 1,i : not
+    /// c_i...} >= n` over its `n` instances whose `l` is not certain: each
+    /// instance holds when `l` does or a literal of its `c` does not.
+    fn conditional(
         &mut self,
         aggregate: &CAggregate,
-        negated: bool,
-        ground: &GroundAggregate,
-        guards: &[(CmpOp, SymId)],
+        plans: &[ElementPlan<'_>],
         steps: &[Step<'_>],
         k: usize,
         leaf: &mut dyn FnMut(&mut Self),
     ) {
-        let Some((value, elements, guards)) = ground.with_guards(self.symbols, guards) else {
+        let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+        let mut elements: Vec<WeightedElement> = Vec::new();
+        for plan in plans {
+            self.run(&plan.condition, 0, &mut |exec| {
+                let condition = exec.body(pos_base, neg_base);
+                // `not l` grounded: `None` when it cannot hold (`l` is
+                // certain), an empty body when it is certain.
+                let not_literal = match &plan.unless {
+                    None => Some(Body::default()),
+                    Some(unless) => {
+                        let (pos_mark, neg_mark) = (exec.pos.len(), exec.neg.len());
+                        let mut found = None;
+                        exec.run(unless, 0, &mut |exec| {
+                            found = Some(exec.body(pos_mark, neg_mark))
+                        });
+                        found
+                    }
+                };
+                let Some(not_literal) = not_literal else {
+                    return;
+                };
+                let mut conditions = Vec::new();
+                if !not_literal.is_empty() {
+                    conditions.push(Body::from_slices(&not_literal.neg, &not_literal.pos));
+                }
+                conditions.extend(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])));
+                conditions.extend(condition.neg.iter().map(|&n| Body::from_slices(&[n], &[])));
+                conditions.sort();
+                elements.push(WeightedElement {
+                    weight: 1,
+                    conditions,
+                });
+            });
+        }
+        elements.sort_by(|a, b| a.conditions.cmp(&b.conditions));
+        elements.dedup();
+        let guards = vec![(CmpOp::Ge, elements.len() as i64)];
+        let key = Some((AggregateValue::Sum, elements, guards));
+        self.aggregate_literal(aggregate, false, key, steps, k, leaf);
+    }
+
+    /// Continues with the ground aggregate `key` in the body (`None`: its
+    /// guards can never hold).
+    fn aggregate_literal(
+        &mut self,
+        aggregate: &CAggregate,
+        negated: bool,
+        key: Option<AggregateKey>,
+        steps: &[Step<'_>],
+        k: usize,
+        leaf: &mut dyn FnMut(&mut Self),
+    ) {
+        let Some((value, elements, guards)) = key else {
             // A guard no value can satisfy (`#count{..} > a`).
             if negated {
                 self.run(steps, k + 1, leaf);

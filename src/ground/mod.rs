@@ -300,9 +300,9 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
     (components, final_rules)
 }
 
-/// Recursion through aggregates that asp2sat cannot solve yet: a
-/// conditional literal whose literal or condition is recursive (its
-/// aggregate form would get the literal's dependency wrong). Recursive
+/// Recursion that asp2sat cannot solve yet: a conditional literal whose
+/// condition is recursive (`a :- b : c.` with `c` depending on `a`), which
+/// is not monotone in `c` under the Ferraris reduct. Recursive
 /// aggregates are grounded once their component is complete
 /// ([`Instantiator::ground_component`]); translation refuses those that
 /// are neither monotone nor antimonotone in a recursive atom.
@@ -315,14 +315,13 @@ fn unsupported_recursion(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagn
                 let CLit::Aggregate(aggregate) = literal else {
                     continue;
                 };
-                let message = if aggregate.conditional && aggregate.reads(&in_component, true) {
-                    "recursive conditional literals (whose literal or condition depends on the rule's head) are not supported by asp2sat yet"
-                } else if aggregate.assigns.is_some() && aggregate.reads(&in_component, false) {
-                    "recursive aggregate assignments (whose elements depend on the rule's head) are not supported by asp2sat yet"
-                } else {
-                    continue;
-                };
-                errors.push(Diagnostic::error(aggregate.span, message));
+                // The literal may be recursive, the condition may not.
+                if aggregate.conditional && aggregate.reads(&in_component, true) {
+                    errors.push(Diagnostic::error(
+                        aggregate.span,
+                        "recursive conditional literals (whose condition depends on the rule's head) are not supported by asp2sat yet",
+                    ));
+                }
             }
         }
     }
