@@ -104,8 +104,10 @@ pub struct CElement {
 #[derive(Clone, Debug)]
 pub enum CHead {
     Constraint,
-    /// One atom for a normal rule; several for a disjunction.
-    Disjunction(Vec<CAtom>),
+    /// One atom for a normal rule; several for a disjunction, where a
+    /// conditional disjunct `p(X) : q(X)` stands for the `p(X)` whose
+    /// condition holds.
+    Disjunction(Vec<CElement>),
     Choice {
         elements: Vec<CElement>,
         guards: Vec<(CmpOp, CTerm)>,
@@ -126,17 +128,18 @@ impl CRule {
     /// Predicates the head defines.
     pub fn head_preds(&self) -> Vec<PredId> {
         match &self.head {
-            CHead::Disjunction(atoms) => atoms.iter().map(|a| a.pred).collect(),
+            CHead::Disjunction(disjuncts) => disjuncts.iter().map(|d| d.atom.pred).collect(),
             CHead::Choice { elements, .. } => elements.iter().map(|e| e.atom.pred).collect(),
             CHead::Constraint | CHead::ShowTerm(_) => Vec::new(),
         }
     }
 
-    /// Every literal the rule reads: body, choice element conditions and
-    /// aggregate element conditions (one level: aggregates do not nest).
+    /// Every literal the rule reads: body, conditions of choice elements
+    /// and disjuncts, and aggregate element conditions (one level:
+    /// aggregates do not nest).
     pub fn read_literals(&self) -> impl Iterator<Item = &CLit> {
         let conditions: &[CElement] = match &self.head {
-            CHead::Choice { elements, .. } => elements,
+            CHead::Choice { elements, .. } | CHead::Disjunction(elements) => elements,
             _ => &[],
         };
         let aggregated = self.body.iter().flat_map(|literal| match literal {
@@ -231,23 +234,36 @@ impl<'a> Compiler<'a> {
                 }
             }
             RuleHead::Ast(Head::Disjunction(disjuncts)) => {
+                // Pools in a plain disjunct make copies of the rule; in a
+                // conditional one (`p(X) : q(X)`), more conditional
+                // disjuncts, as in a choice.
                 let mut heads: Vec<Vec<ast::HeadLiteral>> = vec![Vec::new()];
                 for disjunct in disjuncts {
-                    if !disjunct.condition.is_empty() {
-                        return self.unsupported(
-                            disjunct.span,
-                            "conditional literals in disjunctive heads",
-                        );
+                    let atoms = unpool_atom(&disjunct.atom);
+                    if disjunct.condition.is_empty() {
+                        let alternatives: Vec<ast::HeadLiteral> = atoms
+                            .into_iter()
+                            .map(|atom| ast::HeadLiteral {
+                                atom,
+                                condition: Vec::new(),
+                                span: disjunct.span,
+                            })
+                            .collect();
+                        heads = product(&heads, &alternatives);
+                        continue;
                     }
-                    let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
-                        .into_iter()
-                        .map(|atom| ast::HeadLiteral {
-                            atom,
-                            condition: Vec::new(),
-                            span: disjunct.span,
-                        })
-                        .collect();
-                    heads = product(&heads, &alternatives);
+                    let conditions = unpool_condition(&disjunct.condition);
+                    for head in &mut heads {
+                        for atom in &atoms {
+                            for condition in &conditions {
+                                head.push(ast::HeadLiteral {
+                                    atom: atom.clone(),
+                                    condition: condition.clone(),
+                                    span: disjunct.span,
+                                });
+                            }
+                        }
+                    }
                 }
                 for head in &heads {
                     for body in &bodies {
@@ -449,14 +465,24 @@ impl<'a> Compiler<'a> {
                 Err(e) => return self.errors.push(e),
             },
             RuleShape::Disjunction(disjuncts) => {
-                let mut atoms = Vec::new();
-                for d in disjuncts {
+                let mut compiled = Vec::new();
+                for d in disjuncts.iter().filter(|d| d.condition.is_empty()) {
                     match self.atom(&d.atom, &mut scope, &mut out_body) {
-                        Ok(a) => atoms.push(a),
+                        Ok(atom) => compiled.push(CElement {
+                            atom,
+                            condition: Vec::new(),
+                        }),
                         Err(e) => return self.errors.push(e),
                     }
                 }
-                CHead::Disjunction(atoms)
+                for d in disjuncts.iter().filter(|d| !d.condition.is_empty()) {
+                    match self.element(&d.atom, &d.condition, &global_names, &mut scope) {
+                        Ok(Some(element)) => compiled.push(element),
+                        Ok(None) => {}
+                        Err(e) => return self.errors.push(e),
+                    }
+                }
+                CHead::Disjunction(compiled)
             }
             RuleShape::Choice(guards, elements) => {
                 let mut compiled_guards = Vec::new();
@@ -468,23 +494,11 @@ impl<'a> Compiler<'a> {
                 }
                 let mut compiled = Vec::new();
                 for element in elements {
-                    // Variables that are not global are local to the element.
-                    scope.enter_element(&global_names);
-                    let mut condition = Vec::new();
-                    let mut keep = true;
-                    for literal in &element.condition {
-                        match self.literal(literal, &mut scope, &mut condition) {
-                            Ok(true) => {}
-                            Ok(false) => keep = false,
-                            Err(e) => return self.errors.push(e),
-                        }
-                    }
-                    let atom = match self.atom(&element.atom, &mut scope, &mut condition) {
-                        Ok(a) => a,
+                    match self.element(&element.atom, &element.condition, &global_names, &mut scope)
+                    {
+                        Ok(Some(element)) => compiled.push(element),
+                        Ok(None) => {}
                         Err(e) => return self.errors.push(e),
-                    };
-                    if keep {
-                        compiled.push(CElement { atom, condition });
                     }
                 }
                 CHead::Choice {
@@ -503,6 +517,29 @@ impl<'a> Compiler<'a> {
             return self.errors.push(e);
         }
         self.rules.push(rule);
+    }
+
+    /// Compiles `atom : condition` (a choice element or a conditional
+    /// disjunct), whose variables that are not `globals` are local to it;
+    /// `None` when the condition can never hold.
+    fn element(
+        &mut self,
+        atom: &ast::Atom,
+        condition: &[Literal],
+        globals: &FxHashSet<String>,
+        scope: &mut Scope,
+    ) -> Result<Option<CElement>, Diagnostic> {
+        scope.enter_element(globals);
+        let mut compiled = Vec::new();
+        let mut possible = true;
+        for literal in condition {
+            possible &= self.literal(literal, scope, &mut compiled)?;
+        }
+        let atom = self.atom(atom, scope, &mut compiled)?;
+        Ok(possible.then_some(CElement {
+            atom,
+            condition: compiled,
+        }))
     }
 
     /// Compiles a body aggregate: guards in the rule's scope, each element in
@@ -827,14 +864,15 @@ enum RuleShape<'s> {
 }
 
 impl RuleShape<'_> {
-    /// The head's variables that are global (choice elements have their
-    /// own local variables).
+    /// The head's variables that are global (choice elements and
+    /// conditional disjuncts have their own local variables).
     fn global_variable_names(&self, names: &mut FxHashSet<String>) {
         match self {
             RuleShape::Constraint => {}
             RuleShape::ShowTerm(term) => collect_variable_names(term, names),
             RuleShape::Disjunction(disjuncts) => disjuncts
                 .iter()
+                .filter(|d| d.condition.is_empty())
                 .for_each(|d| collect_variable_names(&d.atom.term, names)),
             RuleShape::Choice(guards, _) => guards
                 .iter()
@@ -1293,12 +1331,10 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     match &rule.head {
         CHead::Constraint => {}
         CHead::ShowTerm(t) => require(t, &bound),
-        CHead::Disjunction(atoms) => atoms
-            .iter()
-            .flat_map(|a| &a.args)
-            .for_each(|t| require(t, &bound)),
-        CHead::Choice { elements, guards } => {
-            guards.iter().for_each(|(_, t)| require(t, &bound));
+        CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
+            if let CHead::Choice { guards, .. } = &rule.head {
+                guards.iter().for_each(|(_, t)| require(t, &bound));
+            }
             for element in elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);

@@ -87,6 +87,7 @@ pub struct Instantiator<'s> {
     pub rules: RuleSet,
     pub show_terms: Vec<ShowTerm>,
     pub aggregates: AggregateAtoms,
+    disjuncts: DisjunctAtoms,
 }
 
 /// The atoms standing for ground aggregates; equal aggregates share one.
@@ -95,6 +96,35 @@ pub struct AggregateAtoms {
     name: NameId,
     pub definitions: Vec<AggregateDefinition>,
     index: FxHashMap<AggregateKey, u32>,
+}
+
+/// The atoms `#disjunct(k)` that stand for conditional disjuncts `a : c`
+/// whose condition is not certain, one per distinct `(a, c)`.
+pub struct DisjunctAtoms {
+    pred: PredId,
+    name: NameId,
+    index: FxHashMap<(u32, Body), u32>,
+}
+
+impl DisjunctAtoms {
+    /// The atom for `atom : condition`, and whether it is new.
+    fn atom(
+        &mut self,
+        symbols: &mut SymbolTable,
+        atoms: &mut AtomTable,
+        atom: u32,
+        condition: Body,
+    ) -> (u32, bool) {
+        if let Some(&d) = self.index.get(&(atom, condition.clone())) {
+            return (d, false);
+        }
+        let number = symbols.number(self.index.len() as i32);
+        let sym = symbols.function_of(self.name, &[number], false);
+        let d = atoms.get_or_insert(sym, self.pred);
+        atoms.defined[d as usize] = true;
+        self.index.insert((atom, condition), d);
+        (d, true)
+    }
 }
 
 /// A ground aggregate as its atom's definition holds it.
@@ -237,14 +267,21 @@ impl RuleSet {
 }
 
 impl<'s> Instantiator<'s> {
-    /// `aggregate_pred` is the predicate `#agg/1` of the aggregate atoms.
-    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates, aggregate_pred: PredId) -> Self {
+    /// `aggregate_pred` and `disjunct_pred` are the predicates `#agg/1` and
+    /// `#disjunct/1` of the auxiliary atoms.
+    pub fn new(
+        symbols: &'s mut SymbolTable,
+        preds: &Predicates,
+        aggregate_pred: PredId,
+        disjunct_pred: PredId,
+    ) -> Self {
         let pred_names = preds
             .ids()
             .map(|p| symbols.name(&preds.get(p).name))
             .collect();
         let pred_negative = preds.ids().map(|p| preds.get(p).negative).collect();
         let aggregate_name = symbols.name(&preds.get(aggregate_pred).name);
+        let disjunct_name = symbols.name(&preds.get(disjunct_pred).name);
         Instantiator {
             symbols,
             pred_names,
@@ -257,6 +294,11 @@ impl<'s> Instantiator<'s> {
                 pred: aggregate_pred,
                 name: aggregate_name,
                 definitions: Vec::new(),
+                index: FxHashMap::default(),
+            },
+            disjuncts: DisjunctAtoms {
+                pred: disjunct_pred,
+                name: disjunct_name,
                 index: FxHashMap::default(),
             },
         }
@@ -371,7 +413,7 @@ impl<'s> Instantiator<'s> {
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);
         let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
-            CHead::Choice { elements, .. } => elements
+            CHead::Choice { elements, .. } | CHead::Disjunction(elements) => elements
                 .iter()
                 .map(|e| self.plan(&e.condition, &mut bound.clone(), None, &|_| false))
                 .collect(),
@@ -382,6 +424,7 @@ impl<'s> Instantiator<'s> {
             relations: &self.relations,
             atoms: &mut self.atoms,
             aggregates: &mut self.aggregates,
+            disjuncts: &mut self.disjuncts,
             pred_names: &self.pred_names,
             pred_negative: &self.pred_negative,
             env: vec![None; rule.num_vars],
@@ -603,6 +646,7 @@ struct Exec<'a> {
     relations: &'a [Relation],
     atoms: &'a mut AtomTable,
     aggregates: &'a mut AggregateAtoms,
+    disjuncts: &'a mut DisjunctAtoms,
     pred_names: &'a [NameId],
     pred_negative: &'a [bool],
     env: Vec<Option<SymId>>,
@@ -1023,11 +1067,10 @@ impl Exec<'_> {
                     output.show_terms.push(ShowTerm { term, body });
                 }
             }
-            CHead::Disjunction(atoms) => {
-                let mut heads = Vec::with_capacity(atoms.len());
-                for atom in atoms {
+            CHead::Disjunction(disjuncts) => {
+                for disjunct in disjuncts.iter().filter(|d| d.condition.is_empty()) {
                     // An undefined head term drops the instance.
-                    let Some(sym) = self.atom_symbol(atom) else {
+                    let Some(sym) = self.atom_symbol(&disjunct.atom) else {
                         return;
                     };
                     if let Some(a) = self.atoms.find(sym)
@@ -1035,33 +1078,42 @@ impl Exec<'_> {
                     {
                         return; // already satisfied
                     }
-                    heads.push(atom);
                 }
-                let ids: Vec<u32> = heads
-                    .iter()
-                    .filter_map(|atom| self.derive(atom, output))
-                    .collect();
+                let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+                let mut ground: Vec<(u32, Body)> = Vec::new();
+                for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
+                    self.ground_element(disjunct, plan, pos_base, neg_base, &mut ground, output);
+                }
                 if self.heads_only {
                     return;
                 }
+                if ground
+                    .iter()
+                    .any(|(a, c)| c.is_empty() && self.atoms.fact[*a as usize])
+                {
+                    return; // a conditional disjunct certainly holds
+                }
+                let mut heads: Vec<AtomId> = Vec::with_capacity(ground.len());
+                for (atom, condition) in ground {
+                    if condition.is_empty() {
+                        heads.push(AtomId(atom));
+                    } else {
+                        heads.push(self.conditional_disjunct(atom, condition, span, output));
+                    }
+                }
+                heads.sort_unstable();
+                heads.dedup();
                 let empty = self.pos.is_empty() && self.neg.is_empty();
-                let head = match ids.as_slice() {
+                let head = match heads[..] {
+                    // No disjunct's condition holds: the body must be false.
+                    [] => Head::Constraint,
                     [single] if empty => {
                         // A fact is a flag on its atom, never a rule.
-                        self.atoms.fact[*single as usize] = true;
+                        self.atoms.fact[single.index()] = true;
                         return;
                     }
-                    [single] => Head::Atom(AtomId(*single)),
-                    _ => {
-                        let mut ids: Vec<AtomId> = ids.into_iter().map(AtomId).collect();
-                        ids.sort_unstable();
-                        ids.dedup();
-                        if ids.len() == 1 {
-                            Head::Atom(ids[0])
-                        } else {
-                            Head::Disjunction(ids)
-                        }
-                    }
+                    [single] => Head::Atom(single),
+                    _ => Head::Disjunction(heads),
                 };
                 output.rule(head, self.rule_body(), span);
             }
@@ -1086,6 +1138,36 @@ impl Exec<'_> {
                 output.rule(head, self.rule_body(), span);
             }
         }
+    }
+
+    /// The atom `d` standing for the disjunct `atom : condition` whose
+    /// condition is not certain, defined by `d ↔ condition ∧ atom`: the
+    /// first time, the rules `atom :- d.`, `d :- condition, atom.` and, per
+    /// literal `l` of the condition, `:- d, not l.`
+    fn conditional_disjunct(
+        &mut self,
+        atom: u32,
+        condition: Body,
+        span: Span,
+        output: &mut Output,
+    ) -> AtomId {
+        let (d, new) = self
+            .disjuncts
+            .atom(self.symbols, self.atoms, atom, condition.clone());
+        if new {
+            let (atom, d) = (AtomId(atom), AtomId(d));
+            output.rule(Head::Atom(atom), (&[d], &[]), span);
+            let definition = condition.and(&Body::from_slices(&[atom], &[]));
+            output.rule(Head::Atom(d), (&definition.pos, &definition.neg), span);
+            for &p in &condition.pos {
+                output.rule(Head::Constraint, (&[d], &[p]), span);
+            }
+            for &n in &condition.neg {
+                let body = Body::from_slices(&[d, n], &[]);
+                output.rule(Head::Constraint, (&body.pos, &body.neg), span);
+            }
+        }
+        AtomId(d)
     }
 
     fn ground_element(

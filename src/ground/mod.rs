@@ -112,7 +112,8 @@ pub fn ground(
         return (None, unsupported);
     }
     let aggregate_pred = preds.intern("#agg", 1, false);
-    let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred);
+    let disjunct_pred = preds.intern("#disjunct", 1, false);
+    let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred, disjunct_pred);
     for (component, component_rules) in &components {
         // A bounded choice whose conditions depend on its own component is
         // grounded in two parts: one generator `{a} :- B, c.` per element
