@@ -956,7 +956,7 @@ fn check_recursive_aggregates(
         if !cyclic[own as usize] {
             continue;
         }
-        for (op, bound) in definition.parts() {
+        for (op, _) in definition.parts() {
             let (mut rising, mut falling) = (None, None);
             for element in &definition.elements {
                 let direction = definition.direction(op, element);
@@ -978,15 +978,14 @@ fn check_recursive_aggregates(
             if let (Some(up), Some(down)) = (rising, falling) {
                 let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
                 let how = if up == down {
-                    format!("{} can both raise and lower it", name(up))
+                    format!("{} can both raise and lower", name(up))
                 } else {
-                    format!("{} can raise it and {} lower it", name(up), name(down))
+                    format!("{} can raise and {} lower", name(up), name(down))
                 };
                 return Err(Diagnostic::error(
                     definition.origin,
                     format!(
-                        "non-monotone recursive aggregate: its guard `{} {bound}` is neither monotone nor antimonotone in the atoms that depend on it ({how}); asp2sat does not support such recursion yet",
-                        op.as_str()
+                        "non-monotone recursive aggregate: {how} one of its guards, and depends on it; asp2sat does not support such recursion yet"
                     ),
                 ));
             }
