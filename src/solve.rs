@@ -17,7 +17,7 @@
 //!   each visible set is reported once.
 
 use crate::diagnostics::Diagnostic;
-use crate::ground::program::{AtomId, GroundProgram, Head};
+use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::{self, Translation, TranslationStats, loops};
 use std::time::{Duration, Instant};
@@ -127,11 +127,25 @@ impl Enumerator {
             clauses: translation.stats().clauses(),
             translation: *translation.stats(),
             tight: translation.is_tight(),
-            // Facts, positive rules and constraints: one answer set at most.
+            // Facts, positive rules, constraints and aggregates that only
+            // rise with positive atoms: one answer set at most. (An
+            // aggregate over `not a`, or one that falls, is a negation:
+            // `a :- #count{1 : not a} <= 0.` has two.)
             deterministic: program.rules.iter().all(|rule| match rule.head {
                 Head::Constraint => true,
                 Head::Atom(_) => rule.body.neg.is_empty(),
                 Head::Disjunction(_) | Head::Choice { .. } => false,
+            }) && program.aggregates.iter().all(|aggregate| {
+                let parts = aggregate.parts();
+                aggregate.elements.iter().all(|element| {
+                    element.conditions.iter().all(|c| c.neg.is_empty())
+                        && parts.iter().all(|&(op, _)| {
+                            matches!(
+                                aggregate.direction(op, element),
+                                Direction::Up | Direction::Neither
+                            )
+                        })
+                })
             }),
             translate_time: start.elapsed(),
             ..SolveStats::default()

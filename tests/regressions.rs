@@ -136,6 +136,27 @@ const ANSWERS: &[Case] = &[
         &["p(7)"],
     ),
     ("#const n=1. p(n).", &["-c", "n=5"], &["p(5)"]),
+    // A positive rule over an aggregate of `not a` is `a :- not not a`:
+    // two answer sets, where the search stopped at the first (it took
+    // programs with positive rules for deterministic).
+    ("a :- #count{1 : not a} <= 0.", &[], &["", "a"]),
+    (
+        "p(1..2). a(X) :- p(X), #count{Y : p(Y), not a(Y)} < 2.",
+        &[],
+        &["p(1) p(2)", "p(1) p(2) a(1) a(2)"],
+    ),
+    // Recursion through monotone and convex aggregates, and through the
+    // literal of a conditional literal.
+    ("{b}. a :- #count{1 : a; 1 : b} >= 1.", &[], &["", "a b"]),
+    ("p :- #count{1 : q} = 1. q :- p. {q}.", &[], &["", "p q"]),
+    (
+        "n(1..3). e(1,2). e(2,3). r(1). r(Y) :- n(Y), r(X) : e(X,Y).",
+        &[],
+        &["n(1) n(2) n(3) e(1,2) e(2,3) r(1) r(2) r(3)"],
+    ),
+    // With c false the conditional literal holds; with c true it needs b,
+    // which only a supports.
+    ("a :- b : c. b :- a. {c}.", &[], &["a b", "c"]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.
