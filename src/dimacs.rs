@@ -60,7 +60,11 @@ pub fn write(
     symbols: &[(Var, String)],
 ) -> io::Result<()> {
     let mut line = String::with_capacity(256);
-    writeln!(out, "p cnf {} {}", formula.var_count(), formula.len())?;
+    // An empty clause over no variables is declared over one: Ganak
+    // counts `p cnf 0 1` with the clause `0` as one model.
+    let unsatisfiable = formula.iter().any(|clause| clause.is_empty());
+    let vars = formula.var_count().max(usize::from(unsatisfiable));
+    writeln!(out, "p cnf {} {}", vars, formula.len())?;
     let vars = projection(symbols);
     for prefix in ["c ind", "c p show"] {
         line.clear();

@@ -213,7 +213,8 @@ impl Enumerator {
             }
             self.read_model();
             if self.translation.needs_loop_formulas() {
-                let clauses = loops::loop_formulas(&self.translation, &self.atom_values);
+                let clauses =
+                    loops::loop_formulas(&self.translation, &self.atom_values, &mut self.solver);
                 if !clauses.is_empty() {
                     self.stats.loop_rounds += 1;
                     self.stats.loop_clauses += clauses.len();

@@ -304,6 +304,22 @@ case!(
     head_aggregate,
     "q(1..3). 1 #count{X : r(X) : q(X)} 2. {s(1..3)}. #sum{X,t : t(X) : s(X)} >= 3."
 );
+case!(
+    conditional_disjunction_over_facts,
+    "q(1..3). p(X) : q(X), X > 1 | s(X) : q(X), X < 2 :- not t. {t}."
+);
+case!(
+    conditional_disjunction_over_choices,
+    "{q(1..2)}. p(X) : q(X) | r. p(1) :- r, q(2)."
+);
+case!(
+    recursive_aggregate,
+    "e(1,2;2,3;3,1). {s(1..3)}. r(X) :- s(X). r(Y) :- e(X,Y), #count{Z : r(Z), e(Z,Y)} >= 1."
+);
+case!(
+    recursive_conditional_literal,
+    "n(1..3). e(1,2;1,3;2,3). {x(1..3)}. r(X) :- x(X). r(Y) :- n(Y), r(X) : e(X,Y)."
+);
 
 // Constants.
 case!(

@@ -40,13 +40,52 @@ pub struct CAggregate {
     pub assigns: Option<usize>,
     /// The global variables the aggregate reads: they must be bound first.
     pub inputs: Vec<usize>,
+    /// A body conditional literal `l : c`: one element per instance of `c`,
+    /// with `not l` as its `unless`; it holds when no element's `c` holds
+    /// without `l`. Grounding gives it the form `#sum{1,i : l; 1,i : not
+    /// c_i...} >= n` over its `n` instances, where `l` stays a positive
+    /// dependency (in `#count{..: c, not l} = 0` it would be a negative one,
+    /// which differs when `l` is recursive).
+    pub conditional: bool,
     pub span: Span,
+}
+
+impl CAggregate {
+    /// Whether an element's condition reads a predicate for which
+    /// `selected` holds: positively, or also negatively with `negated`.
+    pub fn reads(&self, selected: &dyn Fn(PredId) -> bool, negated: bool) -> bool {
+        self.elements
+            .iter()
+            .flat_map(|e| &e.condition)
+            .any(|l| reads(l, selected, negated))
+    }
+
+    /// Whether the literal of a conditional literal reads a predicate for
+    /// which `selected` holds.
+    pub fn literal_reads(&self, selected: &dyn Fn(PredId) -> bool) -> bool {
+        self.elements
+            .iter()
+            .flat_map(|e| &e.unless)
+            .any(|l| reads(l, selected, true))
+    }
+}
+
+fn reads(literal: &CLit, selected: &dyn Fn(PredId) -> bool, negated: bool) -> bool {
+    match literal {
+        CLit::Pos(a) => selected(a.pred),
+        CLit::Neg(a) => negated && selected(a.pred),
+        _ => false,
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct CAggregateElement {
     pub terms: Vec<CTerm>,
     pub condition: Vec<CLit>,
+    /// In a conditional literal `l : c` (whose element's condition is
+    /// `c`): `not l` compiled, grounded once `c` is; `None` when `not l`
+    /// always holds. Always `None` in other aggregates.
+    pub unless: Option<CLit>,
 }
 
 #[derive(Clone, Debug)]
@@ -65,8 +104,10 @@ pub struct CElement {
 #[derive(Clone, Debug)]
 pub enum CHead {
     Constraint,
-    /// One atom for a normal rule; several for a disjunction.
-    Disjunction(Vec<CAtom>),
+    /// One atom for a normal rule; several for a disjunction, where a
+    /// conditional disjunct `p(X) : q(X)` stands for the `p(X)` whose
+    /// condition holds.
+    Disjunction(Vec<CElement>),
     Choice {
         elements: Vec<CElement>,
         guards: Vec<(CmpOp, CTerm)>,
@@ -87,24 +128,25 @@ impl CRule {
     /// Predicates the head defines.
     pub fn head_preds(&self) -> Vec<PredId> {
         match &self.head {
-            CHead::Disjunction(atoms) => atoms.iter().map(|a| a.pred).collect(),
+            CHead::Disjunction(disjuncts) => disjuncts.iter().map(|d| d.atom.pred).collect(),
             CHead::Choice { elements, .. } => elements.iter().map(|e| e.atom.pred).collect(),
             CHead::Constraint | CHead::ShowTerm(_) => Vec::new(),
         }
     }
 
-    /// Every literal the rule reads: body, choice element conditions and
-    /// aggregate element conditions (one level: aggregates do not nest).
+    /// Every literal the rule reads: body, conditions of choice elements
+    /// and disjuncts, and aggregate element conditions (one level:
+    /// aggregates do not nest).
     pub fn read_literals(&self) -> impl Iterator<Item = &CLit> {
         let conditions: &[CElement] = match &self.head {
-            CHead::Choice { elements, .. } => elements,
+            CHead::Choice { elements, .. } | CHead::Disjunction(elements) => elements,
             _ => &[],
         };
         let aggregated = self.body.iter().flat_map(|literal| match literal {
             CLit::Aggregate(aggregate) => aggregate
                 .elements
                 .iter()
-                .flat_map(|e| e.condition.iter())
+                .flat_map(|e| e.condition.iter().chain(&e.unless))
                 .collect(),
             _ => Vec::new(),
         });
@@ -175,7 +217,7 @@ impl<'a> Compiler<'a> {
                     span,
                 } => unpool_aggregate(&conditional_as_aggregate(literal, condition, *span))
                     .into_iter()
-                    .map(BodyItem::Aggregate)
+                    .map(BodyItem::Conditional)
                     .collect(),
                 BodyElement::Unsupported { what, span } => {
                     return self.unsupported(*span, what);
@@ -192,23 +234,36 @@ impl<'a> Compiler<'a> {
                 }
             }
             RuleHead::Ast(Head::Disjunction(disjuncts)) => {
+                // Pools in a plain disjunct make copies of the rule; in a
+                // conditional one (`p(X) : q(X)`), more conditional
+                // disjuncts, as in a choice.
                 let mut heads: Vec<Vec<ast::HeadLiteral>> = vec![Vec::new()];
                 for disjunct in disjuncts {
-                    if !disjunct.condition.is_empty() {
-                        return self.unsupported(
-                            disjunct.span,
-                            "conditional literals in disjunctive heads",
-                        );
+                    let atoms = unpool_atom(&disjunct.atom);
+                    if disjunct.condition.is_empty() {
+                        let alternatives: Vec<ast::HeadLiteral> = atoms
+                            .into_iter()
+                            .map(|atom| ast::HeadLiteral {
+                                atom,
+                                condition: Vec::new(),
+                                span: disjunct.span,
+                            })
+                            .collect();
+                        heads = product(&heads, &alternatives);
+                        continue;
                     }
-                    let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
-                        .into_iter()
-                        .map(|atom| ast::HeadLiteral {
-                            atom,
-                            condition: Vec::new(),
-                            span: disjunct.span,
-                        })
-                        .collect();
-                    heads = product(&heads, &alternatives);
+                    let conditions = unpool_condition(&disjunct.condition);
+                    for head in &mut heads {
+                        for atom in &atoms {
+                            for condition in &conditions {
+                                head.push(ast::HeadLiteral {
+                                    atom: atom.clone(),
+                                    condition: condition.clone(),
+                                    span: disjunct.span,
+                                });
+                            }
+                        }
+                    }
                 }
                 for head in &heads {
                     for body in &bodies {
@@ -379,7 +434,7 @@ impl<'a> Compiler<'a> {
         }
         let mut global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
         for item in body {
-            if let BodyItem::Aggregate(aggregate) = item {
+            if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {
                 for guard in &aggregate.guards {
                     collect_variable_names(&guard.term, &mut global_names);
                 }
@@ -387,9 +442,16 @@ impl<'a> Compiler<'a> {
         }
         shape.global_variable_names(&mut global_names);
         for item in body {
-            if let BodyItem::Aggregate(aggregate) = item {
-                match self.aggregate(aggregate, &global_names, &mut scope, &mut out_body) {
-                    Ok(aggregate) => out_body.push(CLit::Aggregate(Box::new(aggregate))),
+            if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {
+                let conditional = matches!(item, BodyItem::Conditional(_));
+                match self.aggregate(
+                    aggregate,
+                    conditional,
+                    &global_names,
+                    &mut scope,
+                    &mut out_body,
+                ) {
+                    Ok(compiled) => out_body.push(CLit::Aggregate(Box::new(compiled))),
                     Err(e) => return self.errors.push(e),
                 }
             }
@@ -403,14 +465,24 @@ impl<'a> Compiler<'a> {
                 Err(e) => return self.errors.push(e),
             },
             RuleShape::Disjunction(disjuncts) => {
-                let mut atoms = Vec::new();
-                for d in disjuncts {
+                let mut compiled = Vec::new();
+                for d in disjuncts.iter().filter(|d| d.condition.is_empty()) {
                     match self.atom(&d.atom, &mut scope, &mut out_body) {
-                        Ok(a) => atoms.push(a),
+                        Ok(atom) => compiled.push(CElement {
+                            atom,
+                            condition: Vec::new(),
+                        }),
                         Err(e) => return self.errors.push(e),
                     }
                 }
-                CHead::Disjunction(atoms)
+                for d in disjuncts.iter().filter(|d| !d.condition.is_empty()) {
+                    match self.element(&d.atom, &d.condition, &global_names, &mut scope) {
+                        Ok(Some(element)) => compiled.push(element),
+                        Ok(None) => {}
+                        Err(e) => return self.errors.push(e),
+                    }
+                }
+                CHead::Disjunction(compiled)
             }
             RuleShape::Choice(guards, elements) => {
                 let mut compiled_guards = Vec::new();
@@ -422,23 +494,11 @@ impl<'a> Compiler<'a> {
                 }
                 let mut compiled = Vec::new();
                 for element in elements {
-                    // Variables that are not global are local to the element.
-                    scope.enter_element(&global_names);
-                    let mut condition = Vec::new();
-                    let mut keep = true;
-                    for literal in &element.condition {
-                        match self.literal(literal, &mut scope, &mut condition) {
-                            Ok(true) => {}
-                            Ok(false) => keep = false,
-                            Err(e) => return self.errors.push(e),
-                        }
-                    }
-                    let atom = match self.atom(&element.atom, &mut scope, &mut condition) {
-                        Ok(a) => a,
+                    match self.element(&element.atom, &element.condition, &global_names, &mut scope)
+                    {
+                        Ok(Some(element)) => compiled.push(element),
+                        Ok(None) => {}
                         Err(e) => return self.errors.push(e),
-                    };
-                    if keep {
-                        compiled.push(CElement { atom, condition });
                     }
                 }
                 CHead::Choice {
@@ -459,11 +519,37 @@ impl<'a> Compiler<'a> {
         self.rules.push(rule);
     }
 
+    /// Compiles `atom : condition` (a choice element or a conditional
+    /// disjunct), whose variables that are not `globals` are local to it;
+    /// `None` when the condition can never hold.
+    fn element(
+        &mut self,
+        atom: &ast::Atom,
+        condition: &[Literal],
+        globals: &FxHashSet<String>,
+        scope: &mut Scope,
+    ) -> Result<Option<CElement>, Diagnostic> {
+        scope.enter_element(globals);
+        let mut compiled = Vec::new();
+        let mut possible = true;
+        for literal in condition {
+            possible &= self.literal(literal, scope, &mut compiled)?;
+        }
+        let atom = self.atom(atom, scope, &mut compiled)?;
+        Ok(possible.then_some(CElement {
+            atom,
+            condition: compiled,
+        }))
+    }
+
     /// Compiles a body aggregate: guards in the rule's scope, each element in
-    /// a scope of its own where only `globals` are shared with the rule.
+    /// a scope of its own where only `globals` are shared with the rule. In
+    /// a `conditional` literal's aggregate the last literal of each
+    /// element's condition is `not l`, which becomes the element's `unless`.
     fn aggregate(
         &mut self,
         aggregate: &ast::Aggregate,
+        conditional: bool,
         globals: &FxHashSet<String>,
         scope: &mut Scope,
         out: &mut Vec<CLit>,
@@ -484,12 +570,17 @@ impl<'a> Compiler<'a> {
             let mut condition = Vec::new();
             let mut possible = true;
             let mut literal_tuple = Vec::new();
+            let mut unless = None;
             for (i, literal) in element.condition.iter().enumerate() {
+                let before = condition.len();
                 possible &= self.literal(literal, scope, &mut condition)?;
+                // The compiled literal is the last one pushed, after the
+                // bindings of any intervals inside it.
                 if i == 0 && element.literal_tuple {
-                    // The compiled literal is the last one pushed, after
-                    // the bindings of any intervals inside it.
                     literal_tuple = self.literal_tuple(literal, condition.last());
+                }
+                if conditional && i + 1 == element.condition.len() && condition.len() > before {
+                    unless = condition.pop();
                 }
             }
             let mut terms = element
@@ -499,7 +590,11 @@ impl<'a> Compiler<'a> {
                 .collect::<Result<Vec<_>, _>>()?;
             terms.extend(literal_tuple);
             if possible {
-                elements.push(CAggregateElement { terms, condition });
+                elements.push(CAggregateElement {
+                    terms,
+                    condition,
+                    unless,
+                });
             }
         }
         scope.leave_element();
@@ -515,7 +610,7 @@ impl<'a> Compiler<'a> {
             });
         }
         for element in &elements {
-            let literals = element.condition.iter();
+            let literals = element.condition.iter().chain(&element.unless);
             for literal in literals {
                 literal_terms(literal, &mut |t| {
                     t.for_each_var(&mut |v| {
@@ -542,6 +637,7 @@ impl<'a> Compiler<'a> {
             guards,
             assigns: None,
             inputs,
+            conditional,
             span: aggregate.span,
         })
     }
@@ -768,14 +864,15 @@ enum RuleShape<'s> {
 }
 
 impl RuleShape<'_> {
-    /// The head's variables that are global (choice elements have their
-    /// own local variables).
+    /// The head's variables that are global (choice elements and
+    /// conditional disjuncts have their own local variables).
     fn global_variable_names(&self, names: &mut FxHashSet<String>) {
         match self {
             RuleShape::Constraint => {}
             RuleShape::ShowTerm(term) => collect_variable_names(term, names),
             RuleShape::Disjunction(disjuncts) => disjuncts
                 .iter()
+                .filter(|d| d.condition.is_empty())
                 .for_each(|d| collect_variable_names(&d.atom.term, names)),
             RuleShape::Choice(guards, _) => guards
                 .iter()
@@ -789,6 +886,8 @@ impl RuleShape<'_> {
 enum BodyItem {
     Literal(Literal),
     Aggregate(ast::Aggregate),
+    /// A conditional literal, as the aggregate that stands for it.
+    Conditional(ast::Aggregate),
 }
 
 /// Variable numbering for one rule. Element-local variables get fresh
@@ -1222,7 +1321,7 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
             for element in &aggregate.elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);
-                for literal in &element.condition {
+                for literal in element.condition.iter().chain(&element.unless) {
                     literal_terms(literal, &mut |t| require(t, &local));
                 }
                 element.terms.iter().for_each(|t| require(t, &local));
@@ -1232,12 +1331,10 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     match &rule.head {
         CHead::Constraint => {}
         CHead::ShowTerm(t) => require(t, &bound),
-        CHead::Disjunction(atoms) => atoms
-            .iter()
-            .flat_map(|a| &a.args)
-            .for_each(|t| require(t, &bound)),
-        CHead::Choice { elements, guards } => {
-            guards.iter().for_each(|(_, t)| require(t, &bound));
+        CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
+            if let CHead::Choice { guards, .. } = &rule.head {
+                guards.iter().for_each(|(_, t)| require(t, &bound));
+            }
             for element in elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);

@@ -87,6 +87,7 @@ pub struct Instantiator<'s> {
     pub rules: RuleSet,
     pub show_terms: Vec<ShowTerm>,
     pub aggregates: AggregateAtoms,
+    disjuncts: DisjunctAtoms,
 }
 
 /// The atoms standing for ground aggregates; equal aggregates share one.
@@ -97,12 +98,47 @@ pub struct AggregateAtoms {
     index: FxHashMap<AggregateKey, u32>,
 }
 
+/// The atoms `#disjunct(k)` that stand for conditional disjuncts `a : c`
+/// whose condition is not certain, one per distinct `(a, c)`.
+pub struct DisjunctAtoms {
+    pred: PredId,
+    name: NameId,
+    index: FxHashMap<(u32, Body), u32>,
+}
+
+impl DisjunctAtoms {
+    /// The atom for `atom : condition`, and whether it is new.
+    fn atom(
+        &mut self,
+        symbols: &mut SymbolTable,
+        atoms: &mut AtomTable,
+        atom: u32,
+        condition: Body,
+    ) -> (u32, bool) {
+        if let Some(&d) = self.index.get(&(atom, condition.clone())) {
+            return (d, false);
+        }
+        let number = symbols.number(self.index.len() as i32);
+        let sym = symbols.function_of(self.name, &[number], false);
+        let d = atoms.get_or_insert(sym, self.pred);
+        atoms.defined[d as usize] = true;
+        self.index.insert((atom, condition), d);
+        (d, true)
+    }
+}
+
 /// A ground aggregate as its atom's definition holds it.
 type AggregateKey = (AggregateValue, Vec<WeightedElement>, Vec<(CmpOp, i64)>);
 
 impl AggregateAtoms {
     /// The atom for an aggregate: `#agg(k)`, of the predicate `pred`.
-    fn atom(&mut self, symbols: &mut SymbolTable, atoms: &mut AtomTable, key: AggregateKey) -> u32 {
+    fn atom(
+        &mut self,
+        symbols: &mut SymbolTable,
+        atoms: &mut AtomTable,
+        key: AggregateKey,
+        origin: Span,
+    ) -> u32 {
         if let Some(&atom) = self.index.get(&key) {
             return atom;
         }
@@ -116,6 +152,7 @@ impl AggregateAtoms {
             value,
             elements,
             guards,
+            origin,
         });
         self.index.insert(key, atom);
         atom
@@ -153,11 +190,17 @@ enum Step<'r> {
         lo: &'r CTerm,
         hi: &'r CTerm,
     },
-    /// A body aggregate, with one plan per element condition.
+    /// A body aggregate, with one plan per element condition (and for a
+    /// conditional literal, one for its `not l` after the condition).
     Aggregate {
         aggregate: &'r CAggregate,
-        plans: Vec<Vec<Step<'r>>>,
+        plans: Vec<ElementPlan<'r>>,
     },
+}
+
+struct ElementPlan<'r> {
+    condition: Vec<Step<'r>>,
+    unless: Option<Vec<Step<'r>>>,
 }
 
 /// Where one rule evaluation puts what it grounds. Rules go straight into
@@ -167,6 +210,16 @@ struct Output<'o> {
     new_members: Vec<(PredId, u32)>,
     rules: &'o mut RuleSet,
     show_terms: &'o mut Vec<ShowTerm>,
+}
+
+/// What evaluating a rule produces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Ground rules (and facts, show terms).
+    Rules,
+    /// Only the atoms in the heads of the instances whose aggregates may
+    /// hold; no aggregate atoms.
+    HeadsOnly,
 }
 
 impl Output<'_> {
@@ -214,14 +267,21 @@ impl RuleSet {
 }
 
 impl<'s> Instantiator<'s> {
-    /// `aggregate_pred` is the predicate `#agg/1` of the aggregate atoms.
-    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates, aggregate_pred: PredId) -> Self {
+    /// `aggregate_pred` and `disjunct_pred` are the predicates `#agg/1` and
+    /// `#disjunct/1` of the auxiliary atoms.
+    pub fn new(
+        symbols: &'s mut SymbolTable,
+        preds: &Predicates,
+        aggregate_pred: PredId,
+        disjunct_pred: PredId,
+    ) -> Self {
         let pred_names = preds
             .ids()
             .map(|p| symbols.name(&preds.get(p).name))
             .collect();
         let pred_negative = preds.ids().map(|p| preds.get(p).negative).collect();
         let aggregate_name = symbols.name(&preds.get(aggregate_pred).name);
+        let disjunct_name = symbols.name(&preds.get(disjunct_pred).name);
         Instantiator {
             symbols,
             pred_names,
@@ -236,10 +296,26 @@ impl<'s> Instantiator<'s> {
                 definitions: Vec::new(),
                 index: FxHashMap::default(),
             },
+            disjuncts: DisjunctAtoms {
+                pred: disjunct_pred,
+                name: disjunct_name,
+                index: FxHashMap::default(),
+            },
         }
     }
 
     /// Grounds the rules defining one component's predicates to a fixpoint.
+    ///
+    /// A rule with a recursive aggregate (whose elements read the component
+    /// positively, or a conditional literal whose literal reads it) cannot be grounded before the component is complete:
+    /// during the fixpoint it is evaluated again in every round, over the
+    /// elements known so far, and only derives the heads of the instances
+    /// whose aggregates may hold (or, for an assignment, the values they may
+    /// take); once the component is complete it is grounded with the
+    /// aggregates' complete elements, now producing its rules. The last
+    /// round sees every element, so the heads derived include all those of
+    /// the final rules; atoms only earlier rounds derived are left without
+    /// rules, false after simplification.
     pub fn ground_component(&mut self, component: &[PredId], rules: &[&CRule]) {
         let in_component = |p: PredId| component.contains(&p);
         let recursive: Vec<Vec<usize>> = rules
@@ -253,8 +329,22 @@ impl<'s> Instantiator<'s> {
                     .collect()
             })
             .collect();
-        for rule in rules {
-            self.evaluate(rule, None, &in_component);
+        let modes: Vec<Mode> = rules
+            .iter()
+            .map(|r| {
+                let deferred = r.body.iter().any(|l| {
+                    matches!(l, CLit::Aggregate(a)
+                        if a.reads(&in_component, false) || a.literal_reads(&in_component))
+                });
+                if deferred {
+                    Mode::HeadsOnly
+                } else {
+                    Mode::Rules
+                }
+            })
+            .collect();
+        for (rule, &mode) in rules.iter().zip(&modes) {
+            self.evaluate(rule, None, &in_component, mode);
         }
         loop {
             let mut any_recent = false;
@@ -267,14 +357,23 @@ impl<'s> Instantiator<'s> {
             if !any_recent {
                 break;
             }
-            for (rule, positions) in rules.iter().zip(&recursive) {
+            for ((rule, positions), &mode) in rules.iter().zip(&recursive).zip(&modes) {
+                if mode == Mode::HeadsOnly {
+                    self.evaluate(rule, None, &in_component, mode);
+                    continue;
+                }
                 for &i in positions {
-                    self.evaluate(rule, Some(i), &in_component);
+                    self.evaluate(rule, Some(i), &in_component, mode);
                 }
             }
         }
         for &p in component {
             self.relations[p.index()].complete = true;
+        }
+        for (rule, &mode) in rules.iter().zip(&modes) {
+            if mode == Mode::HeadsOnly {
+                self.evaluate(rule, None, &|_| false, Mode::Rules);
+            }
         }
     }
 
@@ -300,7 +399,7 @@ impl<'s> Instantiator<'s> {
     /// `#show` terms).
     pub fn ground_final(&mut self, rules: &[&CRule]) {
         for rule in rules {
-            self.evaluate(rule, None, &|_| false);
+            self.evaluate(rule, None, &|_| false, Mode::Rules);
         }
     }
 
@@ -309,11 +408,12 @@ impl<'s> Instantiator<'s> {
         rule: &CRule,
         delta: Option<usize>,
         in_component: &dyn Fn(PredId) -> bool,
+        mode: Mode,
     ) {
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);
         let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
-            CHead::Choice { elements, .. } => elements
+            CHead::Choice { elements, .. } | CHead::Disjunction(elements) => elements
                 .iter()
                 .map(|e| self.plan(&e.condition, &mut bound.clone(), None, &|_| false))
                 .collect(),
@@ -324,6 +424,7 @@ impl<'s> Instantiator<'s> {
             relations: &self.relations,
             atoms: &mut self.atoms,
             aggregates: &mut self.aggregates,
+            disjuncts: &mut self.disjuncts,
             pred_names: &self.pred_names,
             pred_negative: &self.pred_negative,
             env: vec![None; rule.num_vars],
@@ -334,6 +435,7 @@ impl<'s> Instantiator<'s> {
             args: Vec::new(),
             scratch_pos: Vec::new(),
             scratch_neg: Vec::new(),
+            heads_only: mode == Mode::HeadsOnly,
         };
         let mut output = Output {
             new_members: Vec::new(),
@@ -421,7 +523,14 @@ impl<'s> Instantiator<'s> {
                     plans: aggregate
                         .elements
                         .iter()
-                        .map(|e| self.plan(&e.condition, &mut bound.to_vec(), None, &|_| false))
+                        .map(|e| {
+                            let mut local = bound.to_vec();
+                            let condition = self.plan(&e.condition, &mut local, None, &|_| false);
+                            let unless = e.unless.as_ref().map(|l| {
+                                self.plan(std::slice::from_ref(l), &mut local, None, &|_| false)
+                            });
+                            ElementPlan { condition, unless }
+                        })
                         .collect(),
                 },
             };
@@ -537,6 +646,7 @@ struct Exec<'a> {
     relations: &'a [Relation],
     atoms: &'a mut AtomTable,
     aggregates: &'a mut AggregateAtoms,
+    disjuncts: &'a mut DisjunctAtoms,
     pred_names: &'a [NameId],
     pred_negative: &'a [bool],
     env: Vec<Option<SymId>>,
@@ -550,6 +660,9 @@ struct Exec<'a> {
     /// Scratch space for the body of a rule instance.
     scratch_pos: Vec<AtomId>,
     scratch_neg: Vec<AtomId>,
+    /// [`Mode::HeadsOnly`]: derive head atoms only, without rules, facts
+    /// or aggregate atoms.
+    heads_only: bool,
 }
 
 impl Exec<'_> {
@@ -677,15 +790,18 @@ impl Exec<'_> {
     fn aggregate(
         &mut self,
         aggregate: &CAggregate,
-        plans: &[Vec<Step<'_>>],
+        plans: &[ElementPlan<'_>],
         steps: &[Step<'_>],
         k: usize,
         leaf: &mut dyn FnMut(&mut Self),
     ) {
+        if aggregate.conditional {
+            return self.conditional(aggregate, plans, steps, k, leaf);
+        }
         let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
         let mut found: Vec<(SymId, Body)> = Vec::new();
         for (element, plan) in aggregate.elements.iter().zip(plans) {
-            self.run(plan, 0, &mut |exec| {
+            self.run(&plan.condition, 0, &mut |exec| {
                 let mut values = Vec::with_capacity(element.terms.len());
                 for term in &element.terms {
                     match term.eval(exec.symbols, &exec.env) {
@@ -713,12 +829,16 @@ impl Exec<'_> {
             return;
         };
         match aggregate.assigns {
-            None => self.aggregate_literal(aggregate.negated, &ground, &guards, steps, k, leaf),
+            None => {
+                let key = ground.with_guards(self.symbols, &guards);
+                self.aggregate_literal(aggregate, aggregate.negated, key, steps, k, leaf)
+            }
             Some(var) => {
                 for value in ground.possible_values(self.symbols) {
                     guards.push((CmpOp::Eq, value));
                     self.env[var] = Some(value);
-                    self.aggregate_literal(false, &ground, &guards, steps, k, leaf);
+                    let key = ground.with_guards(self.symbols, &guards);
+                    self.aggregate_literal(aggregate, false, key, steps, k, leaf);
                     self.env[var] = None;
                     guards.pop();
                 }
@@ -726,17 +846,70 @@ impl Exec<'_> {
         }
     }
 
-    /// Continues with the aggregate `ground` under `guards` in the body.
-    fn aggregate_literal(
+    /// Grounds a conditional literal `l : c` as `#sum{1,i : l; 1,i : not
+    /// c_i...} >= n` over its `n` instances whose `l` is not certain: each
+    /// instance holds when `l` does or a literal of its `c` does not.
+    fn conditional(
         &mut self,
-        negated: bool,
-        ground: &GroundAggregate,
-        guards: &[(CmpOp, SymId)],
+        aggregate: &CAggregate,
+        plans: &[ElementPlan<'_>],
         steps: &[Step<'_>],
         k: usize,
         leaf: &mut dyn FnMut(&mut Self),
     ) {
-        let Some((value, elements, guards)) = ground.with_guards(self.symbols, guards) else {
+        let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+        let mut elements: Vec<WeightedElement> = Vec::new();
+        for plan in plans {
+            self.run(&plan.condition, 0, &mut |exec| {
+                let condition = exec.body(pos_base, neg_base);
+                // `not l` grounded: `None` when it cannot hold (`l` is
+                // certain), an empty body when it is certain.
+                let not_literal = match &plan.unless {
+                    None => Some(Body::default()),
+                    Some(unless) => {
+                        let (pos_mark, neg_mark) = (exec.pos.len(), exec.neg.len());
+                        let mut found = None;
+                        exec.run(unless, 0, &mut |exec| {
+                            found = Some(exec.body(pos_mark, neg_mark))
+                        });
+                        found
+                    }
+                };
+                let Some(not_literal) = not_literal else {
+                    return;
+                };
+                let mut conditions = Vec::new();
+                if !not_literal.is_empty() {
+                    conditions.push(Body::from_slices(&not_literal.neg, &not_literal.pos));
+                }
+                conditions.extend(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])));
+                conditions.extend(condition.neg.iter().map(|&n| Body::from_slices(&[n], &[])));
+                conditions.sort();
+                elements.push(WeightedElement {
+                    weight: 1,
+                    conditions,
+                });
+            });
+        }
+        elements.sort_by(|a, b| a.conditions.cmp(&b.conditions));
+        elements.dedup();
+        let guards = vec![(CmpOp::Ge, elements.len() as i64)];
+        let key = Some((AggregateValue::Sum, elements, guards));
+        self.aggregate_literal(aggregate, false, key, steps, k, leaf);
+    }
+
+    /// Continues with the ground aggregate `key` in the body (`None`: its
+    /// guards can never hold).
+    fn aggregate_literal(
+        &mut self,
+        aggregate: &CAggregate,
+        negated: bool,
+        key: Option<AggregateKey>,
+        steps: &[Step<'_>],
+        k: usize,
+        leaf: &mut dyn FnMut(&mut Self),
+    ) {
+        let Some((value, elements, guards)) = key else {
             // A guard no value can satisfy (`#count{..} > a`).
             if negated {
                 self.run(steps, k + 1, leaf);
@@ -749,10 +922,12 @@ impl Exec<'_> {
                     self.run(steps, k + 1, leaf);
                 }
             }
+            None if self.heads_only => self.run(steps, k + 1, leaf),
             None => {
-                let atom =
-                    self.aggregates
-                        .atom(self.symbols, self.atoms, (value, elements, guards));
+                let key = (value, elements, guards);
+                let atom = self
+                    .aggregates
+                    .atom(self.symbols, self.atoms, key, aggregate.span);
                 let literals = if negated {
                     &mut self.neg
                 } else {
@@ -892,11 +1067,10 @@ impl Exec<'_> {
                     output.show_terms.push(ShowTerm { term, body });
                 }
             }
-            CHead::Disjunction(atoms) => {
-                let mut heads = Vec::with_capacity(atoms.len());
-                for atom in atoms {
+            CHead::Disjunction(disjuncts) => {
+                for disjunct in disjuncts.iter().filter(|d| d.condition.is_empty()) {
                     // An undefined head term drops the instance.
-                    let Some(sym) = self.atom_symbol(atom) else {
+                    let Some(sym) = self.atom_symbol(&disjunct.atom) else {
                         return;
                     };
                     if let Some(a) = self.atoms.find(sym)
@@ -904,30 +1078,42 @@ impl Exec<'_> {
                     {
                         return; // already satisfied
                     }
-                    heads.push(atom);
                 }
-                let ids: Vec<u32> = heads
+                let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+                let mut ground: Vec<(u32, Body)> = Vec::new();
+                for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
+                    self.ground_element(disjunct, plan, pos_base, neg_base, &mut ground, output);
+                }
+                if self.heads_only {
+                    return;
+                }
+                if ground
                     .iter()
-                    .filter_map(|atom| self.derive(atom, output))
-                    .collect();
+                    .any(|(a, c)| c.is_empty() && self.atoms.fact[*a as usize])
+                {
+                    return; // a conditional disjunct certainly holds
+                }
+                let mut heads: Vec<AtomId> = Vec::with_capacity(ground.len());
+                for (atom, condition) in ground {
+                    if condition.is_empty() {
+                        heads.push(AtomId(atom));
+                    } else {
+                        heads.push(self.conditional_disjunct(atom, condition, span, output));
+                    }
+                }
+                heads.sort_unstable();
+                heads.dedup();
                 let empty = self.pos.is_empty() && self.neg.is_empty();
-                let head = match ids.as_slice() {
+                let head = match heads[..] {
+                    // No disjunct's condition holds: the body must be false.
+                    [] => Head::Constraint,
                     [single] if empty => {
                         // A fact is a flag on its atom, never a rule.
-                        self.atoms.fact[*single as usize] = true;
+                        self.atoms.fact[single.index()] = true;
                         return;
                     }
-                    [single] => Head::Atom(AtomId(*single)),
-                    _ => {
-                        let mut ids: Vec<AtomId> = ids.into_iter().map(AtomId).collect();
-                        ids.sort_unstable();
-                        ids.dedup();
-                        if ids.len() == 1 {
-                            Head::Atom(ids[0])
-                        } else {
-                            Head::Disjunction(ids)
-                        }
-                    }
+                    [single] => Head::Atom(single),
+                    _ => Head::Disjunction(heads),
                 };
                 output.rule(head, self.rule_body(), span);
             }
@@ -936,6 +1122,9 @@ impl Exec<'_> {
                 let mut ground: Vec<(u32, Body)> = Vec::new();
                 for (element, plan) in elements.iter().zip(element_plans) {
                     self.ground_element(element, plan, pos_base, neg_base, &mut ground, output);
+                }
+                if self.heads_only {
+                    return;
                 }
                 let elements = merge_elements(ground);
                 let head = match self.bounds(guards, elements.len()) {
@@ -949,6 +1138,36 @@ impl Exec<'_> {
                 output.rule(head, self.rule_body(), span);
             }
         }
+    }
+
+    /// The atom `d` standing for the disjunct `atom : condition` whose
+    /// condition is not certain, defined by `d ↔ condition ∧ atom`: the
+    /// first time, the rules `atom :- d.`, `d :- condition, atom.` and, per
+    /// literal `l` of the condition, `:- d, not l.`
+    fn conditional_disjunct(
+        &mut self,
+        atom: u32,
+        condition: Body,
+        span: Span,
+        output: &mut Output,
+    ) -> AtomId {
+        let (d, new) = self
+            .disjuncts
+            .atom(self.symbols, self.atoms, atom, condition.clone());
+        if new {
+            let (atom, d) = (AtomId(atom), AtomId(d));
+            output.rule(Head::Atom(atom), (&[d], &[]), span);
+            let definition = condition.and(&Body::from_slices(&[atom], &[]));
+            output.rule(Head::Atom(d), (&definition.pos, &definition.neg), span);
+            for &p in &condition.pos {
+                output.rule(Head::Constraint, (&[d], &[p]), span);
+            }
+            for &n in &condition.neg {
+                let body = Body::from_slices(&[d, n], &[]);
+                output.rule(Head::Constraint, (&body.pos, &body.neg), span);
+            }
+        }
+        AtomId(d)
     }
 
     fn ground_element(

@@ -107,12 +107,13 @@ pub fn ground(
     diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
 
     let (components, mut final_rules) = schedule(&rules, &preds);
-    let recursive = recursive_aggregates(&components);
-    if !recursive.is_empty() {
-        return (None, recursive);
+    let unsupported = unsupported_recursion(&components);
+    if !unsupported.is_empty() {
+        return (None, unsupported);
     }
     let aggregate_pred = preds.intern("#agg", 1, false);
-    let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred);
+    let disjunct_pred = preds.intern("#disjunct", 1, false);
+    let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred, disjunct_pred);
     for (component, component_rules) in &components {
         // A bounded choice whose conditions depend on its own component is
         // grounded in two parts: one generator `{a} :- B, c.` per element
@@ -300,24 +301,26 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
     (components, final_rules)
 }
 
-/// An aggregate whose elements read a predicate of the component its rule
-/// defines is recursive: its atom would depend on itself, which needs a
-/// stability check asp2sat does not have yet. One error per aggregate.
-fn recursive_aggregates(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
+/// Recursion that asp2sat cannot solve yet: a conditional literal whose
+/// condition is recursive (`a :- b : c.` with `c` depending on `a`), which
+/// is not monotone in `c` under the Ferraris reduct. Recursive
+/// aggregates are grounded once their component is complete
+/// ([`Instantiator::ground_component`]); translation refuses those that
+/// are neither monotone nor antimonotone in a recursive atom.
+fn unsupported_recursion(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for (component, rules) in components {
+        let in_component = |p: PredId| component.contains(&p);
         for rule in rules {
             for literal in &rule.body {
                 let CLit::Aggregate(aggregate) = literal else {
                     continue;
                 };
-                let recursive = aggregate.elements.iter().flat_map(|e| &e.condition).any(
-                    |l| matches!(l, CLit::Pos(a) | CLit::Neg(a) if component.contains(&a.pred)),
-                );
-                if recursive {
+                // The literal may be recursive, the condition may not.
+                if aggregate.conditional && aggregate.reads(&in_component, true) {
                     errors.push(Diagnostic::error(
                         aggregate.span,
-                        "recursive aggregates and conditional literals (whose elements depend on the rule's head) are not supported by asp2sat yet",
+                        "recursive conditional literals (whose condition depends on the rule's head) are not supported by asp2sat yet",
                     ));
                 }
             }

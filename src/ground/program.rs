@@ -135,6 +135,85 @@ pub struct AggregateDefinition {
     pub value: AggregateValue,
     pub elements: Vec<WeightedElement>,
     pub guards: Vec<(CmpOp, i64)>,
+    /// The aggregate in the source (of its first instance), for errors.
+    pub origin: Span,
+}
+
+/// How a guard's truth moves when one element becomes true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// It can only become true (`#count{..} >= 2`): the element is a
+    /// positive dependency, evaluated in the reduct's derivation.
+    Up,
+    /// It can only become false (`#count{..} <= 2`): like a negated
+    /// literal, evaluated in the candidate model.
+    Down,
+    /// Either (`!=`, or `#max` with an empty value above the weight).
+    Both,
+    /// Not at all (a weight 0 in a sum).
+    Neither,
+}
+
+impl AggregateDefinition {
+    /// The guards as parts that each move one way per element: `= k` is
+    /// `>= k` and `<= k`, `> k` is `>= k+1`, `< k` is `<= k-1`; `!= k`
+    /// stays. Every part holds exactly when every guard does.
+    pub fn parts(&self) -> Vec<(CmpOp, i64)> {
+        let mut parts = Vec::with_capacity(self.guards.len());
+        for &(op, bound) in &self.guards {
+            match op {
+                CmpOp::Eq => parts.extend([(CmpOp::Ge, bound), (CmpOp::Le, bound)]),
+                CmpOp::Gt => parts.push((CmpOp::Ge, bound + 1)),
+                CmpOp::Lt => parts.push((CmpOp::Le, bound - 1)),
+                _ => parts.push((op, bound)),
+            }
+        }
+        parts
+    }
+
+    /// How the part `op` (of [`Self::parts`]) moves when `element` becomes
+    /// true.
+    pub fn direction(&self, op: CmpOp, element: &WeightedElement) -> Direction {
+        let rises = match self.value {
+            AggregateValue::Sum if element.weight == 0 => return Direction::Neither,
+            AggregateValue::Sum => element.weight > 0,
+            // The first true element may lower the value from `empty`.
+            AggregateValue::Max { empty } if empty > element.weight => return Direction::Both,
+            AggregateValue::Max { .. } => true,
+        };
+        match (op, rises) {
+            (CmpOp::Ge | CmpOp::Gt, true) | (CmpOp::Le | CmpOp::Lt, false) => Direction::Up,
+            (CmpOp::Ge | CmpOp::Gt, false) | (CmpOp::Le | CmpOp::Lt, true) => Direction::Down,
+            (CmpOp::Eq | CmpOp::Ne, _) => Direction::Both,
+        }
+    }
+
+    /// Whether the part `op bound` holds for the elements for which
+    /// `holds(index, element)` is true.
+    pub fn part_holds(
+        &self,
+        (op, bound): (CmpOp, i64),
+        mut holds: impl FnMut(usize, &WeightedElement) -> bool,
+    ) -> bool {
+        let weights = self
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|&(i, e)| holds(i, e))
+            .map(|(_, e)| e.weight);
+        let value = match self.value {
+            AggregateValue::Sum => weights.sum(),
+            AggregateValue::Max { empty } => weights.max().unwrap_or(empty),
+        };
+        match op {
+            CmpOp::Eq => value == bound,
+            CmpOp::Ne => value != bound,
+            CmpOp::Lt => value < bound,
+            CmpOp::Le => value <= bound,
+            CmpOp::Gt => value > bound,
+            CmpOp::Ge => value >= bound,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

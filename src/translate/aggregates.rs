@@ -15,13 +15,17 @@
 //! - `#max` (and `#min`, as the greatest negated rank) reduces every guard
 //!   to "some element with weight ≥ k is true".
 //!
-//! Aggregate atoms are supported like choice atoms, by the empty body, and
-//! their truth is fixed by the equivalence; the grounder refuses recursive
-//! aggregates, so no loop passes through one.
+//! An aggregate atom that is not on a positive cycle is supported like a
+//! choice atom, by the empty body, its truth fixed by the equivalence. One
+//! on a cycle ([`RecursiveAggregate`]) is a node of the positive
+//! dependency graph: it depends on the atoms of its elements whose truth
+//! can only raise it, and the unfounded-set check, loop formulas and level
+//! ranking see it through [`RecursiveAggregate::holds`] and
+//! [`RecursiveAggregate::restricted`].
 
-use super::Cond;
 use super::gates::Gates;
-use crate::ground::program::{AggregateDefinition, AggregateValue};
+use super::{BodyId, Cond, Translation};
+use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Direction};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
 use varisat::{ExtendFormula, Lit};
@@ -39,17 +43,35 @@ pub fn define_aggregate<S: ExtendFormula>(
         .zip(&definition.elements)
         .map(|(&cond, element)| (cond, element.weight))
         .collect();
-    let mut guards = Vec::with_capacity(definition.guards.len());
-    match definition.value {
+    match aggregate_holds(definition.value, &definition.guards, &weighted, &mut gates) {
+        Cond::True => gates.sink.add_clause(&[atom]),
+        Cond::False => gates.sink.add_clause(&[!atom]),
+        Cond::Lit(l) => {
+            gates.sink.add_clause(&[!atom, l]);
+            gates.sink.add_clause(&[atom, !l]);
+        }
+    }
+}
+
+/// The condition that every guard holds for the value of `weighted`
+/// (each element's truth and weight).
+pub(crate) fn aggregate_holds<S: ExtendFormula>(
+    value: AggregateValue,
+    guards: &[(CmpOp, i64)],
+    weighted: &[(Cond, i64)],
+    gates: &mut Gates<S>,
+) -> Cond {
+    let mut holds = Vec::with_capacity(guards.len());
+    match value {
         AggregateValue::Sum => {
-            let mut bdd = SumAtLeast::new(&weighted);
-            for &(op, bound) in &definition.guards {
+            let mut bdd = SumAtLeast::new(weighted);
+            for &(op, bound) in guards {
                 let mut at_least = |k: i64, gates: &mut Gates<S>| bdd.at_least(k, gates);
-                guards.push(compare(op, bound, &mut at_least, &mut gates));
+                holds.push(compare(op, bound, &mut at_least, gates));
             }
         }
         AggregateValue::Max { empty } => {
-            for &(op, bound) in &definition.guards {
+            for &(op, bound) in guards {
                 // max ≥ k: an element of weight ≥ k is true, or none is
                 // and the empty set's value is ≥ k.
                 let mut at_least = |k: i64, gates: &mut Gates<S>| {
@@ -67,17 +89,135 @@ pub fn define_aggregate<S: ExtendFormula>(
                         any_heavy
                     }
                 };
-                guards.push(compare(op, bound, &mut at_least, &mut gates));
+                holds.push(compare(op, bound, &mut at_least, gates));
             }
         }
     }
-    match gates.and(&guards) {
-        Cond::True => gates.sink.add_clause(&[atom]),
-        Cond::False => gates.sink.add_clause(&[!atom]),
-        Cond::Lit(l) => {
-            gates.sink.add_clause(&[!atom, l]);
-            gates.sink.add_clause(&[atom, !l]);
+    gates.and(&holds)
+}
+
+/// An aggregate atom on a cycle of the positive dependency graph.
+///
+/// Its guards are split into parts that each move one way per element
+/// ([`AggregateDefinition::parts`]). Under the Ferraris reduct (the
+/// semantics of clingo, Gebser et al., "Abstract Gringo", TPLP 2015) a
+/// part that only rises with the recursive atoms of its elements holds in
+/// the reduct's derivation when it holds over the atoms derived so far;
+/// atoms in elements that can only lower it, and negated atoms, are taken
+/// from the candidate model. Translation refuses a part that both rises
+/// and falls with atoms of the aggregate's own component.
+#[derive(Clone, Debug)]
+pub(crate) struct RecursiveAggregate {
+    pub(crate) definition: AggregateDefinition,
+    /// Per part: its guard and each element's direction.
+    pub(crate) parts: Vec<((CmpOp, i64), Vec<Direction>)>,
+    /// Per element: its condition bodies.
+    pub(crate) conditions: Vec<Vec<BodyId>>,
+}
+
+impl RecursiveAggregate {
+    pub(crate) fn new(definition: &AggregateDefinition, conditions: Vec<Vec<BodyId>>) -> Self {
+        let parts = definition
+            .parts()
+            .into_iter()
+            .map(|(op, bound)| {
+                let directions = definition
+                    .elements
+                    .iter()
+                    .map(|e| definition.direction(op, e))
+                    .collect();
+                ((op, bound), directions)
+            })
+            .collect();
+        RecursiveAggregate {
+            definition: definition.clone(),
+            parts,
+            conditions,
         }
+    }
+
+    pub(crate) fn atom(&self) -> AtomId {
+        self.definition.atom
+    }
+
+    /// The positive atoms of element conditions that can raise some part:
+    /// the aggregate atom's successors in the positive dependency graph.
+    pub(crate) fn rising_atoms<'t>(
+        &'t self,
+        translation: &'t Translation,
+    ) -> impl Iterator<Item = AtomId> + 't {
+        self.conditions
+            .iter()
+            .zip(self.element_rises())
+            .filter(|(_, rises)| *rises)
+            .flat_map(move |(bodies, _)| bodies.iter())
+            .flat_map(move |&b| translation.body_pos(b).iter().copied())
+    }
+
+    /// Per element: whether it can raise some part.
+    pub(crate) fn element_rises(&self) -> impl Iterator<Item = bool> + '_ {
+        (0..self.conditions.len()).map(|e| self.parts.iter().any(|(_, d)| d[e] == Direction::Up))
+    }
+
+    /// Whether every part holds when the atoms of rising elements have the
+    /// truth `rising` and all others their truth in `model`.
+    pub(crate) fn holds(
+        &self,
+        translation: &Translation,
+        model: &[bool],
+        rising: impl Fn(AtomId) -> bool,
+    ) -> bool {
+        self.parts.iter().all(|&(part, ref directions)| {
+            self.definition.part_holds(part, |e, _| {
+                self.conditions[e].iter().any(|&body| {
+                    let positive = |p: &AtomId| match directions[e] {
+                        Direction::Up => rising(*p),
+                        _ => model[p.index()],
+                    };
+                    translation.body_pos(body).iter().all(positive)
+                        && !translation.body_neg(body).iter().any(|n| model[n.index()])
+                })
+            })
+        })
+    }
+
+    /// The condition that every part holds when each positive atom `p` of
+    /// a rising element's condition also requires `restrict(p)`.
+    pub(crate) fn restricted<S: ExtendFormula>(
+        &self,
+        translation: &Translation,
+        gates: &mut Gates<S>,
+        mut restrict: impl FnMut(AtomId, &mut Gates<S>) -> Cond,
+    ) -> Cond {
+        let mut parts = Vec::with_capacity(self.parts.len());
+        for &(part, ref directions) in &self.parts {
+            let mut weighted = Vec::with_capacity(self.conditions.len());
+            for ((bodies, element), direction) in self
+                .conditions
+                .iter()
+                .zip(&self.definition.elements)
+                .zip(directions)
+            {
+                let mut alternatives = Vec::with_capacity(bodies.len());
+                for &body in bodies {
+                    let mut conjuncts = vec![translation.body_cond(body)];
+                    if *direction == Direction::Up {
+                        for &p in translation.body_pos(body) {
+                            conjuncts.push(restrict(p, gates));
+                        }
+                    }
+                    alternatives.push(gates.and(&conjuncts));
+                }
+                weighted.push((gates.or(&alternatives), element.weight));
+            }
+            parts.push(aggregate_holds(
+                self.definition.value,
+                &[part],
+                &weighted,
+                gates,
+            ));
+        }
+        gates.and(&parts)
     }
 }
 

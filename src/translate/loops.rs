@@ -18,11 +18,20 @@
 //!
 //! Both steps are linear in the size of the program: the fixpoint counts,
 //! per body, the positive atoms not yet derived.
+//!
+//! An aggregate atom on a positive cycle ([`RecursiveAggregate`]) has no
+//! support bodies: the fixpoint derives it when its aggregate holds over
+//! the derived atoms (re-checked whenever one of its rising atoms is
+//! derived), and a loop `L` containing it is supported from outside when
+//! the aggregate holds with the atoms of `L` false, a condition defined by
+//! new variables in the solver.
 
-use super::{BodyId, Translation, normalize_clause};
+use super::aggregates::RecursiveAggregate;
+use super::gates::Gates;
+use super::{BodyId, Cond, Translation, normalize_clause};
 
 use crate::ground::program::AtomId;
-use varisat::Lit;
+use varisat::{ExtendFormula, Lit};
 
 /// Indexes for the fixpoint: which atoms a body supports and which support
 /// bodies contain an atom positively.
@@ -32,6 +41,9 @@ pub(crate) struct LoopIndex {
     heads: Vec<u32>,
     occurrence_start: Vec<usize>,
     occurrences: Vec<u32>,
+    /// Per atom (CSR): the recursive aggregates it can raise.
+    trigger_start: Vec<usize>,
+    triggers: Vec<u32>,
 }
 
 impl LoopIndex {
@@ -67,12 +79,29 @@ impl LoopIndex {
                 fill[p.index()] += 1;
             }
         }
+        let mut raised: Vec<(u32, u32)> = Vec::new();
+        for (i, aggregate) in translation.recursive_aggregates().iter().enumerate() {
+            raised.extend(aggregate.rising_atoms(translation).map(|p| (p.0, i as u32)));
+        }
+        raised.sort_unstable();
+        raised.dedup();
+        let mut trigger_start = vec![0usize; atoms + 1];
+        for &(atom, _) in &raised {
+            trigger_start[atom as usize + 1] += 1;
+        }
+        prefix_sums(&mut trigger_start);
         LoopIndex {
             head_start,
             heads,
             occurrence_start,
             occurrences,
+            trigger_start,
+            triggers: raised.into_iter().map(|(_, i)| i).collect(),
         }
+    }
+
+    fn triggers(&self, atom: usize) -> &[u32] {
+        &self.triggers[self.trigger_start[atom]..self.trigger_start[atom + 1]]
     }
 
     fn heads(&self, body: usize) -> &[u32] {
@@ -116,6 +145,14 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
             }
         }
     };
+    let aggregates = translation.recursive_aggregates();
+    let check = |aggregate: &RecursiveAggregate, derived: &mut Vec<bool>, queue: &mut Vec<u32>| {
+        let a = aggregate.atom().index();
+        if model[a] && !derived[a] && aggregate.holds(translation, model, |p| derived[p.index()]) {
+            derived[a] = true;
+            queue.push(a as u32);
+        }
+    };
     for (b, missing) in missing.iter_mut().enumerate() {
         let id = BodyId(b as u32);
         if index.heads(b).is_empty() || translation.body_neg(id).iter().any(|a| model[a.index()]) {
@@ -127,7 +164,13 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
             fire(b, &mut derived, &mut queue);
         }
     }
+    for aggregate in aggregates {
+        check(aggregate, &mut derived, &mut queue);
+    }
     while let Some(atom) = queue.pop() {
+        for &i in index.triggers(atom as usize) {
+            check(&aggregates[i as usize], &mut derived, &mut queue);
+        }
         for &b in index.occurrences(atom as usize) {
             let b = b as usize;
             if missing[b] != INACTIVE {
@@ -145,8 +188,15 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
 }
 
 /// The loop-formula clauses that `model` (one value per atom, a model of the
-/// completion) violates; empty exactly when it is an answer set.
-pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>> {
+/// completion) violates; empty exactly when it is an answer set. The
+/// conditions under which recursive aggregates support a loop from outside
+/// are defined by new variables in `definitions` (the solver the clauses
+/// are for).
+pub fn loop_formulas<S: ExtendFormula>(
+    translation: &Translation,
+    model: &[bool],
+    definitions: &mut S,
+) -> Vec<Vec<Lit>> {
     let unfounded = unfounded_atoms(translation, model);
     if unfounded.is_empty() {
         return Vec::new();
@@ -169,13 +219,22 @@ pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>>
     let mut targets = Vec::new();
     offsets.push(0);
     for &atom in &unfounded {
-        for &body in translation.supports(atom) {
-            if !body_true(body) {
-                continue;
+        let successors = |body: BodyId, targets: &mut Vec<u32>| {
+            if body_true(body) {
+                for p in translation.body_pos(body) {
+                    if local[p.index()] != OUTSIDE {
+                        targets.push(local[p.index()]);
+                    }
+                }
             }
-            for p in translation.body_pos(body) {
-                if local[p.index()] != OUTSIDE {
-                    targets.push(local[p.index()]);
+        };
+        for &body in translation.supports(atom) {
+            successors(body, &mut targets);
+        }
+        if let Some(aggregate) = translation.recursive_aggregate(atom) {
+            for (bodies, rises) in aggregate.conditions.iter().zip(aggregate.element_rises()) {
+                if rises {
+                    bodies.iter().for_each(|&b| successors(b, &mut targets));
                 }
             }
         }
@@ -198,6 +257,7 @@ pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>>
 
     let mut clauses = Vec::new();
     let mut external: Vec<BodyId> = Vec::new();
+    let mut aggregates: Vec<&RecursiveAggregate> = Vec::new();
     for c in 0..components.count {
         let loop_atoms = &members[start[c]..start[c + 1]];
         let inside = |p: AtomId| {
@@ -205,22 +265,41 @@ pub fn loop_formulas(translation: &Translation, model: &[bool]) -> Vec<Vec<Lit>>
             i != OUTSIDE && component[i as usize] == c as u32
         };
         external.clear();
+        aggregates.clear();
         for &i in loop_atoms {
-            for &body in translation.supports(unfounded[i as usize]) {
+            let atom = unfounded[i as usize];
+            for &body in translation.supports(atom) {
                 if !translation.body_pos(body).iter().any(|&p| inside(p)) {
                     external.push(body);
                 }
             }
+            aggregates.extend(translation.recursive_aggregate(atom));
         }
         external.sort_unstable();
         external.dedup();
-        if external.iter().any(|&body| body_true(body)) {
+        let supported_from_outside = |aggregate: &&RecursiveAggregate| {
+            aggregate.holds(translation, model, |p| model[p.index()] && !inside(p))
+        };
+        if external.iter().any(|&body| body_true(body))
+            || aggregates.iter().any(supported_from_outside)
+        {
             continue;
         }
-        let disjunction: Vec<Lit> = external
+        let mut disjunction: Vec<Lit> = external
             .iter()
             .filter_map(|&body| translation.body_cond(body).lit())
             .collect();
+        let mut gates = Gates { sink: definitions };
+        for aggregate in &aggregates {
+            let outside = |p: AtomId, _: &mut Gates<S>| {
+                if inside(p) { Cond::False } else { Cond::True }
+            };
+            match aggregate.restricted(translation, &mut gates, outside) {
+                Cond::False => {}
+                Cond::Lit(l) => disjunction.push(l),
+                Cond::True => unreachable!("false in the model, so not a constant true"),
+            }
+        }
         for &i in loop_atoms {
             let mut clause = Vec::with_capacity(disjunction.len() + 1);
             clause.push(!translation.atom_lit(unfounded[i as usize]));

@@ -40,8 +40,10 @@ pub mod ranking;
 pub(crate) mod testing;
 
 use crate::diagnostics::Diagnostic;
-use crate::ground::program::{AtomId, Body, GroundProgram, Head};
+use crate::ground::program::{AtomId, Body, Direction, GroundProgram, Head};
 use crate::symbols::SymId;
+use aggregates::RecursiveAggregate;
+use rustc_hash::FxHashMap;
 use varisat::{ExtendFormula, Lit, Var};
 
 /// The truth of a body or condition in the CNF: a literal, or a constant.
@@ -163,6 +165,10 @@ pub struct Translation {
     /// Indexes for the unfounded-set computation; only for non-tight
     /// programs translated lazily.
     loop_index: Option<loops::LoopIndex>,
+    /// The aggregate atoms on positive cycles, which have no support
+    /// bodies, and each one's index among them.
+    recursive_aggregates: Vec<RecursiveAggregate>,
+    recursive_aggregate_of: FxHashMap<AtomId, u32>,
     stats: TranslationStats,
 }
 
@@ -200,6 +206,18 @@ impl Translation {
     /// The literal (or constant) standing for a body.
     pub fn body_cond(&self, body: BodyId) -> Cond {
         self.bodies.cond(body)
+    }
+
+    /// The aggregate atoms on positive cycles.
+    pub(crate) fn recursive_aggregates(&self) -> &[RecursiveAggregate] {
+        &self.recursive_aggregates
+    }
+
+    /// The recursive aggregate that defines `atom`, if any (such an atom
+    /// has no support bodies).
+    pub(crate) fn recursive_aggregate(&self, atom: AtomId) -> Option<&RecursiveAggregate> {
+        let &index = self.recursive_aggregate_of.get(&atom)?;
+        Some(&self.recursive_aggregates[index as usize])
     }
 
     /// The bodies of the rules that can derive `atom`: normal rules, shifted
@@ -382,7 +400,9 @@ fn completion(
     let cyclic = cyclic_components(&components, &graph);
     let tight = !cyclic.iter().any(|&c| c);
     check_head_cycles(program, &components.component)?;
+    check_recursive_aggregates(program, &components.component, &cyclic)?;
     drop(graph);
+    let on_cycle = |atom: AtomId| cyclic[components.component[atom.index()] as usize];
 
     let mut writer = ClauseWriter::new(sink);
     let mut stats = TranslationStats::default();
@@ -530,29 +550,41 @@ fn completion(
 
     // Aggregate atoms: supported by the empty body, like a choice, and
     // defined by an equivalence with their aggregate.
+    // Those on positive cycles have no support bodies: the unfounded-set
+    // check, loop formulas and ranking treat them as recursive aggregates.
+    let mut recursive_aggregates = Vec::new();
+    let mut recursive_aggregate_of = FxHashMap::default();
     if !program.aggregates.is_empty() {
         let empty = builder.intern_body(&Body::default(), &mut writer);
         let (vars, clauses) = (writer.vars(), writer.clauses());
         let body_vars = builder.body_variables;
         for definition in &program.aggregates {
-            supports.push((definition.atom.0, empty.0, false));
-            let elements: Vec<Cond> = definition
+            let condition_bodies: Vec<Vec<BodyId>> = definition
                 .elements
                 .iter()
                 .map(|element| {
-                    let conds: Vec<Cond> = element
+                    element
                         .conditions
                         .iter()
-                        .map(|c| {
-                            let body = builder.intern_body(c, &mut writer);
-                            builder.bodies.cond(body)
-                        })
-                        .collect();
+                        .map(|c| builder.intern_body(c, &mut writer))
+                        .collect()
+                })
+                .collect();
+            let elements: Vec<Cond> = condition_bodies
+                .iter()
+                .map(|bodies| {
+                    let conds: Vec<Cond> = bodies.iter().map(|&b| builder.bodies.cond(b)).collect();
                     gates::Gates { sink: &mut writer }.or(&conds)
                 })
                 .collect();
             let atom = atom_vars[definition.atom.index()].positive();
             aggregates::define_aggregate(definition, atom, &elements, &mut writer);
+            if on_cycle(definition.atom) {
+                recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
+                recursive_aggregates.push(RecursiveAggregate::new(definition, condition_bodies));
+            } else {
+                supports.push((definition.atom.0, empty.0, false));
+            }
         }
         // Variables of condition bodies count as body variables, their
         // clauses as the aggregate's.
@@ -589,8 +621,12 @@ fn completion(
             Cond::Lit(b) => writer.add_clause(&[!b, head]),
         }
     }
-    // Support: atom → ∨ bodies.
+    // Support: atom → ∨ bodies (recursive aggregate atoms are defined by
+    // their equivalence alone).
     for (i, &var) in atom_vars.iter().enumerate() {
+        if recursive_aggregate_of.contains_key(&AtomId(i as u32)) {
+            continue;
+        }
         let range = support_start[i] as usize..support_start[i + 1] as usize;
         clause.clear();
         clause.push(!var.positive());
@@ -639,6 +675,8 @@ fn completion(
         exact: false,
         ranking: ranking::RankingSummary::default(),
         loop_index: None,
+        recursive_aggregates,
+        recursive_aggregate_of,
         stats,
     })
 }
@@ -798,7 +836,10 @@ fn shown_symbols<S: ExtendFormula>(
 }
 
 /// The positive dependency graph in CSR form: head atom → positive body
-/// atoms (for choice elements, of body and condition).
+/// atoms (for choice elements, of body and condition); aggregate atom →
+/// the positive atoms of the elements that can raise one of its parts (or
+/// move it both ways, which [`check_recursive_aggregates`] refuses on a
+/// cycle).
 struct Graph {
     offsets: Vec<usize>,
     targets: Vec<u32>,
@@ -821,6 +862,22 @@ fn positive_graph(program: &GroundProgram) -> Graph {
                         for condition in &element.conditions {
                             condition.pos.iter().for_each(|&p| edge(element.atom, p));
                         }
+                    }
+                }
+            }
+        }
+        for definition in &program.aggregates {
+            let parts = definition.parts();
+            for element in &definition.elements {
+                let dependency = parts.iter().any(|&(op, _)| {
+                    matches!(
+                        definition.direction(op, element),
+                        Direction::Up | Direction::Both
+                    )
+                });
+                if dependency {
+                    for condition in &element.conditions {
+                        condition.pos.iter().for_each(|&p| edge(definition.atom, p));
                     }
                 }
             }
@@ -881,6 +938,57 @@ fn check_head_cycles(program: &GroundProgram, component: &[u32]) -> Result<(), D
                     name(pair[1].1)
                 ),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Rejects an aggregate on a positive cycle with a part that atoms of its
+/// own component can both raise and lower: its stability needs a
+/// minimality check that asp2sat does not have.
+fn check_recursive_aggregates(
+    program: &GroundProgram,
+    component: &[u32],
+    cyclic: &[bool],
+) -> Result<(), Diagnostic> {
+    for definition in &program.aggregates {
+        let own = component[definition.atom.index()];
+        if !cyclic[own as usize] {
+            continue;
+        }
+        for (op, _) in definition.parts() {
+            let (mut rising, mut falling) = (None, None);
+            for element in &definition.elements {
+                let direction = definition.direction(op, element);
+                let recursive = element
+                    .conditions
+                    .iter()
+                    .flat_map(|c| &c.pos)
+                    .find(|p| component[p.index()] == own);
+                let Some(&atom) = recursive else {
+                    continue;
+                };
+                if matches!(direction, Direction::Up | Direction::Both) {
+                    rising.get_or_insert(atom);
+                }
+                if matches!(direction, Direction::Down | Direction::Both) {
+                    falling.get_or_insert(atom);
+                }
+            }
+            if let (Some(up), Some(down)) = (rising, falling) {
+                let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
+                let how = if up == down {
+                    format!("{} can both raise and lower", name(up))
+                } else {
+                    format!("{} can raise and {} lower", name(up), name(down))
+                };
+                return Err(Diagnostic::error(
+                    definition.origin,
+                    format!(
+                        "non-monotone recursive aggregate: {how} one of its guards, and depends on it; asp2sat does not support such recursion yet"
+                    ),
+                ));
+            }
         }
     }
     Ok(())

@@ -32,6 +32,13 @@
 //! in one would be derived), so the models of completion and ranking are
 //! exactly the answer sets, one CNF model each.
 //!
+//! An aggregate atom `A` on a cycle (`super::aggregates::RecursiveAggregate`)
+//! is ranked like an atom whose one rule is its aggregate: it is supported
+//! when the aggregate holds with every rising atom `b` of `C` in its
+//! elements ranked below it (`lev(b) < lev(A)`), and its rank is the
+//! least: with `lev(A) ≥ 2` the aggregate does not hold over the atoms of
+//! `C` with `lev(b) + 1 < lev(A)`.
+//!
 //! An atom that is its own component and depends on itself (`a :- a, B.`)
 //! needs no rank: only its support bodies without `a` can support it. This
 //! also makes `a :- a.`, whose completion clauses are all tautologies,
@@ -81,6 +88,9 @@ pub(crate) fn encode<S: ExtendFormula>(
     for a in 0..n as u32 {
         for &body in translation.supports(AtomId(a)) {
             targets.extend(translation.body_pos(body).iter().map(|p| p.0));
+        }
+        if let Some(aggregate) = translation.recursive_aggregate(AtomId(a)) {
+            targets.extend(aggregate.rising_atoms(translation).map(|p| p.0));
         }
         offsets.push(targets.len());
     }
@@ -147,6 +157,38 @@ pub(crate) fn encode<S: ExtendFormula>(
         }
         if self_loop {
             summary.self_loops += 1;
+        }
+        if let Some(aggregate) = translation.recursive_aggregate(id) {
+            // s ↔ the aggregate holds over the lower-ranked atoms of C.
+            let inside = |p: AtomId| component[p.index()] == c;
+            let below = |p: AtomId, gates: &mut Gates<_>| {
+                if inside(p) {
+                    ranks.lt(gates, p, id)
+                } else {
+                    Cond::True
+                }
+            };
+            match aggregate.restricted(translation, &mut gates, below) {
+                Cond::True => {}
+                Cond::False => gates.sink.add_clause(&[!atom]),
+                Cond::Lit(s) => gates.sink.add_clause(&[!atom, s]),
+            }
+            // lev(A) ≥ 2 → not already over the atoms two ranks lower.
+            let two_below = |p: AtomId, gates: &mut Gates<_>| {
+                if inside(p) {
+                    !ranks.le_succ(gates, id, p)
+                } else {
+                    Cond::True
+                }
+            };
+            let early = aggregate.restricted(translation, &mut gates, two_below);
+            let low = ranks.low(&mut gates, id);
+            let clause = [Cond::Lit(!atom), low, !early];
+            if !clause.contains(&Cond::True) {
+                let lits: Vec<Lit> = clause.iter().filter_map(|c| c.lit()).collect();
+                gates.sink.add_clause(&lits);
+            }
+            continue;
         }
         support.clear();
         support.push(!atom);

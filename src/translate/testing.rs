@@ -724,6 +724,7 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
             value,
             elements,
             guards,
+            origin: Span::default(),
         });
         aggregate_atoms.push(atom);
     }

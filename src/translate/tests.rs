@@ -32,7 +32,7 @@ fn translate_random_cnf_models_are_supported_models() {
         let stable = stable_models(&program);
         for &m in &models {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
-            let clauses = loops::loop_formulas(&translation, &values);
+            let clauses = loops::loop_formulas(&translation, &values, &mut formula);
             assert_eq!(clauses.is_empty(), stable.contains(&m), "round {round}");
             // Each clause is violated by the model and holds in every answer set.
             for clause in &clauses {
@@ -123,12 +123,12 @@ fn translate_unfounded_loop() {
     );
     // The loop {a, b} has no external support: ¬a and ¬b. {d} is not a loop
     // and its external body a is true.
-    let clauses = loops::loop_formulas(&t, &model);
+    let clauses = loops::loop_formulas(&t, &model, &mut formula);
     assert_eq!(
         clauses,
         vec![vec![!t.atom_lit(AtomId(0))], vec![!t.atom_lit(AtomId(1))]]
     );
-    assert!(loops::loop_formulas(&t, &[false, false, true, false]).is_empty());
+    assert!(loops::loop_formulas(&t, &[false, false, true, false], &mut formula).is_empty());
 }
 
 #[test]
@@ -138,7 +138,7 @@ fn translate_external_support_in_loop_formula() {
     let mut formula = CnfFormula::new();
     let t = translate(&program, &mut formula).unwrap();
     let (c, a, b) = (AtomId(0), AtomId(1), AtomId(2));
-    let clauses = loops::loop_formulas(&t, &[false, true, true]);
+    let clauses = loops::loop_formulas(&t, &[false, true, true], &mut formula);
     let c_lit = t.atom_lit(c);
     assert_eq!(clauses.len(), 2);
     for (clause, atom) in clauses.iter().zip([a, b]) {
