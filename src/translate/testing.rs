@@ -226,6 +226,7 @@ impl Parser<'_> {
             value,
             elements,
             guards,
+            origin: Span::default(),
         });
     }
 
@@ -990,6 +991,7 @@ fn random_recursive_aggregate(
         value,
         elements,
         guards,
+        origin: Span::default(),
     }
 }
 
