@@ -4,14 +4,8 @@
 //! - An element is true when one of its conditions is (a Tseitin
 //!   disjunction of the condition bodies).
 //! - Sums (and counts) reduce every guard to reified constraints
-//!   `Σ wᵢ·eᵢ ≥ k`, encoded as a reduced ordered BDD whose nodes stand for
-//!   intervals of `k` (Abío, Nieuwenhuis, Oliveras, Rodríguez-Carbonell,
-//!   "A new look at BDDs for pseudo-Boolean constraints", JAIR 45, 2012;
-//!   Eén and Sörensson, "Translating pseudo-Boolean constraints into SAT",
-//!   JSAT 2, 2006). Each node is a variable defined by
-//!   `v ↔ lo ∨ (x ∧ hi)` in both directions, so the encoding is exact:
-//!   every auxiliary variable is determined by the inputs. All guards of
-//!   one aggregate share one BDD.
+//!   `Σ wᵢ·eᵢ ≥ k`, all guards of one aggregate sharing one interval BDD
+//!   ([`super::bdd::SumAtLeast`]).
 //! - `#max` (and `#min`, as the greatest negated rank) reduces every guard
 //!   to "some element with weight ≥ k is true".
 //!
@@ -23,11 +17,12 @@
 //! ranking see it through [`RecursiveAggregate::holds`] and
 //! [`RecursiveAggregate::restricted`].
 
+use super::bdd::SumAtLeast;
+use super::encoding::AtLeast;
 use super::gates::Gates;
 use super::{BodyId, Cond, Translation};
 use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Direction};
 use crate::syntax::ast::CmpOp;
-use rustc_hash::FxHashMap;
 use varisat::{ExtendFormula, Lit};
 
 /// Defines `atom` by its aggregate, given the truth of each element.
@@ -240,176 +235,6 @@ fn compare<S: ExtendFormula>(
         CmpOp::Ne => {
             let (low, high) = (at_least(bound, gates), at_least(bound + 1, gates));
             gates.or(&[!low, high])
-        }
-    }
-}
-
-/// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`, as one shared interval BDD.
-///
-/// Negative weights are turned positive first: `−w·x = w·¬x − w`. Then
-/// `node(i, k)` means `Σ_{j ≥ i} wⱼ·xⱼ ≥ k`, and every node is valid for an
-/// interval `[lo, hi]` of `k`, so nearby bounds share nodes.
-pub struct SumAtLeast {
-    inputs: Vec<(Cond, i64)>,
-    /// Σ of the weights from input `i` on.
-    suffix: Vec<i64>,
-    /// What the negative weights shift every bound by.
-    offset: i64,
-    /// Per input: the intervals built so far, `(lo, hi, node)`.
-    nodes: Vec<Vec<(i64, i64, Cond)>>,
-    memo: FxHashMap<(usize, i64), (i64, i64, Cond)>,
-}
-
-impl SumAtLeast {
-    pub fn new(weighted: &[(Cond, i64)]) -> SumAtLeast {
-        let mut offset = 0;
-        let mut inputs: Vec<(Cond, i64)> = Vec::with_capacity(weighted.len());
-        for &(cond, w) in weighted {
-            match cond {
-                Cond::False => {}
-                _ if w == 0 => {}
-                _ if w < 0 => {
-                    offset -= w;
-                    inputs.push((!cond, -w));
-                }
-                _ => inputs.push((cond, w)),
-            }
-        }
-        // Heavy inputs first keep the diagram small.
-        inputs.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
-        let mut suffix = vec![0i64; inputs.len() + 1];
-        for i in (0..inputs.len()).rev() {
-            suffix[i] = suffix[i + 1] + inputs[i].1;
-        }
-        SumAtLeast {
-            nodes: vec![Vec::new(); inputs.len()],
-            inputs,
-            suffix,
-            offset,
-            memo: FxHashMap::default(),
-        }
-    }
-
-    /// The condition `Σ wᵢ·xᵢ ≥ k` over the original weights.
-    pub fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
-        self.node(0, k + self.offset, gates).2
-    }
-
-    /// `(lo, hi, node)`: the node for `Σ_{j ≥ i} ≥ k`, the same node for
-    /// every bound in `[lo, hi]`.
-    fn node<S: ExtendFormula>(
-        &mut self,
-        i: usize,
-        k: i64,
-        gates: &mut Gates<S>,
-    ) -> (i64, i64, Cond) {
-        if k <= 0 {
-            return (i64::MIN / 4, 0, Cond::True);
-        }
-        if k > self.suffix[i] {
-            return (self.suffix[i] + 1, i64::MAX / 4, Cond::False);
-        }
-        if let Some(&(lo, hi, cond)) = self.nodes[i]
-            .iter()
-            .find(|(lo, hi, _)| *lo <= k && k <= *hi)
-        {
-            return (lo, hi, cond);
-        }
-        if let Some(&found) = self.memo.get(&(i, k)) {
-            return found;
-        }
-        let (x, w) = self.inputs[i];
-        let (lo1, hi1, high) = self.node(i + 1, k - w, gates);
-        let (lo0, hi0, low) = self.node(i + 1, k, gates);
-        let (lo, hi) = ((lo1 + w).max(lo0), (hi1 + w).min(hi0));
-        // node ↔ low ∨ (x ∧ high); low implies high (a larger bound).
-        let node = if high == low {
-            low
-        } else {
-            let with_x = gates.and(&[x, high]);
-            gates.or(&[low, with_x])
-        };
-        self.nodes[i].push((lo, hi, node));
-        self.memo.insert((i, k), (lo, hi, node));
-        (lo, hi, node)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::translate::ClauseWriter;
-    use varisat::{CnfFormula, Solver, Var};
-
-    /// Every assignment of the inputs extends to exactly one model, and in
-    /// it the output is the sum's truth: for random weights and bounds.
-    #[test]
-    fn sum_at_least_is_exact_and_unique() {
-        let mut state = 12345u64;
-        let mut next = |n: i64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % (n as u64)) as i64
-        };
-        for _ in 0..300 {
-            let n = 1 + next(5) as usize;
-            let weights: Vec<i64> = (0..n).map(|_| next(9) - 4).collect();
-            let k = next(13) - 6;
-            let mut formula = CnfFormula::new();
-            let vars: Vec<Var> = (0..n).map(|_| formula.new_var()).collect();
-            let weighted: Vec<(Cond, i64)> = vars
-                .iter()
-                .zip(&weights)
-                .map(|(v, &w)| (Cond::Lit(v.positive()), w))
-                .collect();
-            let out = {
-                let mut writer = ClauseWriter::new(&mut formula);
-                SumAtLeast::new(&weighted).at_least(k, &mut Gates { sink: &mut writer })
-            };
-            for assignment in 0u32..(1 << n) {
-                let sum: i64 = (0..n)
-                    .filter(|i| assignment & (1 << i) != 0)
-                    .map(|i| weights[i])
-                    .sum();
-                let fixed: Vec<Lit> = (0..n)
-                    .map(|i| vars[i].lit(assignment & (1 << i) != 0))
-                    .collect();
-                let mut models = 0;
-                let mut solver = Solver::new();
-                solver.add_formula(&formula);
-                let all_vars: Vec<Var> = (0..formula.var_count()).map(Var::from_index).collect();
-                loop {
-                    solver.assume(&fixed);
-                    if !solver.solve().unwrap() {
-                        break;
-                    }
-                    let model = solver.model().unwrap();
-                    let value = match out {
-                        Cond::True => true,
-                        Cond::False => false,
-                        Cond::Lit(l) => model.contains(&l),
-                    };
-                    assert_eq!(
-                        value,
-                        sum >= k,
-                        "weights {weights:?} k {k} assignment {assignment:b}"
-                    );
-                    models += 1;
-                    let block: Vec<Lit> = all_vars
-                        .iter()
-                        .map(|v| {
-                            if model.contains(&v.positive()) {
-                                v.negative()
-                            } else {
-                                v.positive()
-                            }
-                        })
-                        .collect();
-                    solver.add_clause(&block);
-                }
-                assert_eq!(models, 1, "weights {weights:?} k {k}");
-            }
         }
     }
 }

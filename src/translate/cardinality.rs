@@ -21,6 +21,8 @@
 //! never built. `1 { … } 1` over `n` inputs costs about `4n` clauses.
 
 use super::Cond;
+use super::encoding::AtLeast;
+use super::gates::Gates;
 use varisat::{ExtendFormula, Lit};
 
 /// The registers of a sequential counter over some inputs.
@@ -108,6 +110,17 @@ impl SequentialCounter {
         } else {
             assert!(j <= self.width, "register r({i}, {j}) was not built");
             Cond::Lit(self.rows[i - 1][j - 1])
+        }
+    }
+}
+
+impl AtLeast for SequentialCounter {
+    /// # Panics
+    /// When `0 < k <= inputs` and `k` exceeds the counter's width.
+    fn at_least<S: ExtendFormula>(&mut self, k: i64, _: &mut Gates<S>) -> Cond {
+        match usize::try_from(k) {
+            Ok(k) => SequentialCounter::at_least(self, k),
+            Err(_) => Cond::True,
         }
     }
 }

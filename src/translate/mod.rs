@@ -31,8 +31,10 @@
 //! [`ExtendFormula`] sink; they never call a solver.
 
 mod aggregates;
+mod bdd;
 mod bodies;
 pub mod cardinality;
+mod encoding;
 mod gates;
 pub mod loops;
 pub mod ranking;

@@ -1,0 +1,110 @@
+//! The counting encodings of the translation behind one trait, as rustsat
+//! does: each encoding is a struct of its own (its paper cited in its
+//! file), and one generic test checks every encoding exhaustively on small
+//! inputs.
+//!
+//! | encoding | file | inputs |
+//! |---|---|---|
+//! | [`SequentialCounter`](super::cardinality::SequentialCounter) | `cardinality.rs` (Sinz 2005) | unweighted: choice bounds |
+//! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012) | any integer weights: `#sum`, `#count` |
+
+use super::Cond;
+use super::gates::Gates;
+use varisat::ExtendFormula;
+
+/// A reified "at least": the condition `Σ wᵢ·xᵢ ≥ k` over the inputs the
+/// encoding was built on, for any `k` it was built for. Every auxiliary
+/// variable is defined in both directions, so each assignment of the inputs
+/// extends to exactly one model (the exact export relies on it).
+pub(crate) trait AtLeast {
+    fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::ClauseWriter;
+    use crate::translate::bdd::SumAtLeast;
+    use crate::translate::cardinality::SequentialCounter;
+    use crate::translate::testing::Rng;
+    use varisat::{CnfFormula, Lit, Solver, Var};
+
+    /// Builds an encoding over `inputs` with their `weights`.
+    type Build<E> = fn(&[Lit], &[i64], &mut CnfFormula) -> E;
+
+    /// For every assignment of the inputs and every bound from below the
+    /// least sum to above the greatest: exactly one model, in which the
+    /// output is the sum's truth.
+    fn check_exact<E: AtLeast>(build: Build<E>, inputs: usize, weights: &[i64]) {
+        let mut formula = CnfFormula::new();
+        let xs: Vec<Lit> = (0..inputs).map(|_| formula.new_lit()).collect();
+        let mut encoding = build(&xs, weights, &mut formula);
+        let least: i64 = weights.iter().filter(|&&w| w < 0).sum();
+        let greatest: i64 = weights.iter().filter(|&&w| w > 0).sum();
+        let bounds: Vec<(i64, Cond)> = (least - 1..=greatest + 1)
+            .map(|k| {
+                let mut writer = ClauseWriter::new(&mut formula);
+                (k, encoding.at_least(k, &mut Gates { sink: &mut writer }))
+            })
+            .collect();
+        let all_vars: Vec<Var> = (0..formula.var_count()).map(Var::from_index).collect();
+        for assignment in 0u32..1 << inputs {
+            let sum: i64 = (0..inputs)
+                .filter(|i| assignment >> i & 1 == 1)
+                .map(|i| weights[i])
+                .sum();
+            let fixed: Vec<Lit> = (0..inputs)
+                .map(|i| xs[i].var().lit(assignment >> i & 1 == 1))
+                .collect();
+            let mut solver = Solver::new();
+            solver.add_formula(&formula);
+            solver.assume(&fixed);
+            assert!(solver.solve().unwrap(), "weights {weights:?}");
+            let model = solver.model().unwrap();
+            for &(k, cond) in &bounds {
+                let value = cond.value(|v| model.contains(&v.positive()));
+                assert_eq!(value, sum >= k, "weights {weights:?} k {k} {assignment:b}");
+            }
+            let block: Vec<Lit> = all_vars
+                .iter()
+                .map(|v| v.lit(!model.contains(&v.positive())))
+                .collect();
+            solver.add_clause(&block);
+            solver.assume(&fixed);
+            assert!(!solver.solve().unwrap(), "two models: weights {weights:?}");
+        }
+    }
+
+    fn bdd(inputs: &[Lit], weights: &[i64], _: &mut CnfFormula) -> SumAtLeast {
+        let weighted: Vec<(Cond, i64)> = inputs
+            .iter()
+            .zip(weights)
+            .map(|(&x, &w)| (Cond::Lit(x), w))
+            .collect();
+        SumAtLeast::new(&weighted)
+    }
+
+    fn counter(inputs: &[Lit], _: &[i64], formula: &mut CnfFormula) -> SequentialCounter {
+        SequentialCounter::new(inputs, inputs.len(), formula)
+    }
+
+    #[test]
+    fn encoding_sequential_counter_is_exact() {
+        for n in 0..=6 {
+            check_exact(counter, n, &vec![1; n]);
+        }
+    }
+
+    #[test]
+    fn encoding_bdd_is_exact() {
+        let mut rng = Rng::new(2012);
+        for n in 0..=6 {
+            check_exact(bdd, n, &vec![1; n]);
+        }
+        for _ in 0..300 {
+            let n = 1 + rng.below(5);
+            let weights: Vec<i64> = (0..n).map(|_| rng.below(9) as i64 - 4).collect();
+            check_exact(bdd, n, &weights);
+        }
+    }
+}
