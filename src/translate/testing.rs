@@ -799,7 +799,7 @@ pub(crate) fn random_program_with_recursive_aggregates(
         atoms.dedup();
         atoms
     };
-    let head = |rng: &mut Rng, atom: AtomId| {
+    let atom_or_choice = |rng: &mut Rng, atom: AtomId| {
         if rng.chance(25) {
             Head::Choice {
                 elements: vec![ChoiceElement {
@@ -817,7 +817,7 @@ pub(crate) fn random_program_with_recursive_aggregates(
         let read = read_positively(program, reader);
         if !read.is_empty() {
             let atom = rng.pick(&read);
-            let head = head(rng, atom);
+            let head = atom_or_choice(rng, atom);
             let mut pos = vec![aggregate_atoms[source]];
             if rng.chance(25) {
                 pos.push(rng.pick(&readable));
@@ -864,7 +864,7 @@ pub(crate) fn random_program_with_recursive_aggregates(
             4 => Head::Atom(rng.pick(&readable)),
             _ => {
                 let atom = rng.pick(&upper);
-                head(rng, atom)
+                atom_or_choice(rng, atom)
             }
         };
         program.rules.push(Rule {
