@@ -13,8 +13,12 @@ use crate::translate::Translation;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 /// Parses a ground program in a tiny syntax: `a :- b, not c.`, `:- a.`,
-/// `a | b :- c.`, `1 { a; b : c, not d } 2 :- e.`. Atoms are identifiers,
-/// numbered in order of appearance and all shown.
+/// `a | b :- c.`, `1 { a; b : c, not d } 2 :- e.`, and aggregate atoms
+/// defined as `s = #sum{ 2: a, not b | c; -1: d } >= 0 != 1.` (an element
+/// is `weight: conditions` separated by `|`; `#count{ a; not b }` has
+/// weight 1; `#max{ .. }` is `#inf` when empty), used in bodies by name.
+/// Atoms are identifiers, numbered in order of appearance and all shown
+/// except aggregate atoms.
 pub(crate) fn parse(text: &str) -> GroundProgram {
     let mut program = GroundProgram::default();
     let tokens = tokenize(text);
@@ -43,8 +47,11 @@ fn tokenize(text: &str) -> Vec<String> {
                 i += 1;
             }
             tokens.push(chars[start..i].iter().collect());
-        } else if c == ':' && chars.get(i + 1) == Some(&'-') {
-            tokens.push(":-".into());
+        } else if matches!(
+            (c, chars.get(i + 1)),
+            (':', Some('-')) | ('<' | '>' | '!', Some('='))
+        ) {
+            tokens.push(chars[i..i + 2].iter().collect());
             i += 2;
         } else {
             tokens.push(c.to_string());
@@ -86,6 +93,10 @@ impl Parser<'_> {
     }
 
     fn statement(&mut self) {
+        if self.tokens.get(self.pos + 1).is_some_and(|t| t == "=") {
+            self.aggregate_definition();
+            return;
+        }
         let head = match self.peek() {
             Some(":-") => Head::Constraint,
             Some("{") => self.choice(None),
@@ -151,6 +162,72 @@ impl Parser<'_> {
                 upper,
             },
         }
+    }
+
+    fn number(&mut self) -> i64 {
+        let negative = self.peek() == Some("-");
+        if negative {
+            self.next();
+        }
+        let magnitude: i64 = self.next().parse().expect("number");
+        if negative { -magnitude } else { magnitude }
+    }
+
+    fn aggregate_definition(&mut self) {
+        let atom = self.atom();
+        self.program.atoms[atom.index()].shown = false;
+        self.expect("=");
+        self.expect("#");
+        let value = match self.next().as_str() {
+            "sum" | "count" => AggregateValue::Sum,
+            "max" => AggregateValue::Max { empty: i64::MIN },
+            other => panic!("unknown aggregate #{other}"),
+        };
+        self.expect("{");
+        let mut elements = Vec::new();
+        while self.peek() != Some("}") {
+            let weighted =
+                self.tokens.get(self.pos + 1).is_some_and(|t| t == ":") || self.peek() == Some("-");
+            let weight = if weighted {
+                let weight = self.number();
+                self.expect(":");
+                weight
+            } else {
+                1
+            };
+            let mut conditions = vec![self.body(&["|", ";", "}"])];
+            while self.peek() == Some("|") {
+                self.next();
+                conditions.push(self.body(&["|", ";", "}"]));
+            }
+            elements.push(WeightedElement { weight, conditions });
+            if self.peek() == Some(";") {
+                self.next();
+            }
+        }
+        self.expect("}");
+        let mut guards = Vec::new();
+        while self.peek() != Some(".") {
+            let op = self.next();
+            let ops = [
+                CmpOp::Eq,
+                CmpOp::Ne,
+                CmpOp::Lt,
+                CmpOp::Le,
+                CmpOp::Gt,
+                CmpOp::Ge,
+            ];
+            let op = *ops.iter().find(|o| o.as_str() == op).expect("comparison");
+            guards.push((op, self.number()));
+        }
+        self.expect(".");
+        self.program.aggregates.push(AggregateDefinition {
+            atom,
+            value,
+            elements,
+            guards,
+            origin: Span::default(),
+        });
     }
 
     fn body(&mut self, end: &[&str]) -> Body {
@@ -224,6 +301,12 @@ fn holds(body: &MaskBody, model: u64) -> bool {
     body.pos & !model == 0 && body.neg & model == 0
 }
 
+/// The atoms that stand for aggregates.
+fn aggregate_atom_mask(program: &GroundProgram) -> u64 {
+    let atoms = program.aggregates.iter().map(|a| a.atom);
+    atoms.fold(0, |m, a| m | 1 << a.0)
+}
+
 /// The atoms flagged as facts.
 fn fact_mask(program: &GroundProgram) -> u64 {
     let facts = program.atoms.iter().enumerate().filter(|(_, a)| a.fact);
@@ -261,86 +344,94 @@ fn is_model(program: &GroundProgram, model: u64) -> bool {
 }
 
 /// The stable models, as bit masks over the atoms (at most 63 atoms; meant
-/// for a dozen or so): `M` is stable iff it is a model and a minimal model
-/// of the reduct `P^M`, where a choice element with its atom in `M` becomes
-/// the rule `atom :- B+, C+` when the negative parts of body `B` and
-/// condition `C` are false in `M`.
+/// for a dozen or so), by the Ferraris reduct ("Logic programs with
+/// propositional connectives and aggregates", TOCL 2011), which is clingo's
+/// semantics ("Abstract Gringo", TPLP 2015). An aggregate atom `A` stands
+/// for its formula `F_A`: the conjunction, over the sets `I` of elements
+/// whose weights violate the guards, of `⋀I → ⋁(E∖I)`. A model `M` is
+/// stable iff no proper subset of its atoms other than aggregate atoms
+/// satisfies the reduct `P^M`:
+/// the rules whose negative literals hold in `M`, without them (`not A`
+/// included, true iff `F_A` is false in `M`); a choice element with
+/// its atom in `M` becomes the rule `atom :- body, condition`; a positive
+/// occurrence of `A` becomes `F_A^M` (see [`aggregate_reduct_holds`]).
+///
+/// Programs that are normal and free of aggregates take the least model of
+/// their (Horn) reduct instead of the search over subsets.
 pub(crate) fn stable_models(program: &GroundProgram) -> Vec<u64> {
-    let n = program.atoms.len();
-    assert!(n < 64);
     let disjunctive = program
         .rules
         .iter()
         .any(|r| matches!(r.head, Head::Disjunction(_)));
+    let minimality = if disjunctive || !program.aggregates.is_empty() {
+        Minimality::NoSmallerModel
+    } else {
+        Minimality::LeastModel
+    };
+    stable_models_by(program, minimality)
+}
+
+/// How [`stable_models_by`] checks that a model is minimal for its reduct.
+#[derive(Clone, Copy, Debug)]
+enum Minimality {
+    /// `M` is the least model of the reduct, with every aggregate atom of
+    /// `M` a fact. Exact for normal programs whose aggregates are not
+    /// recursive: the aggregates are then decided below the rules that use
+    /// them (splitting), and the reduct is Horn.
+    LeastModel,
+    /// No proper subset of `M`'s atoms other than aggregate atoms satisfies
+    /// the reduct, aggregates evaluated by [`aggregate_reduct_holds`].
+    /// Exact for every program.
+    NoSmallerModel,
+}
+
+fn stable_models_by(program: &GroundProgram, minimality: Minimality) -> Vec<u64> {
+    let n = program.atoms.len();
+    assert!(n < 64);
+    let aggregate_atoms = aggregate_atom_mask(program);
+    // Aggregates are not nested: no aggregate atom in an element condition.
+    for element in program.aggregates.iter().flat_map(|a| &a.elements) {
+        for condition in element.conditions.iter().map(mask) {
+            assert_eq!((condition.pos | condition.neg) & aggregate_atoms, 0);
+        }
+    }
     let mut stable = Vec::new();
     let mut reduct: Vec<(u64, u64)> = Vec::new();
     for model in 0..1u64 << n {
         if !is_model(program, model) {
             continue;
         }
-        reduct.clear();
-        let facts = program.atoms.iter().enumerate().filter(|(_, a)| a.fact);
-        reduct.extend(facts.map(|(i, _)| (0, 1 << i)));
-        // The generators' aggregates are not recursive: under the Ferraris
-        // reduct an aggregate atom is then as it is in M.
-        let aggregates = program
-            .aggregates
-            .iter()
-            .filter(|a| model >> a.atom.0 & 1 == 1);
-        reduct.extend(aggregates.map(|a| (0, 1 << a.atom.0)));
-        for rule in &program.rules {
-            let body = mask(&rule.body);
-            if body.neg & model != 0 {
-                continue;
+        reduct_rules(program, model, &mut reduct);
+        let is_stable = match minimality {
+            Minimality::LeastModel => {
+                reduct.push((0, model & aggregate_atoms));
+                least_model(&reduct) == model
             }
-            match &rule.head {
-                Head::Constraint => {}
-                Head::Atom(h) => reduct.push((body.pos, 1 << h.0)),
-                Head::Disjunction(hs) => {
-                    reduct.push((body.pos, hs.iter().fold(0, |m, h| m | 1 << h.0)))
-                }
-                Head::Choice { elements, .. } => {
-                    for e in elements.iter().filter(|e| model >> e.atom.0 & 1 == 1) {
-                        for c in e.conditions.iter().map(mask) {
-                            if c.neg & model == 0 {
-                                reduct.push((body.pos | c.pos, 1 << e.atom.0));
-                            }
-                        }
+            Minimality::NoSmallerModel => {
+                // The aggregate atoms whose reduct holds in `smaller` join
+                // it; the reduct's rules then read them as atoms.
+                let satisfies = |smaller: u64| {
+                    let with_aggregates = program
+                        .aggregates
+                        .iter()
+                        .filter(|a| aggregate_reduct_holds(a, model, smaller))
+                        .fold(smaller, |m, a| m | 1 << a.atom.0);
+                    reduct.iter().all(|&(pos, heads)| {
+                        pos & !with_aggregates != 0 || heads & with_aggregates != 0
+                    })
+                };
+                let atoms = model & !aggregate_atoms;
+                let mut smaller = atoms;
+                let mut minimal = true;
+                while smaller != 0 {
+                    smaller = (smaller - 1) & atoms;
+                    if satisfies(smaller) {
+                        minimal = false;
+                        break;
                     }
                 }
+                minimal
             }
-        }
-        let is_stable = if disjunctive {
-            // No proper subset of M is a model of the reduct.
-            let satisfies = |m: u64| {
-                reduct
-                    .iter()
-                    .all(|&(pos, heads)| pos & !m != 0 || heads & m != 0)
-            };
-            let mut sub = model;
-            let mut minimal = true;
-            while sub != 0 {
-                sub = (sub - 1) & model;
-                if satisfies(sub) {
-                    minimal = false;
-                    break;
-                }
-            }
-            minimal
-        } else {
-            let mut derived = 0u64;
-            loop {
-                let before = derived;
-                for &(pos, head) in &reduct {
-                    if pos & !derived == 0 {
-                        derived |= head;
-                    }
-                }
-                if derived == before {
-                    break;
-                }
-            }
-            derived == model
         };
         if is_stable {
             stable.push(model);
@@ -349,14 +440,65 @@ pub(crate) fn stable_models(program: &GroundProgram) -> Vec<u64> {
     stable
 }
 
-/// The supported models (models of the completion, disjunctions shifted).
+/// The rules of the reduct `P^M` as (positive body, head atoms) masks:
+/// facts, rules whose negative body is false in `model`, and choice
+/// elements whose atom is in `model`. A positive body may contain
+/// aggregate atoms; constraints are left out, since `model` satisfies them.
+fn reduct_rules(program: &GroundProgram, model: u64, reduct: &mut Vec<(u64, u64)>) {
+    reduct.clear();
+    let facts = program.atoms.iter().enumerate().filter(|(_, a)| a.fact);
+    reduct.extend(facts.map(|(i, _)| (0, 1 << i)));
+    for rule in &program.rules {
+        let body = mask(&rule.body);
+        if body.neg & model != 0 {
+            continue;
+        }
+        match &rule.head {
+            Head::Constraint => {}
+            Head::Atom(h) => reduct.push((body.pos, 1 << h.0)),
+            Head::Disjunction(hs) => {
+                reduct.push((body.pos, hs.iter().fold(0, |m, h| m | 1 << h.0)))
+            }
+            Head::Choice { elements, .. } => {
+                for e in elements.iter().filter(|e| model >> e.atom.0 & 1 == 1) {
+                    for c in e.conditions.iter().map(mask) {
+                        if c.neg & model == 0 {
+                            reduct.push((body.pos | c.pos, 1 << e.atom.0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The least model of Horn rules (positive body, head atom) masks.
+fn least_model(rules: &[(u64, u64)]) -> u64 {
+    let mut derived = 0u64;
+    loop {
+        let before = derived;
+        for &(pos, head) in rules {
+            if pos & !derived == 0 {
+                derived |= head;
+            }
+        }
+        if derived == before {
+            return derived;
+        }
+    }
+}
+
+/// The supported models (models of the completion, disjunctions shifted;
+/// an aggregate atom, true exactly when its aggregate holds, needs no rule).
 pub(crate) fn supported_models(program: &GroundProgram) -> Vec<u64> {
     let n = program.atoms.len();
+    let aggregate_atoms = aggregate_atom_mask(program);
     (0..1u64 << n)
         .filter(|&model| is_model(program, model))
         .filter(|&model| {
             (0..n).filter(|&a| model >> a & 1 == 1).all(|a| {
                 program.atoms[a].fact
+                    || aggregate_atoms >> a & 1 == 1
                     || program.rules.iter().any(|rule| {
                         let body = mask(&rule.body);
                         holds(&body, model)
@@ -380,8 +522,34 @@ pub(crate) fn supported_models(program: &GroundProgram) -> Vec<u64> {
         .collect()
 }
 
-/// Whether every disjunctive rule is head-cycle-free, by reachability.
+/// Whether every disjunctive rule is head-cycle-free, by reachability
+/// (through aggregate atoms too, see [`positive_reach`]).
 pub(crate) fn head_cycle_free(program: &GroundProgram) -> bool {
+    let reach = positive_reach(program);
+    program.rules.iter().all(|rule| match &rule.head {
+        Head::Disjunction(hs) => hs.iter().all(|a| {
+            hs.iter().all(|b| {
+                a == b || reach[a.index()] >> b.0 & 1 == 0 || reach[b.index()] >> a.0 & 1 == 0
+            })
+        }),
+        _ => true,
+    })
+}
+
+/// The aggregate atoms that depend positively on themselves: through an
+/// atom an element condition reads positively.
+pub(crate) fn recursive_aggregates(program: &GroundProgram) -> Vec<AtomId> {
+    let reach = positive_reach(program);
+    let recursive = program.aggregates.iter().map(|a| a.atom);
+    recursive
+        .filter(|a| reach[a.index()] >> a.0 & 1 == 1)
+        .collect()
+}
+
+/// For each atom, the atoms it depends on positively, transitively: a head
+/// atom on its body's and choice condition's positive atoms, an aggregate
+/// atom on its element conditions' positive atoms.
+fn positive_reach(program: &GroundProgram) -> Vec<u64> {
     let n = program.atoms.len();
     let mut reach = vec![0u64; n];
     for rule in &program.rules {
@@ -399,6 +567,10 @@ pub(crate) fn head_cycle_free(program: &GroundProgram) -> bool {
                 }
             }
         }
+    }
+    for aggregate in &program.aggregates {
+        let conditions = aggregate.elements.iter().flat_map(|e| &e.conditions);
+        reach[aggregate.atom.index()] |= conditions.fold(0, |m, c| m | mask(c).pos);
     }
     loop {
         let mut changed = false;
@@ -418,14 +590,7 @@ pub(crate) fn head_cycle_free(program: &GroundProgram) -> bool {
             break;
         }
     }
-    program.rules.iter().all(|rule| match &rule.head {
-        Head::Disjunction(hs) => hs.iter().all(|a| {
-            hs.iter().all(|b| {
-                a == b || reach[a.index()] >> b.0 & 1 == 0 || reach[b.index()] >> a.0 & 1 == 0
-            })
-        }),
-        _ => true,
-    })
+    reach
 }
 
 /// xorshift64*: a small seeded generator, so failures reproduce.
@@ -459,10 +624,41 @@ impl Rng {
 
 /// Whether an aggregate holds in `model`, straight from its definition.
 fn aggregate_holds(aggregate: &AggregateDefinition, model: u64) -> bool {
-    let weights = aggregate.elements.iter().filter_map(|e| {
-        let holds = e.conditions.iter().any(|c| holds(&mask(c), model));
-        holds.then_some(e.weight)
+    let holding = aggregate
+        .elements
+        .iter()
+        .filter(|e| e.conditions.iter().any(|c| holds(&mask(c), model)));
+    guards_hold(aggregate, holding.map(|e| e.weight))
+}
+
+/// Whether `smaller` (a subset of `model`) satisfies the Ferraris reduct
+/// `F_A^M` of the aggregate's formula (see [`stable_models`]): exactly when
+/// `A` holds in `model` and the guards hold for the elements with a
+/// condition whose positive atoms are in `smaller` and whose negative atoms
+/// are not in `model`.
+///
+/// Why: `F_A^M` is `⊥` unless `M ⊨ F_A`. Then each conjunct `⋀I → ⋁(E∖I)`
+/// (`I` violating the guards) is true in `M`; its reduct is `⊤` when some
+/// element of `I` is false in `M`, else `⋀I^M → ⋁(E∖I)^M`, where an
+/// element's reduct holds in `X` iff one of its conditions holds in `M`
+/// and has its positive atoms in `X`. Let `R` be the elements whose reduct
+/// holds in `X`. A conjunct fails in `X` iff `I ⊆ R` and `R ∩ (E∖I) = ∅`,
+/// i.e. `I = R`; so all hold iff `R` does not violate the guards. The test
+/// `aggregate_reduct_is_the_ferraris_reduct_of_its_formula` checks this
+/// against the formula itself.
+fn aggregate_reduct_holds(aggregate: &AggregateDefinition, model: u64, smaller: u64) -> bool {
+    let holding = aggregate.elements.iter().filter(|e| {
+        e.conditions.iter().any(|c| {
+            let c = mask(c);
+            holds(&c, model) && c.pos & !smaller == 0
+        })
     });
+    model >> aggregate.atom.0 & 1 == 1 && guards_hold(aggregate, holding.map(|e| e.weight))
+}
+
+/// Whether every guard holds for the aggregate's value over the `weights`
+/// of the elements that hold.
+fn guards_hold(aggregate: &AggregateDefinition, weights: impl Iterator<Item = i64>) -> bool {
     let value = match aggregate.value {
         AggregateValue::Sum => weights.sum(),
         AggregateValue::Max { empty } => weights.max().unwrap_or(empty),
@@ -569,6 +765,234 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
         });
     }
     program
+}
+
+/// [`random_program`] with aggregates that are recursive most of the time:
+/// one to three aggregate atoms whose element conditions read, positively
+/// and negatively, the random program's atoms and one to three new atoms
+/// `u0`.. that rules over the aggregate atoms define (normal rules, choice
+/// rules, constraints). On purpose, an aggregate often derives an atom it
+/// reads itself (`u :- A.` with `A` counting `u`), and two aggregates often
+/// form a positive cycle. Each aggregate is monotone, antimonotone, convex
+/// or non-monotone in its elements (see [`random_recursive_aggregate`]).
+pub(crate) fn random_program_with_recursive_aggregates(
+    rng: &mut Rng,
+    max_atoms: usize,
+) -> GroundProgram {
+    let mut program = random_program(rng, max_atoms, false);
+    let upper: Vec<AtomId> = (0..1 + rng.below(3))
+        .map(|i| atom_named(&mut program, &format!("u{i}")))
+        .collect();
+    let readable: Vec<AtomId> = program.atom_ids().collect();
+    for i in 0..1 + rng.below(3) {
+        let atom = atom_named(&mut program, &format!("#agg{i}"));
+        program.atoms[atom.index()].shown = false;
+        let aggregate = random_recursive_aggregate(rng, atom, &readable, &upper);
+        program.aggregates.push(aggregate);
+    }
+    let aggregate_atoms: Vec<AtomId> = program.aggregates.iter().map(|a| a.atom).collect();
+    let read_positively = |program: &GroundProgram, k: usize| -> Vec<AtomId> {
+        let elements = &program.aggregates[k].elements;
+        let conditions = elements.iter().flat_map(|e| &e.conditions);
+        let mut atoms: Vec<AtomId> = conditions.flat_map(|c| c.pos.iter().copied()).collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        atoms
+    };
+    let atom_or_choice = |rng: &mut Rng, atom: AtomId| {
+        if rng.chance(25) {
+            Head::Choice {
+                elements: vec![ChoiceElement {
+                    atom,
+                    conditions: vec![Body::default()],
+                }],
+                bounds: CountBounds::default(),
+            }
+        } else {
+            Head::Atom(atom)
+        }
+    };
+    // Derive an atom that aggregate `reader` reads from aggregate `source`.
+    let derive_read_atom = |rng: &mut Rng, program: &mut GroundProgram, reader, source| {
+        let read = read_positively(program, reader);
+        if !read.is_empty() {
+            let atom = rng.pick(&read);
+            let head = atom_or_choice(rng, atom);
+            let mut pos = vec![aggregate_atoms[source]];
+            if rng.chance(25) {
+                pos.push(rng.pick(&readable));
+            }
+            program.rules.push(Rule {
+                head,
+                body: Body::new(pos, Vec::new()),
+                origin: Span::default(),
+            });
+        }
+    };
+    for k in 0..aggregate_atoms.len() {
+        if rng.chance(50) {
+            derive_read_atom(rng, &mut program, k, k);
+        }
+    }
+    if aggregate_atoms.len() >= 2 && rng.chance(40) {
+        derive_read_atom(rng, &mut program, 0, 1);
+        derive_read_atom(rng, &mut program, 1, 0);
+    }
+    for _ in 0..1 + rng.below(4) {
+        let (mut pos, mut neg) = (Vec::new(), Vec::new());
+        if rng.chance(80) {
+            pos.push(rng.pick(&aggregate_atoms));
+        } else {
+            neg.push(rng.pick(&aggregate_atoms));
+        }
+        if rng.chance(40) {
+            pos.push(rng.pick(&readable));
+        }
+        if rng.chance(25) {
+            neg.push(rng.pick(&readable));
+        }
+        let body = Body::new(pos, neg);
+        let head = match rng.below(10) {
+            0..=1 => Head::Constraint,
+            2..=3 => Head::Choice {
+                elements: vec![ChoiceElement {
+                    atom: rng.pick(&readable),
+                    conditions: vec![Body::new(vec![rng.pick(&readable)], Vec::new())],
+                }],
+                bounds: CountBounds::default(),
+            },
+            4 => Head::Atom(rng.pick(&readable)),
+            _ => {
+                let atom = rng.pick(&upper);
+                atom_or_choice(rng, atom)
+            }
+        };
+        program.rules.push(Rule {
+            head,
+            body,
+            origin: Span::default(),
+        });
+    }
+    program
+}
+
+/// An aggregate of one to four elements over `readable` atoms (`upper`
+/// ones preferred), chosen evenly among four shapes, by how its truth
+/// changes as more elements hold: monotone (`#count` or positive `#sum`
+/// with `>=`/`>`, `#max` with `>=`/`>`), antimonotone (the same with
+/// `<=`/`<`), convex (`=`, or a lower and an upper guard) and non-monotone
+/// (`!=`; or `#sum` with weights of both signs, sometimes two elements with
+/// the same condition and opposite signs). `#max` weights are ranks (the
+/// empty value below them all), sometimes negated as `#min`'s are.
+fn random_recursive_aggregate(
+    rng: &mut Rng,
+    atom: AtomId,
+    readable: &[AtomId],
+    upper: &[AtomId],
+) -> AggregateDefinition {
+    let condition = |rng: &mut Rng| {
+        let read = |rng: &mut Rng| {
+            if rng.chance(60) {
+                rng.pick(upper)
+            } else {
+                rng.pick(readable)
+            }
+        };
+        let (mut pos, mut neg) = (Vec::new(), Vec::new());
+        if rng.chance(90) {
+            pos.push(read(rng));
+        } else {
+            neg.push(read(rng));
+        }
+        if rng.chance(25) {
+            pos.push(rng.pick(readable));
+        }
+        if rng.chance(20) {
+            neg.push(rng.pick(readable));
+        }
+        Body::new(pos, neg)
+    };
+    let shape = rng.below(4);
+    // One element makes every aggregate monotone or antimonotone.
+    let least_elements = if shape >= 2 { 2 } else { 1 };
+    let mut elements: Vec<WeightedElement> = (0..least_elements + rng.below(5 - least_elements))
+        .map(|_| WeightedElement {
+            weight: 1,
+            conditions: (0..1 + usize::from(rng.chance(20)))
+                .map(|_| condition(rng))
+                .collect(),
+        })
+        .collect();
+    let (value, least, greatest) = if rng.chance(30) {
+        // Ranks 1..=4 and #inf as 0; #min negates both.
+        let sign = if rng.chance(30) { -1 } else { 1 };
+        for e in &mut elements {
+            e.weight = sign * (1 + rng.below(4) as i64);
+        }
+        let weights = elements.iter().map(|e| e.weight);
+        let empty = weights.clone().min().unwrap().min(0) - i64::from(sign < 0);
+        let greatest = weights.max().unwrap();
+        (AggregateValue::Max { empty }, empty, greatest)
+    } else {
+        let mixed_signs = shape == 3 && rng.chance(70);
+        let count = !mixed_signs && rng.chance(50);
+        for e in &mut elements {
+            e.weight = match (count, mixed_signs) {
+                (true, _) => 1,
+                (false, false) => 1 + rng.below(3) as i64,
+                (false, true) => rng.pick(&[-3, -2, -1, 1, 2, 3]),
+            };
+        }
+        if mixed_signs && rng.chance(50) {
+            let twin = elements[rng.below(elements.len())].clone();
+            let weight = -twin.weight.signum() * (1 + rng.below(2) as i64);
+            elements.push(WeightedElement { weight, ..twin });
+        }
+        let least = elements.iter().map(|e| e.weight.min(0)).sum();
+        let greatest = elements.iter().map(|e| e.weight.max(0)).sum();
+        (AggregateValue::Sum, least, greatest)
+    };
+    // A bound where the guard decides some sets of elements but not all,
+    // and now and then one just outside, where it decides them all.
+    let bound = |rng: &mut Rng, op: CmpOp| {
+        let (low, high) = match op {
+            _ if rng.chance(10) => (least - 1, greatest + 1),
+            CmpOp::Ge | CmpOp::Lt => (least + 1, greatest),
+            CmpOp::Gt | CmpOp::Le => (least, greatest - 1),
+            CmpOp::Eq | CmpOp::Ne => (least, greatest),
+        };
+        low + rng.below((high - low + 1) as usize) as i64
+    };
+    let guard = |rng: &mut Rng, ops: &[CmpOp]| {
+        let op = rng.pick(ops);
+        (op, bound(rng, op))
+    };
+    let (lower, upper) = ([CmpOp::Ge, CmpOp::Gt], [CmpOp::Le, CmpOp::Lt]);
+    let guards = match shape {
+        0 => vec![guard(rng, &lower)],
+        1 => vec![guard(rng, &upper)],
+        2 if rng.chance(40) => vec![guard(rng, &[CmpOp::Eq])],
+        2 => {
+            let ((lower_op, low), (upper_op, high)) = (guard(rng, &lower), guard(rng, &upper));
+            vec![(lower_op, low.min(high)), (upper_op, low.max(high))]
+        }
+        _ => {
+            let ops = [CmpOp::Ne, CmpOp::Eq, CmpOp::Le, CmpOp::Ge, CmpOp::Lt];
+            let ops: &[CmpOp] = if matches!(value, AggregateValue::Sum) && least < 0 {
+                &ops
+            } else {
+                &[CmpOp::Ne]
+            };
+            vec![guard(rng, ops)]
+        }
+    };
+    AggregateDefinition {
+        atom,
+        value,
+        elements,
+        guards,
+        origin: Span::default(),
+    }
 }
 
 /// A random program over at most `max_atoms` atoms: normal rules,
@@ -738,4 +1162,470 @@ pub(crate) fn cnf_models(formula: &CnfFormula, translation: &Translation) -> Vec
     }
     models.sort_unstable();
     models
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answer sets of a program in the tiny syntax, as sorted names.
+    fn answer_sets(text: &str) -> Vec<Vec<String>> {
+        let program = parse(text);
+        let mut sets: Vec<Vec<String>> = stable_models(&program)
+            .into_iter()
+            .map(|m| {
+                let names = shown_of(&program, m).into_iter();
+                let mut names: Vec<String> = names
+                    .map(|s| program.symbols.display(s).to_string())
+                    .collect();
+                names.sort();
+                names
+            })
+            .collect();
+        sets.sort();
+        sets
+    }
+
+    fn sets(expected: &[&[&str]]) -> Vec<Vec<String>> {
+        let mut sets: Vec<Vec<String>> = expected
+            .iter()
+            .map(|set| set.iter().map(|s| s.to_string()).collect())
+            .collect();
+        sets.sort();
+        sets
+    }
+
+    /// Each program's answer sets are derived by hand below, and agree
+    /// with clingo 5.4's.
+    #[test]
+    fn checker_on_hand_written_aggregate_programs() {
+        let cases: &[(&str, &[&[&str]])] = &[
+            // F = a, so a :- a: only the empty set.
+            ("s = #count{a} >= 1. a :- s.", &[&[]]),
+            // F = a | b: {a, b} is stable (b chosen, then a); {a} is not,
+            // since {} satisfies a :- a | b.
+            ("{b}. s = #count{a; b} >= 1. a :- s.", &[&[], &["a", "b"]]),
+            // F = not a, as a :- not a: none.
+            ("s = #count{a} <= 0. a :- s.", &[]),
+            // F = (c -> b). The only model with a is {a, b, c}, and {c}
+            // satisfies its reduct (the implication fails in {c}); {c}
+            // alone has no support. None.
+            ("s = #sum{1: b; -1: c} >= 0. a :- s. b :- a. c :- a.", &[]),
+            // F = q, so p :- q: {} and {p, q}.
+            (
+                "s = #count{q} = 1. p :- s. q :- p. {q}.",
+                &[&[], &["p", "q"]],
+            ),
+            // F = not not b: a :- not not b. b :- a.
+            (
+                "s = #count{not b} <= 0. a :- s. b :- a.",
+                &[&[], &["a", "b"]],
+            ),
+            // b :- not a. a :- b: none.
+            ("s = #count{a} >= 1. b :- not s. a :- b.", &[]),
+            // A positive cycle through two aggregates, founded only by the
+            // choice of a.
+            (
+                "s = #count{a} >= 1. t = #sum{2: b} > 1. b :- s. a :- t. {a}.",
+                &[&[], &["a", "b"]],
+            ),
+            (
+                "s = #count{a} >= 1. t = #count{b} >= 1. b :- s. a :- t.",
+                &[&[]],
+            ),
+            // A choice supported only by itself.
+            ("s = #count{a} >= 1. {a} :- s.", &[&[]]),
+            // F = a (the max is 2 iff a holds): {b} only with the choice.
+            ("s = #max{2: a; 1: b} >= 2. a :- s. {b}.", &[&[], &["b"]]),
+            // Convex: a chosen makes the count 1, so b, so 2; {b} alone has
+            // no support (its reduct needs the count 1 from {}).
+            ("s = #count{a; b} = 1. {a}. b :- s.", &[&[]]),
+            // Disjunction and an aggregate over it.
+            ("a | b. s = #count{a} >= 1. c :- s.", &[&["a", "c"], &["b"]]),
+            // Weights of both signs on one atom: #sum{1: a; -1: a} is 0
+            // whatever a is, so s holds and a is derived.
+            ("s = #sum{1: a; -1: a} >= 0. a :- s.", &[&["a"]]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(answer_sets(text), sets(expected), "{text}");
+        }
+    }
+
+    /// A propositional formula, to evaluate the Ferraris reduct literally.
+    enum Formula {
+        Atom(u32),
+        Not(Box<Formula>),
+        And(Vec<Formula>),
+        Or(Vec<Formula>),
+        Implies(Box<Formula>, Box<Formula>),
+    }
+
+    impl Formula {
+        fn holds(&self, model: u64) -> bool {
+            match self {
+                Formula::Atom(a) => model >> a & 1 == 1,
+                Formula::Not(f) => !f.holds(model),
+                Formula::And(fs) => fs.iter().all(|f| f.holds(model)),
+                Formula::Or(fs) => fs.iter().any(|f| f.holds(model)),
+                Formula::Implies(f, g) => !f.holds(model) || g.holds(model),
+            }
+        }
+
+        /// Whether `smaller` satisfies the reduct `F^model`: `⊥` where
+        /// `F` is false in `model`, else the connective over the reducts
+        /// (`¬G` is `G → ⊥`, whose reduct is then `⊥ → ⊥`).
+        fn reduct_holds(&self, model: u64, smaller: u64) -> bool {
+            self.holds(model)
+                && match self {
+                    Formula::Atom(a) => smaller >> a & 1 == 1,
+                    Formula::Not(_) => true,
+                    Formula::And(fs) => fs.iter().all(|f| f.reduct_holds(model, smaller)),
+                    Formula::Or(fs) => fs.iter().any(|f| f.reduct_holds(model, smaller)),
+                    Formula::Implies(f, g) => {
+                        !f.reduct_holds(model, smaller) || g.reduct_holds(model, smaller)
+                    }
+                }
+        }
+    }
+
+    /// `F_A` as Ferraris defines it: for each set `I` of elements whose
+    /// weights violate the guards, `⋀I → ⋁(E∖I)`; an element is the
+    /// disjunction of its conditions.
+    fn aggregate_formula(aggregate: &AggregateDefinition) -> Formula {
+        let element = |e: &WeightedElement| {
+            let literals = |c: &Body| {
+                let pos = c.pos.iter().map(|a| Formula::Atom(a.0));
+                let neg = c
+                    .neg
+                    .iter()
+                    .map(|a| Formula::Not(Box::new(Formula::Atom(a.0))));
+                Formula::And(pos.chain(neg).collect())
+            };
+            Formula::Or(e.conditions.iter().map(literals).collect())
+        };
+        let elements = &aggregate.elements;
+        let violating = (0..1u32 << elements.len()).filter(|&set| {
+            let weights = elements
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| set >> i & 1 == 1);
+            !guards_hold(aggregate, weights.map(|(_, e)| e.weight))
+        });
+        let implications = violating.map(|set| {
+            let (inside, outside): (Vec<_>, Vec<_>) = elements
+                .iter()
+                .enumerate()
+                .partition(|&(i, _)| set >> i & 1 == 1);
+            let inside = inside.into_iter().map(|(_, e)| element(e));
+            let outside = outside.into_iter().map(|(_, e)| element(e));
+            Formula::Implies(
+                Box::new(Formula::And(inside.collect())),
+                Box::new(Formula::Or(outside.collect())),
+            )
+        });
+        Formula::And(implications.collect())
+    }
+
+    /// The shortcut the checker takes for `F_A^M` against the reduct of
+    /// the formula itself, on random aggregates of every shape over four
+    /// atoms, in every model and every subset of it.
+    #[test]
+    fn aggregate_reduct_is_the_ferraris_reduct_of_its_formula() {
+        let mut rng = Rng::new(11);
+        let atoms: Vec<AtomId> = (0..4).map(AtomId).collect();
+        let aggregate_atom = AtomId(4);
+        let (mut checked, mut differs_from_model) = (0, 0);
+        for _ in 0..1000 {
+            let aggregate = random_recursive_aggregate(&mut rng, aggregate_atom, &atoms, &atoms);
+            let formula = aggregate_formula(&aggregate);
+            for atoms_true in 0..1u64 << 4 {
+                let holds = aggregate_holds(&aggregate, atoms_true);
+                assert_eq!(formula.holds(atoms_true), holds, "{aggregate:?}");
+                let model = atoms_true | u64::from(holds) << aggregate_atom.0;
+                let mut smaller = atoms_true;
+                loop {
+                    let expected = formula.reduct_holds(model, smaller);
+                    let shortcut = aggregate_reduct_holds(&aggregate, model, smaller);
+                    assert_eq!(
+                        shortcut, expected,
+                        "{aggregate:?} in {model:b}, {smaller:b}"
+                    );
+                    differs_from_model += usize::from(holds && !expected);
+                    checked += 1;
+                    if smaller == 0 {
+                        break;
+                    }
+                    smaller = (smaller - 1) & atoms_true;
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+        assert!(differs_from_model > 5000, "{differs_from_model}");
+    }
+
+    /// On normal programs with aggregates that are not recursive, the
+    /// search over subsets answers exactly as the least model of the reduct
+    /// with the aggregate atoms as facts (the checker before recursive
+    /// aggregates).
+    #[test]
+    fn subset_check_agrees_with_least_model_without_recursion() {
+        let mut rng = Rng::new(909);
+        let (mut compared, mut nontrivial) = (0, 0);
+        for round in 0..3000 {
+            let program = random_program_with_aggregates(&mut rng, 7);
+            let disjunctive = program
+                .rules
+                .iter()
+                .any(|r| matches!(r.head, Head::Disjunction(_)));
+            if disjunctive {
+                continue;
+            }
+            assert!(recursive_aggregates(&program).is_empty());
+            let expected = stable_models_by(&program, Minimality::LeastModel);
+            let by_subsets = stable_models_by(&program, Minimality::NoSmallerModel);
+            assert_eq!(by_subsets, expected, "round {round}: {program:?}");
+            compared += 1;
+            nontrivial += usize::from(expected.len() > 1);
+        }
+        assert!(compared > 2000, "{compared}");
+        assert!(nontrivial > 300, "{nontrivial} with several answer sets");
+    }
+
+    /// Which families of element sets satisfy an aggregate.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Shape {
+        /// Closed under adding elements.
+        Monotone,
+        /// Closed under removing elements.
+        Antimonotone,
+        /// Every set between two satisfying ones satisfies.
+        Convex,
+        NonMonotone,
+    }
+
+    /// Whether each set of elements (a bit mask) satisfies the guards.
+    fn satisfying_sets(aggregate: &AggregateDefinition) -> Vec<bool> {
+        let elements = &aggregate.elements;
+        (0..1u32 << elements.len())
+            .map(|set| {
+                let weights = elements
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| set >> i & 1 == 1);
+                guards_hold(aggregate, weights.map(|(_, e)| e.weight))
+            })
+            .collect()
+    }
+
+    /// The sets with a satisfying subset (`up`) or superset (`!up`).
+    fn closure(satisfying: &[bool], up: bool) -> Vec<bool> {
+        let sets = 0..satisfying.len() as u32;
+        sets.clone()
+            .map(|t| {
+                let related = |s: u32| if up { s & !t == 0 } else { t & !s == 0 };
+                sets.clone().any(|s| satisfying[s as usize] && related(s))
+            })
+            .collect()
+    }
+
+    fn shape(aggregate: &AggregateDefinition) -> Shape {
+        let satisfying = satisfying_sets(aggregate);
+        let (up, down) = (closure(&satisfying, true), closure(&satisfying, false));
+        if satisfying == up {
+            Shape::Monotone
+        } else if satisfying == down {
+            Shape::Antimonotone
+        } else if (0..satisfying.len()).all(|s| satisfying[s] == (up[s] && down[s])) {
+            Shape::Convex
+        } else {
+            Shape::NonMonotone
+        }
+    }
+
+    /// The minimal element sets among those `family` picks.
+    fn minimal_sets(family: &[bool]) -> Vec<u32> {
+        let sets = 0..family.len() as u32;
+        let picked = |s: &u32| family[*s as usize];
+        sets.clone()
+            .filter(picked)
+            .filter(|&s| !sets.clone().filter(picked).any(|t| t != s && t & !s == 0))
+            .collect()
+    }
+
+    /// The program with each convex aggregate atom `A` replaced by normal
+    /// rules (clasp's translation of convex aggregates): `A :- C, not V`
+    /// for each minimal satisfying element set, `C` one condition of each
+    /// of its elements, and `V :- C` for each minimal set no satisfying set
+    /// contains. `None` when some aggregate is not convex.
+    fn unfold_convex_aggregates(program: &GroundProgram) -> Option<GroundProgram> {
+        let mut unfolded = program.clone();
+        unfolded.aggregates.clear();
+        for (k, aggregate) in program.aggregates.iter().enumerate() {
+            if shape(aggregate) == Shape::NonMonotone {
+                return None;
+            }
+            let violated = atom_named(&mut unfolded, &format!("#violated{k}"));
+            unfolded.atoms[violated.index()].shown = false;
+            let satisfying = satisfying_sets(aggregate);
+            let outside: Vec<bool> = closure(&satisfying, false).iter().map(|&d| !d).collect();
+            let families = [
+                (
+                    satisfying,
+                    aggregate.atom,
+                    Body::new(Vec::new(), vec![violated]),
+                ),
+                (outside, violated, Body::default()),
+            ];
+            for (family, head, extra) in families {
+                for set in minimal_sets(&family) {
+                    // Every combination of one condition per element.
+                    let mut bodies = vec![extra.clone()];
+                    for (i, e) in aggregate.elements.iter().enumerate() {
+                        if set >> i & 1 == 1 {
+                            bodies = bodies
+                                .iter()
+                                .flat_map(|b| e.conditions.iter().map(|c| b.and(c)))
+                                .collect();
+                        }
+                    }
+                    for body in bodies {
+                        unfolded.rules.push(Rule {
+                            head: Head::Atom(head),
+                            body,
+                            origin: Span::default(),
+                        });
+                    }
+                }
+            }
+        }
+        Some(unfolded)
+    }
+
+    /// Convex (monotone, antimonotone) aggregates, recursive or not, have
+    /// the answer sets of their unfolding into normal rules, which the
+    /// least-model check decides without aggregates: an independent check
+    /// of the search over subsets.
+    #[test]
+    fn convex_recursive_aggregates_match_their_unfolding() {
+        let mut rng = Rng::new(31);
+        let (mut compared, mut recursive, mut nontrivial) = (0, 0, 0);
+        for round in 0..5000 {
+            let program = random_program_with_recursive_aggregates(&mut rng, 5);
+            let Some(unfolded) = unfold_convex_aggregates(&program) else {
+                continue;
+            };
+            let original_atoms = (1u64 << program.atoms.len()) - 1;
+            let mut expected: Vec<u64> = stable_models(&unfolded)
+                .into_iter()
+                .map(|m| m & original_atoms)
+                .collect();
+            expected.sort_unstable();
+            let models = stable_models(&program);
+            assert_eq!(models, expected, "round {round}: {program:?}");
+            compared += 1;
+            recursive += usize::from(!recursive_aggregates(&program).is_empty());
+            nontrivial += usize::from(models.len() > 1);
+        }
+        assert!(compared > 3000, "{compared}");
+        assert!(recursive > 2500, "{recursive} recursive");
+        assert!(nontrivial > 450, "{nontrivial} with several answer sets");
+    }
+
+    /// The recursive generator recurses through aggregates of every shape,
+    /// through one aggregate deriving what it reads, through two, and into
+    /// choice heads; its answer sets are supported models.
+    #[test]
+    fn recursive_aggregate_generator_covers_every_shape() {
+        let mut rng = Rng::new(5);
+        let mut recursive_shapes = [0; 4];
+        let (mut self_support, mut two_aggregate_cycles, mut recursive_choices) = (0, 0, 0);
+        let (mut with_answer_sets, mut mixed_weights, mut opposite_twins) = (0, 0, 0);
+        let rounds = 2000;
+        for _ in 0..rounds {
+            let program = random_program_with_recursive_aggregates(&mut rng, 5);
+            let reach = positive_reach(&program);
+            let recursive = recursive_aggregates(&program);
+            for a in program
+                .aggregates
+                .iter()
+                .filter(|a| recursive.contains(&a.atom))
+            {
+                recursive_shapes[shape(a) as usize] += 1;
+                let weights = a.elements.iter().map(|e| e.weight);
+                mixed_weights +=
+                    usize::from(weights.clone().any(|w| w < 0) && weights.clone().any(|w| w > 0));
+                opposite_twins += usize::from(a.elements.iter().any(|e| {
+                    let twin = |f: &&WeightedElement| {
+                        f.conditions == e.conditions && f.weight * e.weight < 0
+                    };
+                    a.elements.iter().any(|f| twin(&f))
+                }));
+            }
+            let depends = |x: AtomId, y: AtomId| reach[x.index()] >> y.0 & 1 == 1;
+            self_support += usize::from(program.rules.iter().any(|r| {
+                let Head::Atom(h) = r.head else { return false };
+                let sources = program
+                    .aggregates
+                    .iter()
+                    .filter(|a| r.body.pos.contains(&a.atom));
+                sources.clone().any(|a| {
+                    a.elements
+                        .iter()
+                        .flat_map(|e| &e.conditions)
+                        .any(|c| c.pos.contains(&h))
+                })
+            }));
+            two_aggregate_cycles += usize::from(recursive.iter().any(|&a| {
+                recursive
+                    .iter()
+                    .any(|&b| a != b && depends(a, b) && depends(b, a))
+            }));
+            recursive_choices += usize::from(program.rules.iter().any(|r| match &r.head {
+                Head::Choice { elements, .. } => elements.iter().any(|e| {
+                    r.body
+                        .pos
+                        .iter()
+                        .any(|&a| recursive.contains(&a) && depends(a, e.atom))
+                }),
+                _ => false,
+            }));
+            let stable = stable_models(&program);
+            let supported = supported_models(&program);
+            assert!(stable.iter().all(|m| supported.contains(m)), "{program:?}");
+            with_answer_sets += usize::from(!stable.is_empty());
+        }
+        for shape in [
+            Shape::Monotone,
+            Shape::Antimonotone,
+            Shape::Convex,
+            Shape::NonMonotone,
+        ] {
+            let count = recursive_shapes[shape as usize];
+            assert!(count > 250, "{count} recursive {shape:?} aggregates");
+        }
+        assert!(
+            self_support > 1000,
+            "{self_support} with u :- A, A reading u"
+        );
+        assert!(
+            two_aggregate_cycles > 500,
+            "{two_aggregate_cycles} through two aggregates"
+        );
+        assert!(
+            recursive_choices > 700,
+            "{recursive_choices} recursive choices"
+        );
+        assert!(
+            mixed_weights > 200,
+            "{mixed_weights} with weights of both signs"
+        );
+        assert!(
+            opposite_twins > 120,
+            "{opposite_twins} with one condition of both signs"
+        );
+        assert!(
+            with_answer_sets > rounds / 2,
+            "{with_answer_sets} with answer sets"
+        );
+    }
 }
