@@ -332,8 +332,8 @@ impl Iterator for Enumerator {
 mod tests {
     use super::*;
     use crate::translate::testing::{
-        Rng, head_cycle_free, parse, random_program, random_program_with_aggregates, shown_of,
-        stable_models,
+        Rng, head_cycle_free, parse, random_program, random_program_with_aggregates,
+        random_program_with_recursive_aggregates, recursive_aggregates, shown_of, stable_models,
     };
 
     fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
@@ -439,6 +439,41 @@ mod tests {
         }
         assert!(compared > 2000, "{compared} compared");
         assert!(nontrivial > 500, "{nontrivial} with several answer sets");
+    }
+
+    /// Recursive aggregates of every kind: the answer sets under the
+    /// Ferraris reduct, or a refusal (non-monotone recursive aggregates, and
+    /// disjunctions that are not head-cycle-free).
+    #[test]
+    fn solve_matches_brute_force_with_recursive_aggregates() {
+        let mut rng = Rng::new(2016);
+        let (mut compared, mut recursive, mut refused) = (0, 0, 0);
+        for round in 0..2500 {
+            let program = random_program_with_recursive_aggregates(&mut rng, 5);
+            let options = SolveOptions {
+                max_models: 0,
+                ..SolveOptions::default()
+            };
+            let Ok(mut enumerator) = Enumerator::new(&program, options) else {
+                assert!(
+                    !head_cycle_free(&program) || !recursive_aggregates(&program).is_empty(),
+                    "round {round}: refused {program:?}"
+                );
+                refused += 1;
+                continue;
+            };
+            let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+            sets.sort();
+            assert_eq!(
+                sets,
+                brute_force(&program, false),
+                "round {round}: {program:?}"
+            );
+            compared += 1;
+            recursive += usize::from(!recursive_aggregates(&program).is_empty());
+        }
+        assert!(compared > 1200, "{compared} compared, {refused} refused");
+        assert!(recursive > 700, "{recursive} with recursive aggregates");
     }
 
     /// Atoms flagged as facts (as the grounder hands them over: no rules of

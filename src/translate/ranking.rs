@@ -313,7 +313,7 @@ mod tests {
     use super::*;
     use crate::translate::testing::{
         Rng, cnf_models, head_cycle_free, parse, random_program, random_program_with_aggregates,
-        stable_models,
+        random_program_with_recursive_aggregates, recursive_aggregates, stable_models,
     };
     use crate::translate::translate_exact;
     use varisat::{CnfFormula, Solver, Var};
@@ -441,6 +441,31 @@ mod tests {
             }
         }
         assert!(checked > 1500, "{checked}");
+    }
+
+    /// Recursive aggregates in the exact translation: one CNF model per
+    /// stable model, or a refusal (non-monotone recursive aggregates, and
+    /// disjunctions that are not head-cycle-free).
+    #[test]
+    fn ranking_matches_stable_models_with_recursive_aggregates() {
+        let mut rng = Rng::new(2017);
+        let (mut checked, mut ranked) = (0, 0);
+        for round in 0..2000 {
+            let program = random_program_with_recursive_aggregates(&mut rng, 5);
+            let mut formula = CnfFormula::new();
+            if translate_exact(&program, &mut formula).is_err() {
+                assert!(
+                    !head_cycle_free(&program) || !recursive_aggregates(&program).is_empty(),
+                    "round {round}: refused {program:?}"
+                );
+                continue;
+            }
+            let (_, translation) = check(&program);
+            checked += 1;
+            ranked += usize::from(!translation.recursive_aggregates().is_empty());
+        }
+        assert!(checked > 1000, "{checked}");
+        assert!(ranked > 300, "{ranked} with ranked aggregates");
     }
 
     /// The gates against truth tables, every variable determined.
