@@ -206,7 +206,7 @@ impl<'p> Printer<'p> {
                         conditions.sort();
                         conditions.dedup();
                         RankedElement {
-                            atom: self.rank[element.atom.index()],
+                            atom: self.rank[element.value.index()],
                             conditions,
                         }
                     })
@@ -324,7 +324,7 @@ impl<'p> Printer<'p> {
                     .collect();
                 conditions.sort();
                 conditions.dedup();
-                (element.weight, conditions)
+                (element.value, conditions)
             })
             .collect();
         let function = match aggregate.value {

@@ -493,7 +493,7 @@ mod tests {
                 Head::Atom(a) => !atoms[a.index()].fact,
                 Head::Disjunction(heads) => heads.iter().all(|a| !atoms[a.index()].fact),
                 Head::Choice { elements, .. } => {
-                    elements.iter().all(|e| !atoms[e.atom.index()].fact)
+                    elements.iter().all(|e| !atoms[e.value.index()].fact)
                 }
                 Head::Constraint => true,
             });

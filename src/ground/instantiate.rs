@@ -886,7 +886,7 @@ impl Exec<'_> {
                 conditions.extend(condition.neg.iter().map(|&n| Body::from_slices(&[n], &[])));
                 conditions.sort();
                 elements.push(WeightedElement {
-                    weight: 1,
+                    value: 1,
                     conditions,
                 });
             });
@@ -1239,13 +1239,13 @@ fn merge_elements(mut ground: Vec<(u32, Body)>) -> Vec<ChoiceElement> {
     let mut elements: Vec<ChoiceElement> = Vec::new();
     for (atom, condition) in ground {
         match elements.last_mut() {
-            Some(last) if last.atom == AtomId(atom) => {
+            Some(last) if last.value == AtomId(atom) => {
                 if !last.conditions.contains(&condition) {
                     last.conditions.push(condition);
                 }
             }
             _ => elements.push(ChoiceElement {
-                atom: AtomId(atom),
+                value: AtomId(atom),
                 conditions: vec![condition],
             }),
         }
@@ -1363,7 +1363,7 @@ impl GroundAggregate {
         guards: &[(CmpOp, SymId)],
     ) -> Option<AggregateKey> {
         let element = |weight: i64, conditions: &Vec<Body>| WeightedElement {
-            weight,
+            value: weight,
             conditions: conditions.clone(),
         };
         if self.is_sum() {
@@ -1444,22 +1444,22 @@ fn decide(
     let certain = |e: &&WeightedElement| e.conditions[0].is_empty();
     let (lo, hi) = match value {
         AggregateValue::Sum => {
-            let base: i64 = elements.iter().filter(certain).map(|e| e.weight).sum();
+            let base: i64 = elements.iter().filter(certain).map(|e| e.value).sum();
             let undecided = elements.iter().filter(|e| !certain(e));
-            let down: i64 = undecided.clone().map(|e| e.weight.min(0)).sum();
-            let up: i64 = undecided.map(|e| e.weight.max(0)).sum();
+            let down: i64 = undecided.clone().map(|e| e.value.min(0)).sum();
+            let up: i64 = undecided.map(|e| e.value.max(0)).sum();
             (base + down, base + up)
         }
         AggregateValue::Max { empty } => {
             let lo = elements
                 .iter()
                 .filter(certain)
-                .map(|e| e.weight)
+                .map(|e| e.value)
                 .max()
                 .unwrap_or(empty);
             let hi = elements
                 .iter()
-                .map(|e| e.weight)
+                .map(|e| e.value)
                 .max()
                 .unwrap_or(empty)
                 .max(lo);

@@ -66,21 +66,33 @@ impl Body {
     }
 }
 
-/// One element of a ground choice head. The element holds when `atom` is
-/// true and at least one of `conditions` holds; a choice rule never has two
-/// elements for the same atom. An unconditional element has exactly one,
-/// empty, condition.
+/// A value that holds when one of its conditions holds (an empty
+/// condition always does): the one shape of every conditional element of
+/// the ground program. A choice element is an atom that may be chosen under
+/// its conditions ([`ChoiceElement`]); an aggregate element is a weight
+/// counted when one of its conditions holds ([`WeightedElement`]; clingo's
+/// tuples with equal weights and conditions are one element, as conditional
+/// literals and conditional disjuncts are grounded into these too).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ChoiceElement {
-    pub atom: AtomId,
+pub struct Conditional<T> {
+    pub value: T,
     pub conditions: Vec<Body>,
 }
 
-impl ChoiceElement {
+impl<T> Conditional<T> {
     pub fn is_unconditional(&self) -> bool {
         self.conditions.iter().any(Body::is_empty)
     }
 }
+
+/// An element of a ground choice head: its atom may be chosen when one of
+/// its conditions holds. A choice rule never has two elements for the same
+/// atom; an unconditional element has exactly one, empty, condition.
+pub type ChoiceElement = Conditional<AtomId>;
+
+/// An element of a ground aggregate: its weight counts when one of its
+/// conditions holds.
+pub type WeightedElement = Conditional<i64>;
 
 /// `lower <= count <= upper` over the true elements of a choice head.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -116,14 +128,6 @@ pub enum AggregateValue {
     /// does. `#min` is the greatest of the negated weights; weights of
     /// `#min` and `#max` are ranks in clingo's term order.
     Max { empty: i64 },
-}
-
-/// An element of a ground aggregate: it holds when one of its conditions
-/// does (an empty condition always holds).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct WeightedElement {
-    pub weight: i64,
-    pub conditions: Vec<Body>,
 }
 
 /// The auxiliary atom `atom` is true exactly when the aggregate's value
@@ -175,10 +179,10 @@ impl AggregateDefinition {
     /// true.
     pub fn direction(&self, op: CmpOp, element: &WeightedElement) -> Direction {
         let rises = match self.value {
-            AggregateValue::Sum if element.weight == 0 => return Direction::Neither,
-            AggregateValue::Sum => element.weight > 0,
+            AggregateValue::Sum if element.value == 0 => return Direction::Neither,
+            AggregateValue::Sum => element.value > 0,
             // The first true element may lower the value from `empty`.
-            AggregateValue::Max { empty } if empty > element.weight => return Direction::Both,
+            AggregateValue::Max { empty } if empty > element.value => return Direction::Both,
             AggregateValue::Max { .. } => true,
         };
         match (op, rises) {
@@ -200,7 +204,7 @@ impl AggregateDefinition {
             .iter()
             .enumerate()
             .filter(|&(i, e)| holds(i, e))
-            .map(|(_, e)| e.weight);
+            .map(|(_, e)| e.value);
         let value = match self.value {
             AggregateValue::Sum => weights.sum(),
             AggregateValue::Max { empty } => weights.max().unwrap_or(empty),

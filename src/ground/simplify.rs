@@ -78,7 +78,7 @@ impl<'a> Simplifier<'a> {
                 }
                 Head::Choice { elements, .. } => elements
                     .iter()
-                    .for_each(|e| self.derivable[e.atom.index()] = true),
+                    .for_each(|e| self.derivable[e.value.index()] = true),
             }
         }
     }
@@ -145,26 +145,26 @@ impl<'a> Simplifier<'a> {
             Head::Choice { elements, bounds } => {
                 let before = elements.len();
                 let excluded = &self.excluded;
-                elements.retain(|e| !excluded[e.atom.index()]);
+                elements.retain(|e| !excluded[e.value.index()]);
                 *changed |= elements.len() != before;
                 elements.retain_mut(|e| self.element(e));
                 if rule.body.is_empty() && elements.iter().all(ChoiceElement::is_unconditional) {
                     let facts = elements
                         .iter()
-                        .filter(|e| self.fact[e.atom.index()])
+                        .filter(|e| self.fact[e.value.index()])
                         .count();
                     if bounds.lower as usize == elements.len() {
                         // Every element must hold, and the rule supports it.
                         for e in elements.iter() {
-                            self.fact[e.atom.index()] = true;
+                            self.fact[e.value.index()] = true;
                         }
                         *changed = true;
                         return false;
                     }
                     if bounds.upper == Some(facts as u32) && facts < elements.len() {
                         // The facts use up the upper bound.
-                        for e in elements.iter().filter(|e| !self.fact[e.atom.index()]) {
-                            self.excluded[e.atom.index()] = true;
+                        for e in elements.iter().filter(|e| !self.fact[e.value.index()]) {
+                            self.excluded[e.value.index()] = true;
                         }
                         *changed = true;
                     }
@@ -237,7 +237,7 @@ impl<'a> Simplifier<'a> {
                 Head::Disjunction(atoms) => atoms.iter_mut().for_each(map),
                 Head::Choice { elements, .. } => {
                     for element in elements {
-                        map(&mut element.atom);
+                        map(&mut element.value);
                         element.conditions.iter_mut().for_each(map_body);
                     }
                 }

@@ -36,7 +36,7 @@ pub fn define_aggregate<S: ExtendFormula>(
     let weighted: Vec<(Cond, i64)> = elements
         .iter()
         .zip(&definition.elements)
-        .map(|(&cond, element)| (cond, element.weight))
+        .map(|(&cond, element)| (cond, element.value))
         .collect();
     match aggregate_holds(definition.value, &definition.guards, &weighted, &mut gates) {
         Cond::True => gates.sink.add_clause(&[atom]),
@@ -203,7 +203,7 @@ impl RecursiveAggregate {
                     }
                     alternatives.push(gates.and(&conjuncts));
                 }
-                weighted.push((gates.or(&alternatives), element.weight));
+                weighted.push((gates.or(&alternatives), element.value));
             }
             parts.push(aggregate_holds(
                 self.definition.value,

@@ -494,7 +494,7 @@ fn completion(
                                 &mut writer,
                             )
                         };
-                        supports.push((element.atom.0, body.0, false));
+                        supports.push((element.value.0, body.0, false));
                         ids.push(body);
                     }
                     element_bodies.push(ids);
@@ -508,7 +508,7 @@ fn completion(
                         let (vars, clauses) = (writer.vars(), writer.clauses());
                         let mut inputs = Vec::with_capacity(elements.len());
                         for (element, ids) in elements.iter().zip(&element_bodies) {
-                            let atom = atom_vars[element.atom.index()].positive();
+                            let atom = atom_vars[element.value.index()].positive();
                             if element.is_unconditional() {
                                 inputs.push(atom);
                                 continue;
@@ -860,9 +860,9 @@ fn positive_graph(program: &GroundProgram) -> Graph {
                 }
                 Head::Choice { elements, .. } => {
                     for element in elements {
-                        rule.body.pos.iter().for_each(|&p| edge(element.atom, p));
+                        rule.body.pos.iter().for_each(|&p| edge(element.value, p));
                         for condition in &element.conditions {
-                            condition.pos.iter().for_each(|&p| edge(element.atom, p));
+                            condition.pos.iter().for_each(|&p| edge(element.value, p));
                         }
                     }
                 }

@@ -143,7 +143,7 @@ impl Parser<'_> {
                 Body::default()
             };
             elements.push(ChoiceElement {
-                atom,
+                value: atom,
                 conditions: vec![condition],
             });
             if self.peek() == Some(";") {
@@ -200,7 +200,10 @@ impl Parser<'_> {
                 self.next();
                 conditions.push(self.body(&["|", ";", "}"]));
             }
-            elements.push(WeightedElement { weight, conditions });
+            elements.push(WeightedElement {
+                value: weight,
+                conditions,
+            });
             if self.peek() == Some(";") {
                 self.next();
             }
@@ -333,7 +336,7 @@ fn is_model(program: &GroundProgram, model: u64) -> bool {
                     let count = elements
                         .iter()
                         .filter(|e| {
-                            model >> e.atom.0 & 1 == 1
+                            model >> e.value.0 & 1 == 1
                                 && e.conditions.iter().any(|c| holds(&mask(c), model))
                         })
                         .count() as u32;
@@ -460,10 +463,10 @@ fn reduct_rules(program: &GroundProgram, model: u64, reduct: &mut Vec<(u64, u64)
                 reduct.push((body.pos, hs.iter().fold(0, |m, h| m | 1 << h.0)))
             }
             Head::Choice { elements, .. } => {
-                for e in elements.iter().filter(|e| model >> e.atom.0 & 1 == 1) {
+                for e in elements.iter().filter(|e| model >> e.value.0 & 1 == 1) {
                     for c in e.conditions.iter().map(mask) {
                         if c.neg & model == 0 {
-                            reduct.push((body.pos | c.pos, 1 << e.atom.0));
+                            reduct.push((body.pos | c.pos, 1 << e.value.0));
                         }
                     }
                 }
@@ -512,7 +515,7 @@ pub(crate) fn supported_models(program: &GroundProgram) -> Vec<u64> {
                                             .all(|h| h.index() == a || model >> h.0 & 1 == 0)
                                 }
                                 Head::Choice { elements, .. } => elements.iter().any(|e| {
-                                    e.atom.index() == a
+                                    e.value.index() == a
                                         && e.conditions.iter().any(|c| holds(&mask(c), model))
                                 }),
                             }
@@ -560,9 +563,9 @@ fn positive_reach(program: &GroundProgram) -> Vec<u64> {
             Head::Disjunction(hs) => hs.iter().for_each(|h| reach[h.index()] |= pos),
             Head::Choice { elements, .. } => {
                 for e in elements {
-                    reach[e.atom.index()] |= pos;
+                    reach[e.value.index()] |= pos;
                     for c in &e.conditions {
-                        reach[e.atom.index()] |= mask(c).pos;
+                        reach[e.value.index()] |= mask(c).pos;
                     }
                 }
             }
@@ -628,7 +631,7 @@ fn aggregate_holds(aggregate: &AggregateDefinition, model: u64) -> bool {
         .elements
         .iter()
         .filter(|e| e.conditions.iter().any(|c| holds(&mask(c), model)));
-    guards_hold(aggregate, holding.map(|e| e.weight))
+    guards_hold(aggregate, holding.map(|e| e.value))
 }
 
 /// Whether `smaller` (a subset of `model`) satisfies the Ferraris reduct
@@ -653,7 +656,7 @@ fn aggregate_reduct_holds(aggregate: &AggregateDefinition, model: u64, smaller: 
             holds(&c, model) && c.pos & !smaller == 0
         })
     });
-    model >> aggregate.atom.0 & 1 == 1 && guards_hold(aggregate, holding.map(|e| e.weight))
+    model >> aggregate.atom.0 & 1 == 1 && guards_hold(aggregate, holding.map(|e| e.value))
 }
 
 /// Whether every guard holds for the aggregate's value over the `weights`
@@ -706,7 +709,7 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
         program.atoms[atom.index()].shown = false;
         let elements = (0..1 + rng.below(4))
             .map(|_| WeightedElement {
-                weight: rng.below(7) as i64 - 3,
+                value: rng.below(7) as i64 - 3,
                 conditions: (0..1 + rng.below(2)).map(|_| condition(rng)).collect(),
             })
             .collect();
@@ -751,7 +754,7 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
             0..=1 => Head::Constraint,
             2 => Head::Choice {
                 elements: vec![ChoiceElement {
-                    atom: rng.pick(&upper),
+                    value: rng.pick(&upper),
                     conditions: vec![Body::default()],
                 }],
                 bounds: CountBounds::default(),
@@ -803,7 +806,7 @@ pub(crate) fn random_program_with_recursive_aggregates(
         if rng.chance(25) {
             Head::Choice {
                 elements: vec![ChoiceElement {
-                    atom,
+                    value: atom,
                     conditions: vec![Body::default()],
                 }],
                 bounds: CountBounds::default(),
@@ -856,7 +859,7 @@ pub(crate) fn random_program_with_recursive_aggregates(
             0..=1 => Head::Constraint,
             2..=3 => Head::Choice {
                 elements: vec![ChoiceElement {
-                    atom: rng.pick(&readable),
+                    value: rng.pick(&readable),
                     conditions: vec![Body::new(vec![rng.pick(&readable)], Vec::new())],
                 }],
                 bounds: CountBounds::default(),
@@ -917,7 +920,7 @@ fn random_recursive_aggregate(
     let least_elements = if shape >= 2 { 2 } else { 1 };
     let mut elements: Vec<WeightedElement> = (0..least_elements + rng.below(5 - least_elements))
         .map(|_| WeightedElement {
-            weight: 1,
+            value: 1,
             conditions: (0..1 + usize::from(rng.chance(20)))
                 .map(|_| condition(rng))
                 .collect(),
@@ -927,9 +930,9 @@ fn random_recursive_aggregate(
         // Ranks 1..=4 and #inf as 0; #min negates both.
         let sign = if rng.chance(30) { -1 } else { 1 };
         for e in &mut elements {
-            e.weight = sign * (1 + rng.below(4) as i64);
+            e.value = sign * (1 + rng.below(4) as i64);
         }
-        let weights = elements.iter().map(|e| e.weight);
+        let weights = elements.iter().map(|e| e.value);
         let empty = weights.clone().min().unwrap().min(0) - i64::from(sign < 0);
         let greatest = weights.max().unwrap();
         (AggregateValue::Max { empty }, empty, greatest)
@@ -937,7 +940,7 @@ fn random_recursive_aggregate(
         let mixed_signs = shape == 3 && rng.chance(70);
         let count = !mixed_signs && rng.chance(50);
         for e in &mut elements {
-            e.weight = match (count, mixed_signs) {
+            e.value = match (count, mixed_signs) {
                 (true, _) => 1,
                 (false, false) => 1 + rng.below(3) as i64,
                 (false, true) => rng.pick(&[-3, -2, -1, 1, 2, 3]),
@@ -945,11 +948,14 @@ fn random_recursive_aggregate(
         }
         if mixed_signs && rng.chance(50) {
             let twin = elements[rng.below(elements.len())].clone();
-            let weight = -twin.weight.signum() * (1 + rng.below(2) as i64);
-            elements.push(WeightedElement { weight, ..twin });
+            let weight = -twin.value.signum() * (1 + rng.below(2) as i64);
+            elements.push(WeightedElement {
+                value: weight,
+                ..twin
+            });
         }
-        let least = elements.iter().map(|e| e.weight.min(0)).sum();
-        let greatest = elements.iter().map(|e| e.weight.max(0)).sum();
+        let least = elements.iter().map(|e| e.value.min(0)).sum();
+        let greatest = elements.iter().map(|e| e.value.max(0)).sum();
         (AggregateValue::Sum, least, greatest)
     };
     // A bound where the guard decides some sets of elements but not all,
@@ -1062,7 +1068,7 @@ pub(crate) fn random_program(rng: &mut Rng, max_atoms: usize, vary_show: bool) -
                         _ => Vec::new(),
                     };
                     elements.push(ChoiceElement {
-                        atom: AtomId(a),
+                        value: AtomId(a),
                         conditions,
                     });
                 }
@@ -1309,7 +1315,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| set >> i & 1 == 1);
-            !guards_hold(aggregate, weights.map(|(_, e)| e.weight))
+            !guards_hold(aggregate, weights.map(|(_, e)| e.value))
         });
         let implications = violating.map(|set| {
             let (inside, outside): (Vec<_>, Vec<_>) = elements
@@ -1412,7 +1418,7 @@ mod tests {
                     .iter()
                     .enumerate()
                     .filter(|&(i, _)| set >> i & 1 == 1);
-                guards_hold(aggregate, weights.map(|(_, e)| e.weight))
+                guards_hold(aggregate, weights.map(|(_, e)| e.value))
             })
             .collect()
     }
@@ -1551,12 +1557,12 @@ mod tests {
                 .filter(|a| recursive.contains(&a.atom))
             {
                 recursive_shapes[shape(a) as usize] += 1;
-                let weights = a.elements.iter().map(|e| e.weight);
+                let weights = a.elements.iter().map(|e| e.value);
                 mixed_weights +=
                     usize::from(weights.clone().any(|w| w < 0) && weights.clone().any(|w| w > 0));
                 opposite_twins += usize::from(a.elements.iter().any(|e| {
                     let twin = |f: &&WeightedElement| {
-                        f.conditions == e.conditions && f.weight * e.weight < 0
+                        f.conditions == e.conditions && f.value * e.value < 0
                     };
                     a.elements.iter().any(|f| twin(&f))
                 }));
@@ -1585,7 +1591,7 @@ mod tests {
                     r.body
                         .pos
                         .iter()
-                        .any(|&a| recursive.contains(&a) && depends(a, e.atom))
+                        .any(|&a| recursive.contains(&a) && depends(a, e.value))
                 }),
                 _ => false,
             }));
