@@ -693,7 +693,8 @@ impl<'a> Compiler<'a> {
                     Ok(true)
                 }
                 Naf::Not => {
-                    let atom = if has_anonymous(&atom.term) {
+                    // As in clingo, `not -p(_)` is not projected: `_` stays unsafe.
+                    let atom = if has_anonymous(&atom.term) && !atom.strong_negation {
                         self.project(atom, scope, out)?
                     } else {
                         self.atom(atom, scope, out)?
