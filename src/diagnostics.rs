@@ -168,7 +168,8 @@ impl Diagnostic {
     }
 
     /// Renders the message as gringo does, with the offending source drawn
-    /// underneath and one `note:` line per note.
+    /// underneath and one `note:` line per note; a note whose message ends
+    /// in `:` is followed by its source text, as gringo quotes it.
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut out = format!(
             "{}: {}: {}\n",
@@ -184,6 +185,9 @@ impl Diagnostic {
                 sources.location(note.span),
                 note.message
             );
+            if note.message.ends_with(':') {
+                let _ = writeln!(out, "  {}", sources.text(note.span));
+            }
         }
         out
     }
@@ -262,5 +266,9 @@ mod tests {
         assert!(rendered.starts_with("u.lp:1:1-11: error: unsafe variables in:\n"));
         assert!(rendered.contains("p(X) :- q."));
         assert!(rendered.ends_with("u.lp:1:3-4: note: 'X' is unsafe\n"));
+        let quoted = Diagnostic::error(Span::new(file, 0, 2), "cyclic:")
+            .with_note(Span::new(file, 2, 3), "involves:")
+            .render(&sources);
+        assert!(quoted.ends_with("u.lp:1:3-4: note: involves:\n  X\n"), "{quoted}");
     }
 }
