@@ -269,6 +269,9 @@ mod tests {
         let quoted = Diagnostic::error(Span::new(file, 0, 2), "cyclic:")
             .with_note(Span::new(file, 2, 3), "involves:")
             .render(&sources);
-        assert!(quoted.ends_with("u.lp:1:3-4: note: involves:\n  X\n"), "{quoted}");
+        assert!(
+            quoted.ends_with("u.lp:1:3-4: note: involves:\n  X\n"),
+            "{quoted}"
+        );
     }
 }

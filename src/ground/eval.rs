@@ -13,7 +13,6 @@
 
 use crate::symbols::{NameId, SymId, SymbolTable};
 use crate::syntax::ast::{BinaryOp, CmpOp};
-use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op1 {
@@ -333,10 +332,7 @@ pub fn compare(symbols: &SymbolTable, op: CmpOp, a: SymId, b: SymId) -> bool {
     match op {
         CmpOp::Eq => a == b,
         CmpOp::Ne => a != b,
-        CmpOp::Lt => order() == Ordering::Less,
-        CmpOp::Le => order() != Ordering::Greater,
-        CmpOp::Gt => order() == Ordering::Greater,
-        CmpOp::Ge => order() != Ordering::Less,
+        _ => op.holds(order()),
     }
 }
 

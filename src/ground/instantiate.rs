@@ -1383,7 +1383,7 @@ impl GroundAggregate {
                         } else {
                             Ordering::Less
                         };
-                        if !holds(op, order) {
+                        if !op.holds(order) {
                             return None;
                         }
                     }
@@ -1418,18 +1418,6 @@ impl GroundAggregate {
             elements,
             guards,
         ))
-    }
-}
-
-/// `value op bound` for a value that compares to `bound` as `order`.
-fn holds(op: CmpOp, order: Ordering) -> bool {
-    match op {
-        CmpOp::Eq => order == Ordering::Equal,
-        CmpOp::Ne => order != Ordering::Equal,
-        CmpOp::Lt => order == Ordering::Less,
-        CmpOp::Le => order != Ordering::Greater,
-        CmpOp::Gt => order == Ordering::Greater,
-        CmpOp::Ge => order != Ordering::Less,
     }
 }
 
@@ -1468,8 +1456,8 @@ fn decide(
     };
     let mut all_hold = true;
     for &(op, bound) in guards {
-        let at_lo = holds(op, lo.cmp(&bound));
-        let at_hi = holds(op, hi.cmp(&bound));
+        let at_lo = op.holds(lo.cmp(&bound));
+        let at_hi = op.holds(hi.cmp(&bound));
         let always = match op {
             CmpOp::Eq => lo == hi && lo == bound,
             CmpOp::Ne => bound < lo || bound > hi,

@@ -209,14 +209,7 @@ impl AggregateDefinition {
             AggregateValue::Sum => weights.sum(),
             AggregateValue::Max { empty } => weights.max().unwrap_or(empty),
         };
-        match op {
-            CmpOp::Eq => value == bound,
-            CmpOp::Ne => value != bound,
-            CmpOp::Lt => value < bound,
-            CmpOp::Le => value <= bound,
-            CmpOp::Gt => value > bound,
-            CmpOp::Ge => value >= bound,
-        }
+        op.holds(value.cmp(&bound))
     }
 }
 

@@ -89,6 +89,29 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Every relation.
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
+    /// `a op b` for an `a` that compares to `b` as `order`.
+    pub fn holds(self, order: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            CmpOp::Eq => order == Equal,
+            CmpOp::Ne => order != Equal,
+            CmpOp::Lt => order == Less,
+            CmpOp::Le => order != Greater,
+            CmpOp::Gt => order == Greater,
+            CmpOp::Ge => order != Less,
+        }
+    }
+
     /// `a op b` as `b op' a`.
     pub fn flip(self) -> CmpOp {
         match self {

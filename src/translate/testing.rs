@@ -212,14 +212,7 @@ impl Parser<'_> {
         let mut guards = Vec::new();
         while self.peek() != Some(".") {
             let op = self.next();
-            let ops = [
-                CmpOp::Eq,
-                CmpOp::Ne,
-                CmpOp::Lt,
-                CmpOp::Le,
-                CmpOp::Gt,
-                CmpOp::Ge,
-            ];
+            let ops = CmpOp::ALL;
             let op = *ops.iter().find(|o| o.as_str() == op).expect("comparison");
             guards.push((op, self.number()));
         }
@@ -666,14 +659,10 @@ fn guards_hold(aggregate: &AggregateDefinition, weights: impl Iterator<Item = i6
         AggregateValue::Sum => weights.sum(),
         AggregateValue::Max { empty } => weights.max().unwrap_or(empty),
     };
-    aggregate.guards.iter().all(|&(op, bound)| match op {
-        CmpOp::Eq => value == bound,
-        CmpOp::Ne => value != bound,
-        CmpOp::Lt => value < bound,
-        CmpOp::Le => value <= bound,
-        CmpOp::Gt => value > bound,
-        CmpOp::Ge => value >= bound,
-    })
+    aggregate
+        .guards
+        .iter()
+        .all(|&(op, bound)| op.holds(value.cmp(&bound)))
 }
 
 /// [`random_program`] with aggregates on top, not recursive by
@@ -695,14 +684,7 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
         }
         Body::new(pos, neg)
     };
-    let ops = [
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-    ];
+    let ops = CmpOp::ALL;
     let mut aggregate_atoms = Vec::new();
     for i in 0..1 + rng.below(3) {
         let atom = atom_named(&mut program, &format!("#agg{i}"));
