@@ -157,6 +157,34 @@ const ANSWERS: &[Case] = &[
     // With c false the conditional literal holds; with c true it needs b,
     // which only a supports.
     ("a :- b : c. b :- a. {c}.", &[], &["a b", "c"]),
+    // Conditional literals whose literal is false or undefined for a certain
+    // condition (a panic), and pools in the literal: one disjunction per
+    // instance.
+    ("s(1). n :- #false : s(1).", &[], &["s(1)"]),
+    ("q :- p(a+0) : #true.", &[], &[""]),
+    (
+        "{a(a)}. p(2). h :- p(1+A):a(A).",
+        &[],
+        &["p(2) h", "a(a) p(2)"],
+    ),
+    (
+        "d(a;b). 2 { q(1,a); q(1,b); q(2,a); q(2,b) } 2. :- q(1,A;2,A) : d(A).",
+        &[],
+        &["d(a) d(b) q(1,a) q(2,a)", "d(a) d(b) q(1,b) q(2,b)"],
+    ),
+    // A negated aggregate over its own head is a negative literal.
+    ("p :- not #sum { 1:p } < 1.", &[], &["", "p"]),
+    // A disjunct's condition is a positive dependency of its atom.
+    ("{d}. b :- d. a:b :- d. b :- a.", &[], &["", "a b d"]),
+    // Head aggregate elements and conditional disjuncts with undefined terms
+    // are dropped.
+    (
+        "a(a). a(1). #count { X+1 : p(X) : a(X) }.",
+        &[],
+        &["a(1) a(a)", "a(1) a(a) p(1)"],
+    ),
+    ("p(b). #sum{X:q(X):p(X)}.", &[], &["p(b)"]),
+    ("a(a). a(1). p(1+A):a(A).", &[], &["a(1) a(a)"]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.

@@ -234,14 +234,13 @@ impl<'a> Compiler<'a> {
                 }
             }
             RuleHead::Ast(Head::Disjunction(disjuncts)) => {
-                // Pools in a plain disjunct make copies of the rule; in a
-                // conditional one (`p(X) : q(X)`), more conditional
-                // disjuncts, as in a choice.
+                // Pools in a plain disjunct make copies of the rule; in the
+                // condition of a conditional one (`p(X) : q(X;Y)`), more
+                // conditional disjuncts, as in a choice.
                 let mut heads: Vec<Vec<ast::HeadLiteral>> = vec![Vec::new()];
                 for disjunct in disjuncts {
-                    let atoms = unpool_atom(&disjunct.atom);
                     if disjunct.condition.is_empty() {
-                        let alternatives: Vec<ast::HeadLiteral> = atoms
+                        let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
                             .into_iter()
                             .map(|atom| ast::HeadLiteral {
                                 atom,
@@ -252,16 +251,22 @@ impl<'a> Compiler<'a> {
                         heads = product(&heads, &alternatives);
                         continue;
                     }
+                    // clingo reads `p(1..2) : c` as the conjunction of the
+                    // atoms under `c`, which the ground program cannot say.
+                    if contains_pool_or_interval(&disjunct.atom.term) {
+                        return self.unsupported(
+                            disjunct.span,
+                            "pools and intervals in the atom of a conditional head literal",
+                        );
+                    }
                     let conditions = unpool_condition(&disjunct.condition);
                     for head in &mut heads {
-                        for atom in &atoms {
-                            for condition in &conditions {
-                                head.push(ast::HeadLiteral {
-                                    atom: atom.clone(),
-                                    condition: condition.clone(),
-                                    span: disjunct.span,
-                                });
-                            }
+                        for condition in &conditions {
+                            head.push(ast::HeadLiteral {
+                                atom: disjunct.atom.clone(),
+                                condition: condition.clone(),
+                                span: disjunct.span,
+                            });
                         }
                     }
                 }
@@ -285,13 +290,52 @@ impl<'a> Compiler<'a> {
                 guards,
                 span: aggregate_span,
             }) => {
+                // An element whose tuple is undefined (or, in a sum, whose
+                // weight is not an integer) is dropped, as clingo does: its
+                // atom cannot be chosen either.
+                let defined = |e: &ast::HeadAggregateElement| -> Vec<Literal> {
+                    e.terms
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| {
+                            let weight = i == 0
+                                && matches!(
+                                    function,
+                                    AggregateFunction::Sum | AggregateFunction::SumPlus
+                                );
+                            let term = if weight {
+                                let zero = Term {
+                                    kind: TermKind::Integer(0),
+                                    span: t.span,
+                                };
+                                Term {
+                                    kind: TermKind::Binary(
+                                        ast::BinaryOp::Add,
+                                        Box::new(t.clone()),
+                                        Box::new(zero),
+                                    ),
+                                    span: t.span,
+                                }
+                            } else {
+                                t.clone()
+                            };
+                            Literal::Comparison {
+                                naf: Naf::Positive,
+                                lhs: term.clone(),
+                                op: CmpOp::Eq,
+                                rhs: term,
+                                span: t.span,
+                            }
+                        })
+                        .collect()
+                };
                 let choice = Head::Choice {
                     guards: Vec::new(),
                     elements: elements
                         .iter()
                         .map(|e| ast::ChoiceElement {
                             atom: e.atom.clone(),
-                            condition: e.condition.clone(),
+                            condition: e.condition.iter().cloned().chain(defined(e)).collect(),
                             span: e.span,
                         })
                         .collect(),
@@ -1018,11 +1062,27 @@ fn product_moved<T: Clone, R>(xs: Vec<T>, ys: Vec<T>, f: impl Fn(T, T) -> R) -> 
 
 /// Whether a pool occurs anywhere in `term`, found without recursion.
 fn contains_pool(term: &Term) -> bool {
+    contains(term, |kind| matches!(kind, TermKind::Pool(_)))
+}
+
+/// Whether a subterm of `term` is `Pool` or `Interval`.
+fn contains_pool_or_interval(term: &Term) -> bool {
+    contains(term, |kind| {
+        matches!(kind, TermKind::Pool(_) | TermKind::Interval(..))
+    })
+}
+
+/// Whether `term` has a subterm of a kind that `selected` accepts.
+fn contains(term: &Term, selected: impl Fn(&TermKind) -> bool) -> bool {
     let mut pending = vec![term];
     while let Some(term) = pending.pop() {
+        if selected(&term.kind) {
+            return true;
+        }
         match &term.kind {
-            TermKind::Pool(_) => return true,
-            TermKind::Function { args, .. } | TermKind::Tuple(args) => pending.extend(args),
+            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                pending.extend(args)
+            }
             TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
             TermKind::Unary(_, a) => pending.push(a),
             _ => {}

@@ -195,12 +195,15 @@ enum Step<'r> {
     Aggregate {
         aggregate: &'r CAggregate,
         plans: Vec<ElementPlan<'r>>,
+        /// Its elements read the component being grounded.
+        recursive: bool,
     },
 }
 
 struct ElementPlan<'r> {
     condition: Vec<Step<'r>>,
-    unless: Option<Vec<Step<'r>>>,
+    /// A conditional literal's `not l`, and its plan.
+    unless: Option<(&'r CLit, Vec<Step<'r>>)>,
 }
 
 /// Where one rule evaluation puts what it grounds. Rules go straight into
@@ -307,7 +310,8 @@ impl<'s> Instantiator<'s> {
     /// Grounds the rules defining one component's predicates to a fixpoint.
     ///
     /// A rule with a recursive aggregate (whose elements read the component
-    /// positively, or a conditional literal whose literal reads it) cannot be grounded before the component is complete:
+    /// positively, or a conditional literal whose literal reads it), or with
+    /// a conditional disjunct whose condition reads it, cannot be grounded before the component is complete:
     /// during the fixpoint it is evaluated again in every round, over the
     /// elements known so far, and only derives the heads of the instances
     /// whose aggregates may hold (or, for an assignment, the values they may
@@ -332,10 +336,15 @@ impl<'s> Instantiator<'s> {
         let modes: Vec<Mode> = rules
             .iter()
             .map(|r| {
-                let deferred = r.body.iter().any(|l| {
+                let recursive_aggregate = r.body.iter().any(|l| {
                     matches!(l, CLit::Aggregate(a)
                         if a.reads(&in_component, false) || a.literal_reads(&in_component))
                 });
+                let recursive_disjunct = matches!(&r.head, CHead::Disjunction(disjuncts)
+                if disjuncts.iter().flat_map(|d| &d.condition).any(|l| {
+                    matches!(l, CLit::Pos(a) | CLit::Neg(a) if in_component(a.pred))
+                }));
+                let deferred = recursive_aggregate || recursive_disjunct;
                 if deferred {
                     Mode::HeadsOnly
                 } else {
@@ -520,6 +529,8 @@ impl<'s> Instantiator<'s> {
                 CLit::Interval(pattern, lo, hi) => Step::Interval { pattern, lo, hi },
                 CLit::Aggregate(aggregate) => Step::Aggregate {
                     aggregate,
+                    recursive: aggregate.reads(in_component, true)
+                        || aggregate.literal_reads(in_component),
                     plans: aggregate
                         .elements
                         .iter()
@@ -527,7 +538,11 @@ impl<'s> Instantiator<'s> {
                             let mut local = bound.to_vec();
                             let condition = self.plan(&e.condition, &mut local, None, &|_| false);
                             let unless = e.unless.as_ref().map(|l| {
-                                self.plan(std::slice::from_ref(l), &mut local, None, &|_| false)
+                                let steps =
+                                    self.plan(std::slice::from_ref(l), &mut local, None, &|_| {
+                                        false
+                                    });
+                                (l, steps)
                             });
                             ElementPlan { condition, unless }
                         })
@@ -776,9 +791,17 @@ impl Exec<'_> {
                     self.run(steps, k + 1, leaf);
                 }
             }
-            Step::Aggregate { aggregate, plans } => {
-                self.aggregate(aggregate, plans, steps, k, leaf)
-            }
+            // While its component grows, a negated recursive aggregate may
+            // still become false: it may hold (as a negative literal over
+            // the component would).
+            Step::Aggregate {
+                aggregate,
+                recursive: true,
+                ..
+            } if self.heads_only && aggregate.negated => self.run(steps, k + 1, leaf),
+            Step::Aggregate {
+                aggregate, plans, ..
+            } => self.aggregate(aggregate, plans, steps, k, leaf),
         }
     }
 
@@ -848,7 +871,10 @@ impl Exec<'_> {
 
     /// Grounds a conditional literal `l : c` as `#sum{1,i : l; 1,i : not
     /// c_i...} >= n` over its `n` instances whose `l` is not certain: each
-    /// instance holds when `l` does or a literal of its `c` does not.
+    /// instance holds when `l` does or a literal of its `c` does not. A pool
+    /// in `l` gives the instance one `l` per term, any of which will do (as
+    /// in clingo: `:- q(1,A;2,A) : d(A).` needs `q(1,a) | q(2,a)` for each
+    /// `A`); an instance is its variables' values with its condition.
     fn conditional(
         &mut self,
         aggregate: &CAggregate,
@@ -858,15 +884,35 @@ impl Exec<'_> {
         leaf: &mut dyn FnMut(&mut Self),
     ) {
         let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
-        let mut elements: Vec<WeightedElement> = Vec::new();
-        for plan in plans {
+        // Per instance: `None` once some `l` of it is certain, else the
+        // conditions under which one holds.
+        let mut instances: FxHashMap<(SymId, Body), Option<Vec<Body>>> = FxHashMap::default();
+        let mut order: Vec<(SymId, Body)> = Vec::new();
+        for (element, plan) in aggregate.elements.iter().zip(plans) {
             self.run(&plan.condition, 0, &mut |exec| {
+                let Some(values) = element
+                    .terms
+                    .iter()
+                    .map(|t| t.eval(exec.symbols, &exec.env))
+                    .collect::<Option<Vec<SymId>>>()
+                else {
+                    return;
+                };
+                let tuple = exec.symbols.function("", &values, false);
                 let condition = exec.body(pos_base, neg_base);
                 // `not l` grounded: `None` when it cannot hold (`l` is
                 // certain), an empty body when it is certain.
                 let not_literal = match &plan.unless {
+                    // `l` never holds: `#false`, or a literal with an
+                    // undefined term (`p(1+a)`, `not p(1+a)`), which clingo
+                    // takes as false.
                     None => Some(Body::default()),
-                    Some(unless) => {
+                    Some((CLit::Neg(atom) | CLit::Pos(atom), _))
+                        if exec.atom_symbol(atom).is_none() =>
+                    {
+                        Some(Body::default())
+                    }
+                    Some((_, unless)) => {
                         let (pos_mark, neg_mark) = (exec.pos.len(), exec.neg.len());
                         let mut found = None;
                         exec.run(unless, 0, &mut |exec| {
@@ -875,20 +921,37 @@ impl Exec<'_> {
                         found
                     }
                 };
-                let Some(not_literal) = not_literal else {
-                    return;
-                };
-                let mut conditions = Vec::new();
-                if !not_literal.is_empty() {
-                    conditions.push(Body::from_slices(&not_literal.neg, &not_literal.pos));
-                }
-                conditions.extend(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])));
-                conditions.extend(condition.neg.iter().map(|&n| Body::from_slices(&[n], &[])));
-                conditions.sort();
-                elements.push(WeightedElement {
-                    value: 1,
-                    conditions,
+                let key = (tuple, condition);
+                let entry = instances.entry(key.clone()).or_insert_with(|| {
+                    order.push(key);
+                    Some(Vec::new())
                 });
+                match (not_literal, entry) {
+                    (None, entry) => *entry = None,
+                    (Some(not_literal), Some(literals)) if !not_literal.is_empty() => {
+                        literals.push(Body::from_slices(&not_literal.neg, &not_literal.pos))
+                    }
+                    _ => {}
+                }
+            });
+        }
+        let mut elements: Vec<WeightedElement> = Vec::new();
+        for key in order {
+            let Some(mut conditions) = instances.remove(&key).flatten() else {
+                continue;
+            };
+            let (_, condition) = key;
+            conditions.extend(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])));
+            conditions.extend(condition.neg.iter().map(|&n| Body::from_slices(&[n], &[])));
+            if conditions.is_empty() {
+                // A certain condition and no literal that can hold.
+                return;
+            }
+            conditions.sort();
+            conditions.dedup();
+            elements.push(WeightedElement {
+                value: 1,
+                conditions,
             });
         }
         elements.sort_by(|a, b| a.conditions.cmp(&b.conditions));
@@ -1079,6 +1142,19 @@ impl Exec<'_> {
                         return; // already satisfied
                     }
                 }
+                // An undefined atom in a conditional disjunct drops the whole
+                // instance too (clingo: `a(a). p(1+A) : a(A).` derives nothing).
+                let mut undefined = false;
+                for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
+                    if !disjunct.condition.is_empty() {
+                        self.run(plan, 0, &mut |exec| {
+                            undefined |= exec.atom_symbol(&disjunct.atom).is_none()
+                        });
+                    }
+                }
+                if undefined {
+                    return;
+                }
                 let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
                 let mut ground: Vec<(u32, Body)> = Vec::new();
                 for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
@@ -1142,8 +1218,8 @@ impl Exec<'_> {
 
     /// The atom `d` standing for the disjunct `atom : condition` whose
     /// condition is not certain, defined by `d ↔ condition ∧ atom`: the
-    /// first time, the rules `atom :- d.`, `d :- condition, atom.` and, per
-    /// literal `l` of the condition, `:- d, not l.`
+    /// first time, the rules `atom :- d, condition.`, `d :- condition,
+    /// atom.` and, per literal `l` of the condition, `:- d, not l.`
     fn conditional_disjunct(
         &mut self,
         atom: u32,
@@ -1156,7 +1232,10 @@ impl Exec<'_> {
             .atom(self.symbols, self.atoms, atom, condition.clone());
         if new {
             let (atom, d) = (AtomId(atom), AtomId(d));
-            output.rule(Head::Atom(atom), (&[d], &[]), span);
+            // The condition is a positive dependency of the atom, as in
+            // clingo (`p : q. q :- p.` has no answer set).
+            let support = condition.and(&Body::from_slices(&[d], &[]));
+            output.rule(Head::Atom(atom), (&support.pos, &support.neg), span);
             let definition = condition.and(&Body::from_slices(&[atom], &[]));
             output.rule(Head::Atom(d), (&definition.pos, &definition.neg), span);
             for &p in &condition.pos {
