@@ -1426,7 +1426,7 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     Err(error)
 }
 
-fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {
+pub fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {
     match literal {
         CLit::Pos(a) | CLit::Neg(a) => a.args.iter().for_each(f),
         CLit::Cmp(_, l, r) => {

@@ -12,7 +12,7 @@
 //! literals on facts remove the instance, and a negative literal on an atom
 //! that a completed predicate never derived is dropped.
 
-use super::compile::{CAggregate, CAtom, CElement, CHead, CLit, CRule, bind_step};
+use super::compile::{CAggregate, CAtom, CElement, CHead, CLit, CRule, bind_step, literal_terms};
 use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
@@ -190,6 +190,9 @@ enum Step<'r> {
         lo: &'r CTerm,
         hi: &'r CTerm,
     },
+    /// The variables are unbound for the steps after it (an aggregate
+    /// element's local variables, bound by a join that led to it).
+    Forget(Vec<usize>),
     /// A body aggregate, with one plan per element condition (and for a
     /// conditional literal, one for its `not l` after the condition).
     Aggregate {
@@ -368,7 +371,7 @@ impl<'s> Instantiator<'s> {
             }
             for ((rule, positions), &mode) in rules.iter().zip(&recursive).zip(&modes) {
                 if mode == Mode::HeadsOnly {
-                    self.evaluate(rule, None, &in_component, mode);
+                    self.evaluate_changed(rule, positions, &in_component);
                     continue;
                 }
                 for &i in positions {
@@ -412,6 +415,85 @@ impl<'s> Instantiator<'s> {
         }
     }
 
+    /// A round of [`Mode::HeadsOnly`] for a rule with recursive aggregates
+    /// or conditional disjuncts: only the instances the round's new atoms
+    /// can change. Those are the semi-naive ones of the body's recursive
+    /// literals and, for each recursive literal of an aggregate element's
+    /// condition, the join that starts from its new atoms and goes through
+    /// the element's condition to the rest of the body, with the aggregate
+    /// grounded again after it. A rule with a recursive assignment or a
+    /// conditional disjunct over the component is evaluated whole.
+    fn evaluate_changed(
+        &mut self,
+        rule: &CRule,
+        recursive_positions: &[usize],
+        in_component: &dyn Fn(PredId) -> bool,
+    ) {
+        let whole = rule
+            .body
+            .iter()
+            .any(|l| matches!(l, CLit::Aggregate(a) if a.assigns.is_some() || a.conditional))
+            || matches!(&rule.head, CHead::Disjunction(disjuncts)
+            if disjuncts.iter().any(|d| !d.condition.is_empty()));
+        if whole {
+            return self.evaluate(rule, None, in_component, Mode::HeadsOnly);
+        }
+        for &i in recursive_positions {
+            self.evaluate(rule, Some(i), in_component, Mode::HeadsOnly);
+        }
+        for (j, literal) in rule.body.iter().enumerate() {
+            // A negated recursive aggregate is not grounded in this mode.
+            let CLit::Aggregate(aggregate) = literal else {
+                continue;
+            };
+            if aggregate.negated {
+                continue;
+            }
+            for element in &aggregate.elements {
+                let mut locals = Vec::new();
+                for l in &element.condition {
+                    literal_terms(l, &mut |t| t.for_each_var(&mut |v| locals.push(v)));
+                }
+                element
+                    .terms
+                    .iter()
+                    .for_each(|t| t.for_each_var(&mut |v| locals.push(v)));
+                locals.retain(|v| !aggregate.inputs.contains(v));
+                locals.sort_unstable();
+                locals.dedup();
+                for (m, trigger) in element.condition.iter().enumerate() {
+                    if !matches!(trigger, CLit::Pos(a) if in_component(a.pred)) {
+                        continue;
+                    }
+                    let others = element
+                        .condition
+                        .iter()
+                        .enumerate()
+                        .filter(|&(x, _)| x != m);
+                    let rest = rule.body.iter().enumerate().filter(|&(x, _)| x != j);
+                    let literals: Vec<CLit> = std::iter::once(trigger)
+                        .chain(others.map(|(_, l)| l))
+                        .chain(rest.map(|(_, l)| l))
+                        .cloned()
+                        .collect();
+                    let mut bound = vec![false; rule.num_vars];
+                    let mut steps = self.plan(&literals, &mut bound, Some(0), in_component);
+                    for &v in &locals {
+                        bound[v] = false;
+                    }
+                    steps.push(Step::Forget(locals.clone()));
+                    steps.extend(self.plan(
+                        std::slice::from_ref(literal),
+                        &mut bound,
+                        None,
+                        in_component,
+                    ));
+                    self.run_rule(rule, &steps, &bound, Mode::HeadsOnly);
+                }
+            }
+        }
+    }
+
     fn evaluate(
         &mut self,
         rule: &CRule,
@@ -421,10 +503,16 @@ impl<'s> Instantiator<'s> {
     ) {
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);
+        self.run_rule(rule, &steps, &bound, mode);
+    }
+
+    /// Runs the planned `steps` of `rule`'s body (`bound`: the variables
+    /// they bind) and grounds the head of each instance.
+    fn run_rule(&mut self, rule: &CRule, steps: &[Step<'_>], bound: &[bool], mode: Mode) {
         let element_plans: Vec<Vec<Step<'_>>> = match &rule.head {
             CHead::Choice { elements, .. } | CHead::Disjunction(elements) => elements
                 .iter()
-                .map(|e| self.plan(&e.condition, &mut bound.clone(), None, &|_| false))
+                .map(|e| self.plan(&e.condition, &mut bound.to_vec(), None, &|_| false))
                 .collect(),
             _ => Vec::new(),
         };
@@ -444,14 +532,14 @@ impl<'s> Instantiator<'s> {
             args: Vec::new(),
             scratch_pos: Vec::new(),
             scratch_neg: Vec::new(),
-            heads_only: mode == Mode::HeadsOnly,
+            heads_only: (mode == Mode::HeadsOnly).then_some(&rule.head),
         };
         let mut output = Output {
             new_members: Vec::new(),
             rules: &mut self.rules,
             show_terms: &mut self.show_terms,
         };
-        exec.run(&steps, 0, &mut |exec| {
+        exec.run(steps, 0, &mut |exec| {
             exec.emit(rule, &element_plans, &mut output)
         });
         let new_members = output.new_members;
@@ -675,9 +763,9 @@ struct Exec<'a> {
     /// Scratch space for the body of a rule instance.
     scratch_pos: Vec<AtomId>,
     scratch_neg: Vec<AtomId>,
-    /// [`Mode::HeadsOnly`]: derive head atoms only, without rules, facts
-    /// or aggregate atoms.
-    heads_only: bool,
+    /// In [`Mode::HeadsOnly`], the rule's head: derive its atoms only,
+    /// without rules, facts or aggregate atoms.
+    heads_only: Option<&'a CHead>,
 }
 
 impl Exec<'_> {
@@ -791,6 +879,13 @@ impl Exec<'_> {
                     self.run(steps, k + 1, leaf);
                 }
             }
+            Step::Forget(vars) => {
+                let saved: Vec<Option<SymId>> = vars.iter().map(|&v| self.env[v].take()).collect();
+                self.run(steps, k + 1, leaf);
+                for (&v, value) in vars.iter().zip(saved) {
+                    self.env[v] = value;
+                }
+            }
             // While its component grows, a negated recursive aggregate may
             // still become false: it may hold (as a negative literal over
             // the component would).
@@ -798,11 +893,30 @@ impl Exec<'_> {
                 aggregate,
                 recursive: true,
                 ..
-            } if self.heads_only && aggregate.negated => self.run(steps, k + 1, leaf),
+            } if self.heads_only.is_some() && aggregate.negated => self.run(steps, k + 1, leaf),
+            // An instance whose heads are all derived already derives
+            // nothing new, whatever its aggregates: they are not grounded
+            // again in every round.
+            Step::Aggregate { .. } if self.heads_known() => self.run(steps, k + 1, leaf),
             Step::Aggregate {
                 aggregate, plans, ..
             } => self.aggregate(aggregate, plans, steps, k, leaf),
         }
+    }
+
+    /// In [`Mode::HeadsOnly`], whether every atom the rule instance can
+    /// derive is known to be derived already.
+    fn heads_known(&mut self) -> bool {
+        let Some(CHead::Disjunction(disjuncts)) = self.heads_only else {
+            return false;
+        };
+        disjuncts.iter().all(|d| {
+            d.condition.is_empty()
+                && self
+                    .atom_symbol(&d.atom)
+                    .and_then(|sym| self.atoms.find(sym))
+                    .is_some_and(|a| self.atoms.defined[a as usize])
+        })
     }
 
     /// Grounds a body aggregate under the current binding: its elements,
@@ -985,7 +1099,7 @@ impl Exec<'_> {
                     self.run(steps, k + 1, leaf);
                 }
             }
-            None if self.heads_only => self.run(steps, k + 1, leaf),
+            None if self.heads_only.is_some() => self.run(steps, k + 1, leaf),
             None => {
                 let key = (value, elements, guards);
                 let atom = self
@@ -1160,7 +1274,7 @@ impl Exec<'_> {
                 for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
                     self.ground_element(disjunct, plan, pos_base, neg_base, &mut ground, output);
                 }
-                if self.heads_only {
+                if self.heads_only.is_some() {
                     return;
                 }
                 if ground
@@ -1199,7 +1313,7 @@ impl Exec<'_> {
                 for (element, plan) in elements.iter().zip(element_plans) {
                     self.ground_element(element, plan, pos_base, neg_base, &mut ground, output);
                 }
-                if self.heads_only {
+                if self.heads_only.is_some() {
                     return;
                 }
                 let elements = merge_elements(ground);
