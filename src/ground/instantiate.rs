@@ -904,6 +904,16 @@ impl Exec<'_> {
         }
     }
 
+    /// The tuple of an aggregate element's terms under the current binding;
+    /// `None` when one is undefined.
+    fn tuple(&mut self, terms: &[CTerm]) -> Option<SymId> {
+        let values = terms
+            .iter()
+            .map(|t| t.eval(self.symbols, &self.env))
+            .collect::<Option<Vec<SymId>>>()?;
+        Some(self.symbols.function("", &values, false))
+    }
+
     /// In [`Mode::HeadsOnly`], whether every atom the rule instance can
     /// derive is known to be derived already.
     fn heads_known(&mut self) -> bool {
@@ -939,14 +949,10 @@ impl Exec<'_> {
         let mut found: Vec<(SymId, Body)> = Vec::new();
         for (element, plan) in aggregate.elements.iter().zip(plans) {
             self.run(&plan.condition, 0, &mut |exec| {
-                let mut values = Vec::with_capacity(element.terms.len());
-                for term in &element.terms {
-                    match term.eval(exec.symbols, &exec.env) {
-                        Some(v) => values.push(v),
-                        None => return, // an undefined term drops the element
-                    }
-                }
-                let tuple = exec.symbols.function("", &values, false);
+                // An undefined term drops the element.
+                let Some(tuple) = exec.tuple(&element.terms) else {
+                    return;
+                };
                 found.push((tuple, exec.body(pos_base, neg_base)));
             });
         }
@@ -1004,15 +1010,9 @@ impl Exec<'_> {
         let mut order: Vec<(SymId, Body)> = Vec::new();
         for (element, plan) in aggregate.elements.iter().zip(plans) {
             self.run(&plan.condition, 0, &mut |exec| {
-                let Some(values) = element
-                    .terms
-                    .iter()
-                    .map(|t| t.eval(exec.symbols, &exec.env))
-                    .collect::<Option<Vec<SymId>>>()
-                else {
+                let Some(tuple) = exec.tuple(&element.terms) else {
                     return;
                 };
-                let tuple = exec.symbols.function("", &values, false);
                 let condition = exec.body(pos_base, neg_base);
                 // `not l` grounded: `None` when it cannot hold (`l` is
                 // certain), an empty body when it is certain.
