@@ -185,6 +185,18 @@ const ANSWERS: &[Case] = &[
     ),
     ("p(b). #sum{X:q(X):p(X)}.", &[], &["p(b)"]),
     ("a(a). a(1). p(1+A):a(A).", &[], &["a(1) a(a)"]),
+    // A pool or interval in a conditional disjunct's atom: the conjunction
+    // of its defined atoms under the condition.
+    (
+        "q(1..2). {s}. p(X,1..2) : q(X) :- s. p(1,1) :- p(2,2).",
+        &[],
+        &[
+            "q(1) q(2)",
+            "q(1) q(2) s p(1,1) p(1,2)",
+            "q(1) q(2) s p(1,1) p(2,1) p(2,2)",
+        ],
+    ),
+    ("p(4/(0..2)):#true; q:#true.", &[], &["q", "p(4) p(2)"]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.

@@ -252,18 +252,17 @@ impl<'a> Compiler<'a> {
                         continue;
                     }
                     // clingo reads `p(1..2) : c` as the conjunction of the
-                    // atoms under `c`, which the ground program cannot say.
-                    if contains_pool_or_interval(&disjunct.atom.term) {
-                        return self.unsupported(
-                            disjunct.span,
-                            "pools and intervals in the atom of a conditional head literal",
-                        );
-                    }
+                    // atoms under `c`: an auxiliary atom stands for it.
+                    let atom = if contains_pool_or_interval(&disjunct.atom.term) {
+                        self.conjunction(disjunct, body)
+                    } else {
+                        disjunct.atom.clone()
+                    };
                     let conditions = unpool_condition(&disjunct.condition);
                     for head in &mut heads {
                         for condition in &conditions {
                             head.push(ast::HeadLiteral {
-                                atom: disjunct.atom.clone(),
+                                atom: atom.clone(),
                                 condition: condition.clone(),
                                 span: disjunct.span,
                             });
@@ -754,6 +753,97 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// The atom `#conjK(V)` (`V`: the variables of the disjunct's atom) that
+    /// stands for the conjunction of the atoms a conditional disjunct with
+    /// pools or intervals (`p(1..2) : c`) stands for in clingo: each atom
+    /// follows from it, and it holds when the rule's body, the condition and
+    /// every defined atom do (so that it is determined by them).
+    fn conjunction(&mut self, disjunct: &ast::HeadLiteral, body: &[BodyElement]) -> Atom {
+        let span = disjunct.span;
+        let mut names = Vec::new();
+        literal_variable_names(
+            &Literal::Atom {
+                naf: Naf::Positive,
+                atom: disjunct.atom.clone(),
+            },
+            &mut names,
+        );
+        self.fresh += 1;
+        let name = format!("#conj{}", self.fresh);
+        let args: Vec<Term> = names
+            .into_iter()
+            .map(|n| Term {
+                kind: TermKind::Variable(n),
+                span,
+            })
+            .collect();
+        let conjunction = Atom {
+            strong_negation: false,
+            term: Term {
+                kind: if args.is_empty() {
+                    TermKind::Constant(name)
+                } else {
+                    TermKind::Function { name, args }
+                },
+                span,
+            },
+            span,
+        };
+        let positive = |atom: Atom| Literal::Atom {
+            naf: Naf::Positive,
+            atom,
+        };
+        let atoms = unpool_atom(&disjunct.atom);
+        for atom in &atoms {
+            let head = Head::Disjunction(vec![ast::HeadLiteral {
+                atom: atom.clone(),
+                condition: Vec::new(),
+                span,
+            }]);
+            self.rule(
+                &head,
+                &[BodyElement::Literal(positive(conjunction.clone()))],
+                span,
+            );
+        }
+        // Each atom, for every value of its intervals that makes it defined
+        // (clingo leaves the undefined ones out of the conjunction):
+        // `p(4/(0..2))` as `p(4/I) : I = 0..2, 4/I = 4/I` (an interval in
+        // the literal itself would make a disjunction).
+        let every_atom: Vec<BodyElement> = atoms
+            .into_iter()
+            .map(|atom| {
+                let mut condition = Vec::new();
+                let term = intervals_as_conditions(&atom.term, &mut condition);
+                condition.push(Literal::Comparison {
+                    naf: Naf::Positive,
+                    lhs: term.clone(),
+                    op: CmpOp::Eq,
+                    rhs: term.clone(),
+                    span,
+                });
+                BodyElement::Conditional {
+                    literal: positive(Atom { term, ..atom }),
+                    condition,
+                    span,
+                }
+            })
+            .collect();
+        let definition: Vec<BodyElement> = body
+            .iter()
+            .cloned()
+            .chain(disjunct.condition.iter().cloned().map(BodyElement::Literal))
+            .chain(every_atom)
+            .collect();
+        let head = Head::Disjunction(vec![ast::HeadLiteral {
+            atom: conjunction.clone(),
+            condition: Vec::new(),
+            span,
+        }]);
+        self.rule(&head, &definition, span);
+        conjunction
+    }
+
     /// `not p(t, _)` becomes `not #projK(t)` with `#projK(V) :- p(V, _).`,
     /// which is what the anonymous variable means: no `p(t, _)` at all. As
     /// in clingo, every subterm without `_` is captured by value, so the
@@ -1205,6 +1295,43 @@ fn conditional_as_aggregate(
             },
         }],
         span,
+    }
+}
+
+/// `term` with each interval `lo..hi` replaced by a new variable `#intervalI`,
+/// and the conditions `#intervalI = lo..hi` that give it its values.
+fn intervals_as_conditions(term: &Term, conditions: &mut Vec<Literal>) -> Term {
+    let mut replace = |t: &Term| intervals_as_conditions(t, conditions);
+    let kind = match &term.kind {
+        TermKind::Interval(..) => {
+            let variable = Term {
+                kind: TermKind::Variable(format!("#interval{}", conditions.len())),
+                span: term.span,
+            };
+            conditions.push(Literal::Comparison {
+                naf: Naf::Positive,
+                lhs: variable.clone(),
+                op: CmpOp::Eq,
+                rhs: term.clone(),
+                span: term.span,
+            });
+            return variable;
+        }
+        TermKind::Function { name, args } => TermKind::Function {
+            name: name.clone(),
+            args: args.iter().map(&mut replace).collect(),
+        },
+        TermKind::Tuple(args) => TermKind::Tuple(args.iter().map(&mut replace).collect()),
+        TermKind::Unary(op, a) => TermKind::Unary(*op, Box::new(replace(a))),
+        TermKind::Binary(op, a, b) => {
+            let a = Box::new(replace(a));
+            TermKind::Binary(*op, a, Box::new(replace(b)))
+        }
+        other => other.clone(),
+    };
+    Term {
+        kind,
+        span: term.span,
     }
 }
 

@@ -1026,6 +1026,12 @@ impl Exec<'_> {
                     {
                         Some(Body::default())
                     }
+                    Some((CLit::Cmp(_, lhs, rhs), _))
+                        if lhs.eval(exec.symbols, &exec.env).is_none()
+                            || rhs.eval(exec.symbols, &exec.env).is_none() =>
+                    {
+                        Some(Body::default())
+                    }
                     Some((_, unless)) => {
                         let (pos_mark, neg_mark) = (exec.pos.len(), exec.neg.len());
                         let mut found = None;
