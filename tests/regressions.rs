@@ -197,6 +197,13 @@ const ANSWERS: &[Case] = &[
         ],
     ),
     ("p(4/(0..2)):#true; q:#true.", &[], &["q", "p(4) p(2)"]),
+    // An aggregate assigned to a term, not a variable: `C+1 = #max{..}`.
+    (
+        "p(1..3). h(C) :- C+1 = #max { X : p(X) }.",
+        &[],
+        &["p(1) p(2) p(3) h(2)"],
+    ),
+    ("h(C) :- C+1 = #min { a }.", &[], &[""]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.

@@ -500,7 +500,7 @@ impl<'a> Compiler<'a> {
             }
         }
         scope.leave_element();
-        resolve_assignments(&mut out_body, scope.count);
+        resolve_assignments(&mut out_body, &mut scope);
         let head = match shape {
             RuleShape::Constraint => CHead::Constraint,
             RuleShape::ShowTerm(term) => match self.term(term, &mut scope, &mut out_body) {
@@ -1416,15 +1416,18 @@ fn collect_variable_names(term: &Term, names: &mut FxHashSet<String>) {
 
 /// Marks `N = #agg{..}` as an assignment when nothing but aggregates binds
 /// `N`, the aggregates taken in order (a later one may use what an earlier
-/// one assigns).
-fn resolve_assignments(body: &mut [CLit], num_vars: usize) {
+/// one assigns). A guard `t = #agg{..}` whose term is not a variable but has
+/// unbound variables (`C+1 = #min{..}`) assigns a new variable `V`, and the
+/// literal `t = V` binds the others, inverting `t` as a match does.
+fn resolve_assignments(body: &mut Vec<CLit>, scope: &mut Scope) {
     let plain: Vec<CLit> = body
         .iter()
         .filter(|l| !matches!(l, CLit::Aggregate(_)))
         .cloned()
         .collect();
-    let mut bound = vec![false; num_vars];
+    let mut bound = vec![false; scope.count];
     bind_fixpoint(&plain, &mut bound);
+    let mut bindings = Vec::new();
     for literal in body.iter_mut() {
         let CLit::Aggregate(aggregate) = literal else {
             continue;
@@ -1432,17 +1435,51 @@ fn resolve_assignments(body: &mut [CLit], num_vars: usize) {
         if aggregate.negated {
             continue;
         }
-        let assigned = aggregate.guards.iter().find_map(|(op, term)| match term {
-            CTerm::Var(v) if *op == CmpOp::Eq && !bound[*v] => Some(*v),
-            _ => None,
-        });
-        if let Some(v) = assigned {
-            aggregate.assigns = Some(v);
-            aggregate.inputs.retain(|&i| i != v);
-            bound[v] = true;
-            bind_fixpoint(&plain, &mut bound);
-        }
+        let unbound = |term: &CTerm, bound: &[bool]| {
+            let mut any = false;
+            term.for_each_var(&mut |v| any |= v >= bound.len() || !bound[v]);
+            any
+        };
+        let Some(guard) = aggregate
+            .guards
+            .iter()
+            .position(|(op, term)| *op == CmpOp::Eq && unbound(term, &bound))
+        else {
+            continue;
+        };
+        let v = match &aggregate.guards[guard].1 {
+            CTerm::Var(v) => *v,
+            term => {
+                // Only when the elements do not read the term's variables,
+                // which the aggregate would then have to know first.
+                let mut term_vars = Vec::new();
+                term.for_each_var(&mut |v| term_vars.push(v));
+                let mut read = false;
+                for element in &aggregate.elements {
+                    let mut note =
+                        |t: &CTerm| t.for_each_var(&mut |v| read |= term_vars.contains(&v));
+                    element.terms.iter().for_each(&mut note);
+                    for l in element.condition.iter().chain(&element.unless) {
+                        literal_terms(l, &mut note);
+                    }
+                }
+                if read {
+                    continue;
+                }
+                let fresh = scope.var(&format!("#assigned{}", scope.count), aggregate.span);
+                bindings.push(CLit::Cmp(CmpOp::Eq, term.clone(), CTerm::Var(fresh)));
+                aggregate.guards[guard].1 = CTerm::Var(fresh);
+                aggregate.inputs.retain(|i| !term_vars.contains(i));
+                fresh
+            }
+        };
+        aggregate.assigns = Some(v);
+        aggregate.inputs.retain(|&i| i != v);
+        bound.resize(scope.count, false);
+        bound[v] = true;
+        bind_fixpoint(&plain, &mut bound);
     }
+    body.extend(bindings);
 }
 
 fn has_anonymous(term: &Term) -> bool {
