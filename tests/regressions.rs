@@ -204,6 +204,43 @@ const ANSWERS: &[Case] = &[
         &["p(1) p(2) p(3) h(2)"],
     ),
     ("h(C) :- C+1 = #min { a }.", &[], &[""]),
+    // Tuples under the same condition are one element: `b` cannot change
+    // this sum, which is therefore not a non-monotone recursive aggregate.
+    ("b :- #sum{-1:b; 1:b} >= 0.", &[], &["b"]),
+    // Comparisons in a literal set count once per ground comparison.
+    (
+        "q(1..3). n(N) :- N = { X > 1 : q(X); X = 1..2 : q(X) }.",
+        &[],
+        &["q(1) q(2) q(3) n(4)"],
+    ),
+    // `#true : c` and `#false : c` as disjuncts.
+    ("{a}. b ; #true : a.", &[], &["b", "a"]),
+    ("b ; #false : a. a.", &[], &["a b"]),
+    // Pools in the bounds of a choice: one rule per bound.
+    (
+        "(1;2) { q(3;4) : p(1;2) }. 0 { p(1;2) } 1.",
+        &[],
+        &["p(2) q(4) q(3)", "p(1) q(4) q(3)"],
+    ),
+    // Conditional disjuncts of one atom under several conditions are one
+    // disjunct, so these heads stay head-cycle-free.
+    (
+        "1 { q(3;4) } 1. p(1;2) : q(3;4).",
+        &[],
+        &["p(2) p(1) q(3)", "p(2) p(1) q(4)"],
+    ),
+    (
+        "{q(1..2); s; t}. p : q(X), not t ; p : q(X), s :- not r. r :- p, t.",
+        &[],
+        &[
+            "p q(1) q(2)",
+            "p q(1)",
+            "p q(2)",
+            "p q(1) q(2) s",
+            "p q(2) s",
+            "p q(1) s",
+        ],
+    ),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.

@@ -225,6 +225,19 @@ impl<'a> Compiler<'a> {
             };
             bodies = product(&bodies, &alternatives);
         }
+        if let RuleHead::Ast(head @ (Head::Choice { guards, .. } | Head::Aggregate { guards, .. })) =
+            head
+            && guards.iter().any(|g| contains_pool(&g.term))
+        {
+            for unpooled in unpool_guards(guards) {
+                let mut copy = head.clone();
+                if let Head::Choice { guards, .. } | Head::Aggregate { guards, .. } = &mut copy {
+                    *guards = unpooled;
+                }
+                self.compile(RuleHead::Ast(&copy), body, span);
+            }
+            return;
+        }
         match head {
             RuleHead::ShowTerm(term) => {
                 for term in unpool_term(term) {
@@ -234,6 +247,29 @@ impl<'a> Compiler<'a> {
                 }
             }
             RuleHead::Ast(Head::Disjunction(disjuncts)) => {
+                // `#false` (under any condition) adds nothing to a head;
+                // `#true` makes the rule hold; `#true : c` holds when `c`
+                // does, as a conditional disjunct of a fact `#true`.
+                let named = |d: &&ast::HeadLiteral, name: &str| matches!(&d.atom.term.kind, TermKind::Constant(n) if n == name);
+                if disjuncts
+                    .iter()
+                    .any(|d| d.condition.is_empty() && named(&d, "#true"))
+                {
+                    return;
+                }
+                let disjuncts: Vec<&ast::HeadLiteral> =
+                    disjuncts.iter().filter(|d| !named(d, "#false")).collect();
+                if disjuncts.is_empty() {
+                    return self.compile(RuleHead::Ast(&Head::Constraint), body, span);
+                }
+                if let Some(truth) = disjuncts.iter().find(|d| named(d, "#true")) {
+                    let fact = [ast::HeadLiteral {
+                        atom: truth.atom.clone(),
+                        condition: Vec::new(),
+                        span,
+                    }];
+                    self.compile_one(RuleShape::Disjunction(&fact), &[], span);
+                }
                 // Pools in a plain disjunct make copies of the rule; in the
                 // condition of a conditional one (`p(X) : q(X;Y)`), more
                 // conditional disjuncts, as in a choice.
@@ -686,17 +722,30 @@ impl<'a> Compiler<'a> {
     }
 
     /// The tuple that stands for a literal of a literal set: the atom as a
-    /// term, and a number telling `a`, `not a`, `-a` ... apart.
+    /// term, and a number telling `a`, `not a`, `-a` ... apart; for a
+    /// comparison its two sides and a number for its relation (above those
+    /// of atoms), so that each distinct ground comparison counts once.
     fn literal_tuple(&mut self, literal: &Literal, compiled: Option<&CLit>) -> Vec<CTerm> {
-        let (Literal::Atom { naf, atom }, Some(CLit::Pos(compiled) | CLit::Neg(compiled))) =
-            (literal, compiled)
-        else {
-            return Vec::new();
-        };
-        let name = self.preds.get(compiled.pred).name.clone();
-        let term = CTerm::function(self.symbols, &name, compiled.args.clone());
-        let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
-        vec![term, CTerm::Sym(self.symbols.number(polarity))]
+        match (literal, compiled) {
+            (Literal::Atom { naf, atom }, Some(CLit::Pos(compiled) | CLit::Neg(compiled))) => {
+                let name = self.preds.get(compiled.pred).name.clone();
+                let term = CTerm::function(self.symbols, &name, compiled.args.clone());
+                let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
+                vec![term, CTerm::Sym(self.symbols.number(polarity))]
+            }
+            (Literal::Comparison { .. }, Some(CLit::Cmp(op, lhs, rhs))) => {
+                let relation = CmpOp::ALL.iter().position(|o| o == op).expect("a relation");
+                let relation = self.symbols.number(8 + relation as i32);
+                vec![lhs.clone(), rhs.clone(), CTerm::Sym(relation)]
+            }
+            // `X = 1..3`: the comparison `X = X` for each value of `X`.
+            (Literal::Comparison { .. }, Some(CLit::Interval(pattern, ..))) => {
+                let relation = CmpOp::ALL.iter().position(|&o| o == CmpOp::Eq);
+                let relation = self.symbols.number(8 + relation.expect("=") as i32);
+                vec![pattern.clone(), pattern.clone(), CTerm::Sym(relation)]
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
@@ -1378,15 +1427,7 @@ fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
             }
         }
     }
-    let mut guard_lists = vec![Vec::new()];
-    for guard in &aggregate.guards {
-        let alternatives: Vec<ast::Guard> = unpool_term(&guard.term)
-            .into_iter()
-            .map(|term| ast::Guard { op: guard.op, term })
-            .collect();
-        guard_lists = product(&guard_lists, &alternatives);
-    }
-    guard_lists
+    unpool_guards(&aggregate.guards)
         .into_iter()
         .map(|guards| ast::Aggregate {
             guards,
@@ -1394,6 +1435,20 @@ fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
             ..aggregate.clone()
         })
         .collect()
+}
+
+/// Every combination of the alternatives of pooled guards (`(1;2) { .. }`
+/// is two rules).
+fn unpool_guards(guards: &[ast::Guard]) -> Vec<Vec<ast::Guard>> {
+    let mut guard_lists = vec![Vec::new()];
+    for guard in guards {
+        let alternatives: Vec<ast::Guard> = unpool_term(&guard.term)
+            .into_iter()
+            .map(|term| ast::Guard { op: guard.op, term })
+            .collect();
+        guard_lists = product(&guard_lists, &alternatives);
+    }
+    guard_lists
 }
 
 /// Adds the names of the variables of `term`.

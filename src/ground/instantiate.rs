@@ -98,34 +98,42 @@ pub struct AggregateAtoms {
     index: FxHashMap<AggregateKey, u32>,
 }
 
-/// The atoms `#disjunct(k)` that stand for conditional disjuncts `a : c`
-/// whose condition is not certain, one per distinct `(a, c)`.
+/// The atoms `#disjunct(k)` that stand for conditional disjuncts `a : c1 |
+/// .. | a : cn` of one atom whose conditions are not certain, one per
+/// distinct `(a, [c1, .., cn])`.
 pub struct DisjunctAtoms {
     pred: PredId,
     name: NameId,
-    index: FxHashMap<(u32, Body), u32>,
+    index: FxHashMap<(u32, Vec<Body>), u32>,
 }
 
 impl DisjunctAtoms {
-    /// The atom for `atom : condition`, and whether it is new.
+    /// The atom for `atom` under any of `conditions` (sorted), and whether
+    /// it is new.
     fn atom(
         &mut self,
         symbols: &mut SymbolTable,
         atoms: &mut AtomTable,
         atom: u32,
-        condition: Body,
+        conditions: &[Body],
     ) -> (u32, bool) {
-        if let Some(&d) = self.index.get(&(atom, condition.clone())) {
+        let key = (atom, conditions.to_vec());
+        if let Some(&d) = self.index.get(&key) {
             return (d, false);
         }
         let number = symbols.number(self.index.len() as i32);
         let sym = symbols.function_of(self.name, &[number], false);
         let d = atoms.get_or_insert(sym, self.pred);
         atoms.defined[d as usize] = true;
-        self.index.insert((atom, condition), d);
+        self.index.insert(key, d);
         (d, true)
     }
 }
+
+/// The most constraints `:- d, not l1, .., not ln.` (one literal of each
+/// condition) a disjunct of one atom under several conditions may take;
+/// beyond it, each condition gets its own disjunct.
+const MAX_DISJUNCT_CONSTRAINTS: usize = 64;
 
 /// A ground aggregate as its atom's definition holds it.
 type AggregateKey = (AggregateValue, Vec<WeightedElement>, Vec<(CmpOp, i64)>);
@@ -1289,12 +1297,32 @@ impl Exec<'_> {
                 {
                     return; // a conditional disjunct certainly holds
                 }
+                // One disjunct per atom: `p : q | p : r` is `p : (q | r)`,
+                // and `p | p : q` is `p`. Disjuncts of one atom under
+                // several conditions would depend positively on each other
+                // through it, and so not be head-cycle-free.
+                ground.sort_unstable();
+                ground.dedup();
                 let mut heads: Vec<AtomId> = Vec::with_capacity(ground.len());
-                for (atom, condition) in ground {
-                    if condition.is_empty() {
+                for same_atom in ground.chunk_by(|(a, _), (b, _)| a == b) {
+                    let atom = same_atom[0].0;
+                    if same_atom.iter().any(|(_, condition)| condition.is_empty()) {
                         heads.push(AtomId(atom));
+                        continue;
+                    }
+                    let conditions: Vec<Body> = same_atom.iter().map(|(_, c)| c.clone()).collect();
+                    let constraints: usize = conditions
+                        .iter()
+                        .map(|c| c.pos.len() + c.neg.len())
+                        .try_fold(1usize, |n, k| n.checked_mul(k))
+                        .unwrap_or(usize::MAX);
+                    if constraints <= MAX_DISJUNCT_CONSTRAINTS {
+                        heads.push(self.conditional_disjunct(atom, &conditions, span, output));
                     } else {
-                        heads.push(self.conditional_disjunct(atom, condition, span, output));
+                        for condition in conditions {
+                            let condition = std::slice::from_ref(&condition);
+                            heads.push(self.conditional_disjunct(atom, condition, span, output));
+                        }
                     }
                 }
                 heads.sort_unstable();
@@ -1336,34 +1364,44 @@ impl Exec<'_> {
         }
     }
 
-    /// The atom `d` standing for the disjunct `atom : condition` whose
-    /// condition is not certain, defined by `d ↔ condition ∧ atom`: the
-    /// first time, the rules `atom :- d, condition.`, `d :- condition,
-    /// atom.` and, per literal `l` of the condition, `:- d, not l.`
+    /// The atom `d` standing for the disjunct `atom : c1 | .. | atom : cn`
+    /// whose conditions are not certain, defined by `d ↔ atom ∧ (c1 ∨ .. ∨
+    /// cn)`: the first time, per condition `c` the rules `atom :- d, c.` and
+    /// `d :- c, atom.`, and `:- d, not l1, .., not ln.` for every choice of
+    /// one literal `li` of each `ci`.
     fn conditional_disjunct(
         &mut self,
         atom: u32,
-        condition: Body,
+        conditions: &[Body],
         span: Span,
         output: &mut Output,
     ) -> AtomId {
         let (d, new) = self
             .disjuncts
-            .atom(self.symbols, self.atoms, atom, condition.clone());
+            .atom(self.symbols, self.atoms, atom, conditions);
         if new {
             let (atom, d) = (AtomId(atom), AtomId(d));
-            // The condition is a positive dependency of the atom, as in
-            // clingo (`p : q. q :- p.` has no answer set).
-            let support = condition.and(&Body::from_slices(&[d], &[]));
-            output.rule(Head::Atom(atom), (&support.pos, &support.neg), span);
-            let definition = condition.and(&Body::from_slices(&[atom], &[]));
-            output.rule(Head::Atom(d), (&definition.pos, &definition.neg), span);
-            for &p in &condition.pos {
-                output.rule(Head::Constraint, (&[d], &[p]), span);
+            for condition in conditions {
+                // The condition is a positive dependency of the atom, as in
+                // clingo (`p : q. q :- p.` has no answer set).
+                let support = condition.and(&Body::from_slices(&[d], &[]));
+                output.rule(Head::Atom(atom), (&support.pos, &support.neg), span);
+                let definition = condition.and(&Body::from_slices(&[atom], &[]));
+                output.rule(Head::Atom(d), (&definition.pos, &definition.neg), span);
             }
-            for &n in &condition.neg {
-                let body = Body::from_slices(&[d, n], &[]);
-                output.rule(Head::Constraint, (&body.pos, &body.neg), span);
+            let mut violations = vec![Body::from_slices(&[d], &[])];
+            for condition in conditions {
+                let falsified: Vec<Body> = (condition.neg.iter())
+                    .map(|&n| Body::from_slices(&[n], &[]))
+                    .chain(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])))
+                    .collect();
+                violations = (violations.iter())
+                    .flat_map(|v| falsified.iter().map(move |f| v.and(f)))
+                    .filter(|v| !v.pos.iter().any(|p| v.neg.contains(p)))
+                    .collect();
+            }
+            for violation in violations {
+                output.rule(Head::Constraint, (&violation.pos, &violation.neg), span);
             }
         }
         AtomId(d)
@@ -1588,7 +1626,11 @@ impl GroundAggregate {
                     }
                 }
             }
-            return Some((AggregateValue::Sum, elements, integer_guards));
+            return Some((
+                AggregateValue::Sum,
+                merge_equal_conditions(AggregateValue::Sum, elements),
+                integer_guards,
+            ));
         }
         // Ranks in term order; `#min` becomes `#max` of negated ranks.
         let empty = self.empty_value(symbols);
@@ -1610,14 +1652,45 @@ impl GroundAggregate {
             .iter()
             .map(|&(op, b)| (if negate { op.flip() } else { op }, signed(rank(b))))
             .collect();
-        Some((
-            AggregateValue::Max {
-                empty: signed(rank(empty)),
-            },
-            elements,
-            guards,
-        ))
+        let value = AggregateValue::Max {
+            empty: signed(rank(empty)),
+        };
+        Some((value, merge_equal_conditions(value, elements), guards))
     }
+}
+
+/// Elements of distinct tuples that hold under the same conditions hold
+/// together, so they are one element: of their summed weight in a sum (and
+/// none at all when that is 0), of their greatest weight in a `#max`. This
+/// keeps `#sum{-1:a; 1:a} >= 0`, which `a` cannot change, from looking
+/// non-monotone, and makes encodings smaller.
+fn merge_equal_conditions(
+    value: AggregateValue,
+    elements: Vec<WeightedElement>,
+) -> Vec<WeightedElement> {
+    let mut merged: Vec<WeightedElement> = Vec::with_capacity(elements.len());
+    let mut by_conditions: FxHashMap<Vec<Body>, usize> = FxHashMap::default();
+    for element in elements {
+        let mut key = element.conditions.clone();
+        key.sort_unstable();
+        match by_conditions.entry(key) {
+            std::collections::hash_map::Entry::Occupied(entry) => {
+                let into = &mut merged[*entry.get()];
+                into.value = match value {
+                    AggregateValue::Sum => into.value + element.value,
+                    AggregateValue::Max { .. } => into.value.max(element.value),
+                };
+            }
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(merged.len());
+                merged.push(element);
+            }
+        }
+    }
+    if value == AggregateValue::Sum {
+        merged.retain(|element| element.value != 0);
+    }
+    merged
 }
 
 /// Whether the aggregate holds whichever undecided elements hold: `Some`

@@ -969,9 +969,13 @@ impl<'s> Parser<'s> {
         if self.at(K::LBrace) {
             return self.choice(start, Vec::new());
         }
-        if self.is_directive(&["#false"]) {
-            self.bump();
-            return Ok(Head::Constraint);
+        if self.is_directive(&["#true", "#false"]) {
+            let atom = self.disjunct_atom()?;
+            let alone = matches!(self.peek(), K::If | K::Dot);
+            if alone && matches!(&atom.term.kind, TermKind::Constant(name) if name == "#false") {
+                return Ok(Head::Constraint);
+            }
+            return self.disjunction(atom);
         }
         if self.aggregate_at(self.pos) {
             return self.head_aggregate(start, Vec::new());
@@ -1004,7 +1008,30 @@ impl<'s> Parser<'s> {
                 self.head_aggregate(start, vec![guard])
             };
         }
-        self.disjunction(first, term)
+        let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+        self.disjunction(atom)
+    }
+
+    /// An atom of a disjunctive head; `#true` and `#false` are atoms of
+    /// those names there (`#true : c` holds when `c` does).
+    fn disjunct_atom(&mut self) -> PResult<Atom> {
+        let start = self.tok().start;
+        if self.is_directive(&["#true", "#false"]) {
+            let token = self.bump();
+            let span = self.span(start, token.end);
+            let name = self.text(token).to_string();
+            return Ok(Atom {
+                strong_negation: false,
+                term: Term {
+                    kind: TermKind::Constant(name),
+                    span,
+                },
+                span,
+            });
+        }
+        let first = self.pos;
+        let term = self.term()?;
+        self.to_atom(first, term).ok_or_else(|| self.unexpected())
     }
 
     /// A head aggregate after its left guard: `#count{ t : a : c; .. }` or
@@ -1148,10 +1175,9 @@ impl<'s> Parser<'s> {
         })))
     }
 
-    fn disjunction(&mut self, mut first: usize, mut term: Term) -> PResult<Head> {
+    fn disjunction(&mut self, mut atom: Atom) -> PResult<Head> {
         let mut literals = Vec::new();
         loop {
-            let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
             let (condition, end) = self.optional_condition(atom.span.end)?;
             let conditional = !condition.is_empty();
             let span = self.span(atom.span.start as usize, end);
@@ -1170,8 +1196,7 @@ impl<'s> Parser<'s> {
                 return Ok(Head::Disjunction(literals));
             }
             self.bump();
-            first = self.pos;
-            term = self.term()?;
+            atom = self.disjunct_atom()?;
         }
     }
 
@@ -1505,7 +1530,9 @@ impl<'s> Parser<'s> {
             } else {
                 self.literal()?
             };
-            if !matches!(literal, Literal::Atom { .. }) {
+            // A comparison counts too (`{ X > 1 : q(X) }`), once per
+            // distinct ground comparison; `#true` and `#false` do not parse.
+            if !matches!(literal, Literal::Atom { .. } | Literal::Comparison { .. }) {
                 return Err(self.unexpected());
             }
             let mut terms = Vec::new();
