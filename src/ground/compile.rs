@@ -1350,31 +1350,36 @@ fn conditional_as_aggregate(
 /// `term` with each interval `lo..hi` replaced by a new variable `#intervalI`,
 /// and the conditions `#intervalI = lo..hi` that give it its values.
 fn intervals_as_conditions(term: &Term, conditions: &mut Vec<Literal>) -> Term {
-    let mut replace = |t: &Term| intervals_as_conditions(t, conditions);
+    if !matches!(term.kind, TermKind::Interval(..)) {
+        return map_subterms(term, |t| intervals_as_conditions(t, conditions));
+    }
+    let variable = Term {
+        kind: TermKind::Variable(format!("#interval{}", conditions.len())),
+        span: term.span,
+    };
+    conditions.push(Literal::Comparison {
+        naf: Naf::Positive,
+        lhs: variable.clone(),
+        op: CmpOp::Eq,
+        rhs: term.clone(),
+        span: term.span,
+    });
+    variable
+}
+
+/// `term` with `f` applied to its direct subterms (the arguments of a
+/// function or tuple, the operands of an operator); other terms unchanged.
+fn map_subterms(term: &Term, mut f: impl FnMut(&Term) -> Term) -> Term {
     let kind = match &term.kind {
-        TermKind::Interval(..) => {
-            let variable = Term {
-                kind: TermKind::Variable(format!("#interval{}", conditions.len())),
-                span: term.span,
-            };
-            conditions.push(Literal::Comparison {
-                naf: Naf::Positive,
-                lhs: variable.clone(),
-                op: CmpOp::Eq,
-                rhs: term.clone(),
-                span: term.span,
-            });
-            return variable;
-        }
         TermKind::Function { name, args } => TermKind::Function {
             name: name.clone(),
-            args: args.iter().map(&mut replace).collect(),
+            args: args.iter().map(&mut f).collect(),
         },
-        TermKind::Tuple(args) => TermKind::Tuple(args.iter().map(&mut replace).collect()),
-        TermKind::Unary(op, a) => TermKind::Unary(*op, Box::new(replace(a))),
+        TermKind::Tuple(args) => TermKind::Tuple(args.iter().map(&mut f).collect()),
+        TermKind::Unary(op, a) => TermKind::Unary(*op, Box::new(f(a))),
         TermKind::Binary(op, a, b) => {
-            let a = Box::new(replace(a));
-            TermKind::Binary(*op, a, Box::new(replace(b)))
+            let a = Box::new(f(a));
+            TermKind::Binary(*op, a, Box::new(f(b)))
         }
         other => other.clone(),
     };
@@ -1561,24 +1566,7 @@ fn capture_anonymous_free(term: &Term, captured: &mut Vec<Term>) -> Term {
             span: term.span,
         };
     }
-    let mut capture = |t: &Term| capture_anonymous_free(t, captured);
-    let kind = match &term.kind {
-        TermKind::Function { name, args } => TermKind::Function {
-            name: name.clone(),
-            args: args.iter().map(&mut capture).collect(),
-        },
-        TermKind::Tuple(args) => TermKind::Tuple(args.iter().map(&mut capture).collect()),
-        TermKind::Unary(op, a) => TermKind::Unary(*op, Box::new(capture(a))),
-        TermKind::Binary(op, a, b) => {
-            let a = Box::new(capture(a));
-            TermKind::Binary(*op, a, Box::new(capture(b)))
-        }
-        other => other.clone(),
-    };
-    Term {
-        kind,
-        span: term.span,
-    }
+    map_subterms(term, |t| capture_anonymous_free(t, captured))
 }
 
 /// A variable is bound by a positive atom, by `=` whose other side is bound,

@@ -18,7 +18,7 @@ use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
 use crate::ground::program::{
     AggregateDefinition, AggregateValue, AtomId, Body, ChoiceElement, CountBounds, Head, Rule,
-    ShowTerm, WeightedElement,
+    ShowTerm, WeightedElement, absorb_certain,
 };
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::AggregateFunction;
@@ -1488,9 +1488,7 @@ fn merge_elements(mut ground: Vec<(u32, Body)>) -> Vec<ChoiceElement> {
         }
     }
     for element in &mut elements {
-        if element.is_unconditional() {
-            element.conditions = vec![Body::default()];
-        }
+        absorb_certain(&mut element.conditions);
     }
     elements
 }
@@ -1541,9 +1539,7 @@ impl GroundAggregate {
             .filter_map(|(_, weight, conditions)| Some((weight?, conditions)))
             .collect();
         for (_, conditions) in &mut elements {
-            if conditions.iter().any(Body::is_empty) {
-                *conditions = vec![Body::default()];
-            }
+            absorb_certain(conditions);
         }
         Some(GroundAggregate { function, elements })
     }

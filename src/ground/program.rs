@@ -85,6 +85,14 @@ impl<T> Conditional<T> {
     }
 }
 
+/// Alternative conditions one of which is empty always hold: they become
+/// that one empty condition, the form every unconditional element has.
+pub fn absorb_certain(conditions: &mut Vec<Body>) {
+    if conditions.iter().any(Body::is_empty) {
+        *conditions = vec![Body::default()];
+    }
+}
+
 /// An element of a ground choice head: its atom may be chosen when one of
 /// its conditions holds. A choice rule never has two elements for the same
 /// atom; an unconditional element has exactly one, empty, condition.

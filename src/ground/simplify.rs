@@ -10,6 +10,7 @@
 use super::instantiate::AtomTable;
 use crate::ground::program::{
     AggregateDefinition, Atom, AtomId, Body, ChoiceElement, GroundProgram, Head, Rule, ShowTerm,
+    absorb_certain,
 };
 use crate::symbols::SymbolTable;
 
@@ -194,9 +195,7 @@ impl<'a> Simplifier<'a> {
     /// Simplifies alternative conditions; `false` when none can hold.
     fn conditions(&self, conditions: &mut Vec<Body>) -> bool {
         conditions.retain_mut(|c| self.body(c));
-        if conditions.iter().any(Body::is_empty) {
-            *conditions = vec![Body::default()];
-        }
+        absorb_certain(conditions);
         conditions.dedup();
         !conditions.is_empty()
     }
