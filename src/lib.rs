@@ -12,6 +12,7 @@ pub mod dimacs;
 mod graph;
 pub mod ground;
 pub mod ground_text;
+pub mod optimize;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;

@@ -19,7 +19,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
 use crate::symbols::{SymId, SymbolTable};
-use crate::translate::{self, Translation, TranslationStats, loops};
+use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops};
 use std::time::{Duration, Instant};
 use varisat::{ExtendFormula, Lit, Solver};
 
@@ -215,15 +215,38 @@ impl Enumerator {
         if std::mem::take(&mut self.unblocked) {
             self.block();
         }
+        if !self.stable_model(&[]) {
+            self.exhausted = true;
+            return None;
+        }
+        self.unblocked = true;
+        self.exhausted |= self.stats.deterministic;
+        Some(self.answer_set())
+    }
+
+    /// Finds an answer set under `assumptions` (literals of the solver's
+    /// variables) and reads it, without blocking the answer set before it
+    /// or being blocked itself: optimization tightens bounds instead.
+    /// `None` when there is none under the assumptions.
+    pub(crate) fn find_under(&mut self, assumptions: &[Lit]) -> Option<AnswerSet> {
+        let start = Instant::now();
+        let found = self.stable_model(assumptions);
+        self.stats.solve_time += start.elapsed();
+        found.then(|| self.answer_set())
+    }
+
+    /// Calls the solver under `assumptions` until its model is an answer
+    /// set (adding loop formulas for unfounded ones) or there is none.
+    fn stable_model(&mut self, assumptions: &[Lit]) -> bool {
         loop {
             self.stats.sat_calls += 1;
+            self.solver.assume(assumptions);
             let satisfiable = self
                 .solver
                 .solve()
                 .expect("varisat is never interrupted and writes no proof here");
             if !satisfiable {
-                self.exhausted = true;
-                return None;
+                return false;
             }
             self.read_model();
             if self.translation.needs_loop_formulas() {
@@ -239,10 +262,29 @@ impl Enumerator {
                     continue;
                 }
             }
-            self.unblocked = true;
-            self.exhausted |= self.stats.deterministic;
-            return Some(self.answer_set());
+            return true;
         }
+    }
+
+    /// The cost of each level of the objective in the last answer set
+    /// found, highest priority first.
+    pub fn costs(&self) -> Vec<i64> {
+        (self.translation.costs().iter())
+            .map(|level| level.value(|var| self.values.get(var.index()).copied().unwrap_or(false)))
+            .collect()
+    }
+
+    /// Writes clauses into the solver (bounds of the objective) with
+    /// `write`, counting what it adds.
+    pub(crate) fn extend<R>(
+        &mut self,
+        write: impl FnOnce(&mut ClauseWriter<'_, Solver<'static>>) -> R,
+    ) -> R {
+        let mut writer = ClauseWriter::new(&mut self.solver);
+        let result = write(&mut writer);
+        self.stats.variables += writer.vars();
+        self.stats.clauses += writer.clauses();
+        result
     }
 
     fn read_model(&mut self) {

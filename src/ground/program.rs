@@ -254,6 +254,19 @@ pub struct GroundProgram {
     pub show_terms: Vec<ShowTerm>,
     /// The definitions of the atoms that stand for body aggregates.
     pub aggregates: Vec<AggregateDefinition>,
+    /// The objective of `#minimize`, `#maximize` and weak constraints, one
+    /// level per priority, from the highest priority to the lowest; empty
+    /// when the program does not optimize.
+    pub costs: Vec<CostLevel>,
+}
+
+/// The cost of one priority level: the sum of the weights of the elements
+/// that hold (a `#maximize` weight is negated). Cost vectors compare
+/// lexicographically, highest priority first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostLevel {
+    pub priority: i64,
+    pub elements: Vec<WeightedElement>,
 }
 
 impl GroundProgram {

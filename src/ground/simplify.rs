@@ -258,6 +258,7 @@ impl<'a> Simplifier<'a> {
             rules: out_rules,
             show_terms,
             aggregates,
+            costs: Vec::new(),
         }
     }
 }

@@ -37,6 +37,7 @@ pub mod cardinality;
 mod encoding;
 mod gates;
 pub mod loops;
+pub mod objective;
 pub mod ranking;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -124,6 +125,9 @@ pub struct TranslationStats {
     /// ([`translate_exact`] only).
     pub ranking_variables: usize,
     pub ranking_clauses: usize,
+    /// Disjunctions of the conditions of cost elements.
+    pub objective_variables: usize,
+    pub objective_clauses: usize,
 }
 
 impl TranslationStats {
@@ -134,6 +138,7 @@ impl TranslationStats {
             + self.show_variables
             + self.aggregate_variables
             + self.ranking_variables
+            + self.objective_variables
     }
 
     pub fn clauses(&self) -> usize {
@@ -142,6 +147,7 @@ impl TranslationStats {
             + self.show_clauses
             + self.aggregate_clauses
             + self.ranking_clauses
+            + self.objective_clauses
     }
 }
 
@@ -171,7 +177,27 @@ pub struct Translation {
     /// bodies, and each one's index among them.
     recursive_aggregates: Vec<RecursiveAggregate>,
     recursive_aggregate_of: FxHashMap<AtomId, u32>,
+    /// The objective, one level per priority, highest first.
+    costs: Vec<CostTerms>,
     stats: TranslationStats,
+}
+
+/// One priority level of the objective in the CNF: its cost is the sum of
+/// the weights of the true conditions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostTerms {
+    pub priority: i64,
+    pub terms: Vec<(Cond, i64)>,
+}
+
+impl CostTerms {
+    /// The cost under an assignment of the CNF variables.
+    pub fn value(&self, var_value: impl Fn(Var) -> bool) -> i64 {
+        (self.terms.iter())
+            .filter(|(cond, _)| cond.value(&var_value))
+            .map(|(_, weight)| weight)
+            .sum()
+    }
 }
 
 impl Translation {
@@ -268,6 +294,12 @@ impl Translation {
 
     pub fn stats(&self) -> &TranslationStats {
         &self.stats
+    }
+
+    /// The objective, one level per priority from the highest down; empty
+    /// when the program does not optimize.
+    pub fn costs(&self) -> &[CostTerms] {
+        &self.costs
     }
 }
 
@@ -574,10 +606,7 @@ fn completion(
                 .collect();
             let elements: Vec<Cond> = condition_bodies
                 .iter()
-                .map(|bodies| {
-                    let conds: Vec<Cond> = bodies.iter().map(|&b| builder.bodies.cond(b)).collect();
-                    gates::Gates { sink: &mut writer }.or(&conds)
-                })
+                .map(|bodies| builder.any_body(bodies, &mut writer))
                 .collect();
             let atom = atom_vars[definition.atom.index()].positive();
             aggregates::define_aggregate(definition, atom, &elements, &mut writer);
@@ -654,10 +683,36 @@ fn completion(
             builder.bodies.cond(body)
         })
         .collect();
+
+    // The objective: each cost element holds when one of its conditions
+    // does.
+    let (vars, clauses) = (writer.vars(), writer.clauses());
+    let body_vars = builder.body_variables;
+    let costs: Vec<CostTerms> = program
+        .costs
+        .iter()
+        .map(|level| CostTerms {
+            priority: level.priority,
+            terms: level
+                .elements
+                .iter()
+                .map(|element| {
+                    let bodies: Vec<BodyId> = (element.conditions.iter())
+                        .map(|c| builder.intern_body(c, &mut writer))
+                        .collect();
+                    (builder.any_body(&bodies, &mut writer), element.value)
+                })
+                .collect(),
+        })
+        .collect();
+    stats.objective_variables = writer.vars() - vars - (builder.body_variables - body_vars);
+    stats.objective_clauses = writer.clauses() - clauses;
+
     stats.body_variables = builder.body_variables;
     stats.cardinality_variables = builder.card_vars;
     stats.cardinality_clauses = builder.card_clauses;
-    stats.completion_clauses = writer.clauses() - builder.card_clauses - stats.aggregate_clauses;
+    stats.completion_clauses =
+        writer.clauses() - builder.card_clauses - stats.aggregate_clauses - stats.objective_clauses;
 
     let (vars, clauses) = (writer.vars(), writer.clauses());
     let shown = shown_symbols(program, &atom_vars, &show_terms, &mut writer);
@@ -679,6 +734,7 @@ fn completion(
         loop_index: None,
         recursive_aggregates,
         recursive_aggregate_of,
+        costs,
         stats,
     })
 }
@@ -696,6 +752,13 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// The disjunction of interned bodies (a Tseitin variable when it has
+    /// two or more literals).
+    fn any_body<S: ExtendFormula>(&mut self, bodies: &[BodyId], sink: &mut S) -> Cond {
+        let conds: Vec<Cond> = bodies.iter().map(|&b| self.bodies.cond(b)).collect();
+        gates::Gates { sink }.or(&conds)
+    }
+
     fn intern_body<S: ExtendFormula>(
         &mut self,
         body: &Body,

@@ -4,7 +4,7 @@
 
 use crate::diagnostics::Span;
 use crate::ground::program::{
-    AggregateDefinition, AggregateValue, Atom, AtomId, Body, ChoiceElement, CountBounds,
+    AggregateDefinition, AggregateValue, Atom, AtomId, Body, ChoiceElement, CostLevel, CountBounds,
     GroundProgram, Head, Rule, ShowTerm, WeightedElement,
 };
 use crate::symbols::SymId;
@@ -283,6 +283,68 @@ pub(crate) fn shown_of(program: &GroundProgram, model: u64) -> Vec<SymId> {
 struct MaskBody {
     pos: u64,
     neg: u64,
+}
+
+/// The cost vector of a model (the atoms of `model`), highest priority
+/// first.
+pub(crate) fn costs_of(program: &GroundProgram, model: u64) -> Vec<i64> {
+    (program.costs.iter())
+        .map(|level| {
+            (level.elements.iter())
+                .filter(|e| e.conditions.iter().any(|c| holds(&mask(c), model)))
+                .map(|e| e.value)
+                .sum()
+        })
+        .collect()
+}
+
+/// The stable models whose cost vector is lexicographically least, and
+/// that vector; `None` when there is no stable model.
+pub(crate) fn optimal_models(program: &GroundProgram) -> Option<(Vec<i64>, Vec<u64>)> {
+    let models = stable_models(program);
+    let optimum = models.iter().map(|&m| costs_of(program, m)).min()?;
+    let optimal = (models.into_iter())
+        .filter(|&m| costs_of(program, m) == optimum)
+        .collect();
+    Some((optimum, optimal))
+}
+
+/// Gives `program` an objective of one to three priority levels, whose
+/// elements have weights from -3 to 3 (some shared tuples merged as the
+/// grounder merges them) and conditions of up to two literals over its
+/// atoms.
+pub(crate) fn add_random_costs(rng: &mut Rng, program: &mut GroundProgram) {
+    let atoms = program.atoms.len();
+    if atoms == 0 {
+        return;
+    }
+    let levels = 1 + rng.below(3);
+    for level in 0..levels {
+        let mut elements: Vec<WeightedElement> = Vec::new();
+        for _ in 0..1 + rng.below(4) {
+            let mut conditions = Vec::new();
+            for _ in 0..1 + usize::from(rng.chance(20)) {
+                let (mut pos, mut neg) = (Vec::new(), Vec::new());
+                for _ in 0..rng.below(3) {
+                    let atom = AtomId(rng.below(atoms) as u32);
+                    if rng.chance(70) {
+                        pos.push(atom)
+                    } else {
+                        neg.push(atom)
+                    }
+                }
+                conditions.push(Body::new(pos, neg));
+            }
+            elements.push(WeightedElement {
+                value: rng.below(7) as i64 - 3,
+                conditions,
+            });
+        }
+        program.costs.push(CostLevel {
+            priority: (levels - level) as i64 * 2,
+            elements,
+        });
+    }
 }
 
 fn mask(body: &Body) -> MaskBody {

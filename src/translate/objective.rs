@@ -1,0 +1,30 @@
+//! Bounds on the objective for optimization: the reified condition "the
+//! cost of a level is at least `k`", for any `k`, over one interval BDD per
+//! level ([`SumAtLeast`]), so that the bounds of a linear search, each
+//! below the last, share the diagram's nodes. Like every encoding of the
+//! translation it only writes clauses into a sink; the solving stage asks
+//! for the bounds it needs.
+
+use super::bdd::SumAtLeast;
+use super::encoding::AtLeast;
+use super::gates::Gates;
+use super::{Cond, CostTerms};
+use varisat::ExtendFormula;
+
+/// "The cost of this level is at least `k`" for any `k`.
+pub struct CostBound {
+    sum: SumAtLeast,
+}
+
+impl CostBound {
+    pub fn new(level: &CostTerms) -> CostBound {
+        CostBound {
+            sum: SumAtLeast::new(&level.terms),
+        }
+    }
+
+    /// The condition `cost ≥ k`, defined in both directions in `sink`.
+    pub fn at_least(&mut self, k: i64, sink: &mut impl ExtendFormula) -> Cond {
+        self.sum.at_least(k, &mut Gates { sink })
+    }
+}
