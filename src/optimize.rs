@@ -136,9 +136,16 @@ mod tests {
         random_program_with_aggregates, shown_of,
     };
 
-    /// The cost vectors of the improving answer sets, the optimum's
-    /// answer sets (enumerated after the proof), and the optimum.
-    fn optimize(program: &GroundProgram) -> (Vec<Vec<i64>>, Vec<Vec<SymId>>, Option<Vec<i64>>) {
+    /// What optimizing a program gives.
+    struct Run {
+        /// The cost vectors of the improving answer sets, in order.
+        improving: Vec<Vec<i64>>,
+        /// The optimal answer sets, enumerated after the proof.
+        optimal: Vec<Vec<SymId>>,
+        best: Option<Vec<i64>>,
+    }
+
+    fn optimize(program: &GroundProgram) -> Run {
         let options = SolveOptions {
             max_models: 0,
             ..SolveOptions::default()
@@ -152,7 +159,11 @@ mod tests {
         let best = optimizer.best().map(<[i64]>::to_vec);
         let mut optimal: Vec<Vec<SymId>> = optimizer.into_enumerator().map(|a| a.shown).collect();
         optimal.sort();
-        (improving, optimal, best)
+        Run {
+            improving,
+            optimal,
+            best,
+        }
     }
 
     #[test]
@@ -169,7 +180,11 @@ mod tests {
             if !head_cycle_free(&program) {
                 continue;
             }
-            let (improving, optimal, best) = optimize(&program);
+            let Run {
+                improving,
+                optimal,
+                best,
+            } = optimize(&program);
             for pair in improving.windows(2) {
                 assert!(
                     pair[1] < pair[0],
