@@ -346,6 +346,12 @@ impl Enumerator {
         self.stats.clauses += 1;
     }
 
+    /// Stops after `max_models` more answer sets are reported (0 for
+    /// all), counting from now.
+    pub fn set_max_models(&mut self, max_models: usize) {
+        self.options.max_models = max_models + self.stats.models * usize::from(max_models > 0);
+    }
+
     /// True once the solver has shown that no further answer set exists.
     /// Stopping at `max_models` does not make the search exhausted (see
     /// [`Enumerator::has_more`]).

@@ -12,12 +12,13 @@ mod output;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::{self, program::GroundProgram};
+use crate::optimize::Optimizer;
 use crate::solve::{AnswerSet, Enumerator, SolveOptions, TranslationMode};
 use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use clap::{Parser, Subcommand};
-use output::{Outcome, Sizes, Summary, Timings};
+use output::{OptMode, OptimizationSummary, Outcome, Sizes, Summary, Timings, Witness};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -108,9 +109,17 @@ struct SolveArgs {
     /// Print each distinct set of shown atoms once.
     #[arg(long)]
     project: bool,
-    /// Do not print the answer sets, only the summary.
-    #[arg(short = 'q', long)]
-    quiet: bool,
+    /// What to print, as clingo's `--quiet=<models>[,<costs>[,<calls>]]`:
+    /// each 0 (all), 1 (the last, or the optimal ones) or 2 (none); `-q`
+    /// alone prints only the summary.
+    #[arg(short = 'q', long, value_name = "LEVELS", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
+    quiet: Option<String>,
+    /// How optimize statements are used: `opt` finds an optimal answer set
+    /// (printing each better one on the way), `optN` then enumerates the
+    /// optimal ones, `enum` enumerates answer sets with their costs,
+    /// `ignore` ignores the statements.
+    #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
+    opt_mode: String,
     /// Print the time of each stage and the size of the problem.
     #[arg(long)]
     stats: bool,
@@ -130,11 +139,13 @@ struct SolveArgs {
 /// Validated settings of one `solve` run.
 struct Config {
     inputs: Vec<String>,
-    models: usize,
+    /// `-n`: 0 for all; when not given, 1, or all for an optimizing search.
+    models: Option<usize>,
     consts: Vec<(String, String)>,
     json: bool,
     project: bool,
-    quiet: bool,
+    quiet: Quiet,
+    opt_mode: OptMode,
     stats: bool,
     time_limit: Option<Duration>,
     translation: TranslationMode,
@@ -160,7 +171,7 @@ impl Config {
         let consts = parse_consts(&args.consts)?;
         Ok(Config {
             inputs,
-            models: models.unwrap_or(1),
+            models,
             consts,
             json: match args.outf {
                 0 => false,
@@ -172,7 +183,11 @@ impl Config {
                 }
             },
             project: args.project,
-            quiet: args.quiet,
+            quiet: args
+                .quiet
+                .as_deref()
+                .map_or(Ok(Quiet::default()), Quiet::parse)?,
+            opt_mode: parse_opt_mode(&args.opt_mode)?,
             stats: args.stats,
             time_limit: args.time_limit.map(Duration::from_secs),
             translation: match args.translation {
@@ -181,6 +196,59 @@ impl Config {
             },
             text: args.text,
         })
+    }
+}
+
+/// What `--quiet` leaves printed: 0 every model (or cost vector), 1 the
+/// last one (with `optN`, the optimal ones), 2 none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Quiet {
+    models: u8,
+    costs: u8,
+}
+
+impl Quiet {
+    /// clingo's `<models>[,<costs>[,<calls>]]`; the costs level defaults
+    /// to the models level, the calls level is accepted and unused (one
+    /// call is all asp2sat makes).
+    fn parse(levels: &str) -> Result<Quiet, String> {
+        let parsed: Vec<u8> = levels
+            .split(',')
+            .map(|level| match level.trim() {
+                "0" => Ok(0),
+                "1" => Ok(1),
+                "2" => Ok(2),
+                _ => Err(format!(
+                    "invalid --quiet levels '{levels}': expected up to three of 0, 1, 2 separated by commas"
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        if parsed.len() > 3 {
+            return Err(format!("invalid --quiet levels '{levels}': at most three"));
+        }
+        Ok(Quiet {
+            models: parsed[0],
+            costs: parsed.get(1).copied().unwrap_or(parsed[0]),
+        })
+    }
+}
+
+/// clingo's `--opt-mode=<mode>`.
+fn parse_opt_mode(mode: &str) -> Result<OptMode, String> {
+    let (name, bounds) = mode.split_once(',').unwrap_or((mode, ""));
+    if !bounds.is_empty() {
+        return Err(format!(
+            "--opt-mode={mode}: initial bounds are not supported by asp2sat yet"
+        ));
+    }
+    match name {
+        "opt" => Ok(OptMode::Opt),
+        "optN" => Ok(OptMode::OptN),
+        "enum" => Ok(OptMode::Enum),
+        "ignore" => Ok(OptMode::Ignore),
+        _ => Err(format!(
+            "invalid --opt-mode '{mode}': expected opt, optN, enum or ignore"
+        )),
     }
 }
 
@@ -468,10 +536,15 @@ fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) ->
 /// that an interrupted run still ends with a complete summary.
 struct Progress {
     json: bool,
-    quiet: bool,
+    quiet: Quiet,
     inputs: Vec<String>,
-    witnesses: Vec<Vec<String>>,
+    witnesses: Vec<Witness>,
     models: usize,
+    /// The last model, with its number, when `--quiet=1` holds it back for
+    /// the end of the run.
+    held: Option<(usize, Witness)>,
+    /// For a program that optimizes: what the summary says of it.
+    optimization: Option<OptimizationSummary>,
     started: Instant,
     /// When the search began and when it last found a model, so that an
     /// interrupted run reports its times too.
@@ -481,22 +554,52 @@ struct Progress {
 }
 
 impl Progress {
-    fn answer(&mut self, answer: &AnswerSet, symbols: &SymbolTable) {
+    /// Reports model `number` (numbers start again at 1 for the optimal
+    /// models of `optN`); `optimal` when it is known to be optimal, which
+    /// `--quiet=1` prints at once.
+    fn answer(
+        &mut self,
+        number: usize,
+        answer: &AnswerSet,
+        symbols: &SymbolTable,
+        costs: Option<Vec<i64>>,
+        optimal: bool,
+    ) {
         self.models += 1;
         self.last_model = Some(Instant::now());
         self.timings
             .first_model
             .get_or_insert(self.started.elapsed());
-        if self.quiet {
-            return;
+        if let Some(optimization) = &mut self.optimization {
+            optimization.costs.clone_from(&costs);
+        }
+        let shown = |level: u8| level == 0 || (level == 1 && optimal);
+        let (show_model, show_costs) = (shown(self.quiet.models), shown(self.quiet.costs));
+        if self.quiet.models == 1 && !optimal {
+            let atoms = answer.atoms(symbols);
+            self.held = Some((
+                number,
+                Witness {
+                    atoms,
+                    costs: costs.clone(),
+                },
+            ));
         }
         if self.json {
-            self.witnesses.push(answer.atoms(symbols));
-        } else {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let _ = output::write_answer(&mut out, self.models, answer, symbols);
-            let _ = out.flush();
+            if show_model {
+                let atoms = answer.atoms(symbols);
+                self.witnesses.push(Witness { atoms, costs });
+            }
+            return;
         }
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        if show_model {
+            let _ = output::write_answer(&mut out, number, answer, symbols);
+        }
+        if let Some(costs) = costs.filter(|_| show_costs) {
+            let _ = output::write_costs(&mut out, &costs);
+        }
+        let _ = out.flush();
     }
 
     fn finish(&mut self, outcome: Outcome, sizes: Option<&Sizes>) {
@@ -504,11 +607,22 @@ impl Progress {
         if let Some(solve_started) = self.solve_started {
             self.timings.solve = solve_started.elapsed();
         }
+        let held = self.held.take();
+        if self.json {
+            self.witnesses.extend(held.map(|(_, witness)| witness));
+        } else if let Some((number, witness)) = held {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "Answer: {number}\n{}", witness.atoms.join(" "));
+            if let Some(costs) = witness.costs.filter(|_| self.quiet.costs == 1) {
+                let _ = output::write_costs(&mut out, &costs);
+            }
+        }
         let summary = Summary {
             outcome,
             models: self.models,
             timings: &self.timings,
             stats: sizes,
+            optimization: self.optimization.as_ref(),
         };
         let text = if self.json {
             output::json(&self.inputs, &self.witnesses, &summary)
@@ -681,6 +795,8 @@ fn solve(config: Config) -> u8 {
         inputs: config.inputs.clone(),
         witnesses: Vec::new(),
         models: 0,
+        held: None,
+        optimization: None,
         started: Instant::now(),
         solve_started: None,
         last_model: None,
@@ -711,12 +827,20 @@ fn run_solver(
     progress: &Mutex<Progress>,
     sources: &SourceMap,
 ) -> u8 {
+    let optimizing = !program.costs.is_empty() && config.opt_mode != OptMode::Ignore;
+    let searching = optimizing && matches!(config.opt_mode, OptMode::Opt | OptMode::OptN);
+    // As clingo: an optimizing search goes on to the optimum unless `-n`
+    // stops it.
+    let models = config.models.unwrap_or(usize::from(!searching));
+    if searching && config.opt_mode == OptMode::Opt && models > 0 {
+        eprintln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
+    }
     let options = SolveOptions {
-        max_models: config.models,
+        max_models: models,
         project: config.project,
         translation: config.translation,
     };
-    let mut enumerator = match Enumerator::new(program, options) {
+    let enumerator = match Enumerator::new(program, options) {
         Ok(e) => e,
         Err(error) => {
             return report_errors(&[error], sources, "translation failed");
@@ -733,18 +857,24 @@ fn run_solver(
         let mut progress = lock(progress);
         progress.timings.translate = enumerator.stats().translate_time;
         progress.solve_started = Some(Instant::now());
+        progress.optimization = optimizing.then(|| OptimizationSummary {
+            mode: config.opt_mode,
+            ..OptimizationSummary::default()
+        });
     }
-    while let Some(answer) = enumerator.next_answer_set() {
-        lock(progress).answer(&answer, &program.symbols);
-    }
+    let (enumerator, exhausted) = if searching {
+        optimize(enumerator, config.opt_mode, models, program, progress)
+    } else {
+        enumerate(enumerator, optimizing, program, progress)
+    };
     let stats = enumerator.stats();
     let mut progress = lock(progress);
-    let outcome = match (progress.models, enumerator.exhausted()) {
+    let outcome = match (progress.models, exhausted) {
         (0, _) => Outcome::Unsatisfiable,
         (_, true) => Outcome::Exhausted,
         (_, false) => Outcome::Satisfiable,
     };
-    if enumerator.exhausted() {
+    if exhausted {
         let since = progress.last_model.or(progress.solve_started);
         progress.timings.unsat = since.map_or(Duration::ZERO, |t| t.elapsed());
     }
@@ -758,6 +888,75 @@ fn run_solver(
     progress.finish(outcome, config.stats.then_some(&sizes));
     release_at_exit(enumerator);
     outcome.exit_code(progress.models, false)
+}
+
+/// Reports the answer sets one by one (with their costs when `costs`);
+/// returns the enumerator and whether it is exhausted.
+fn enumerate(
+    mut enumerator: Enumerator,
+    costs: bool,
+    program: &GroundProgram,
+    progress: &Mutex<Progress>,
+) -> (Enumerator, bool) {
+    while let Some(answer) = enumerator.next_answer_set() {
+        let costs = costs.then(|| enumerator.costs());
+        let mut progress = lock(progress);
+        let number = progress.models + 1;
+        progress.answer(number, &answer, &program.symbols, costs, false);
+    }
+    let exhausted = enumerator.exhausted();
+    if let Some(optimization) = &mut lock(progress).optimization {
+        optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
+    }
+    (enumerator, exhausted)
+}
+
+/// Reports ever better answer sets until the optimum is proven (or `models`
+/// have been reported, with `opt`), then, with `optN`, the optimal answer
+/// sets (at most `models` of them). Returns the enumerator and whether the
+/// search is exhausted.
+fn optimize(
+    enumerator: Enumerator,
+    mode: OptMode,
+    models: usize,
+    program: &GroundProgram,
+    progress: &Mutex<Progress>,
+) -> (Enumerator, bool) {
+    let mut optimizer = Optimizer::new(enumerator);
+    let mut found = 0;
+    while let Some((answer, costs)) = optimizer.next_better() {
+        found += 1;
+        lock(progress).answer(found, &answer, &program.symbols, Some(costs), false);
+        if mode == OptMode::Opt && found == models {
+            return (optimizer.into_enumerator(), false);
+        }
+    }
+    let best = optimizer.best().map(<[i64]>::to_vec);
+    let mut enumerator = optimizer.into_enumerator();
+    let Some(best) = best else {
+        return (enumerator, true); // no answer set
+    };
+    {
+        let mut progress = lock(progress);
+        let optimization = progress.optimization.as_mut().expect("optimizing");
+        optimization.proven = true;
+        if mode == OptMode::Opt {
+            optimization.optimal = 1;
+            return (enumerator, true);
+        }
+    }
+    // The optimal answer sets, numbered from 1 again, as clingo does.
+    enumerator.set_max_models(models);
+    lock(progress).held = None;
+    let mut optimal = 0;
+    while let Some(answer) = enumerator.next_answer_set() {
+        optimal += 1;
+        let mut progress = lock(progress);
+        progress.answer(optimal, &answer, &program.symbols, Some(best.clone()), true);
+        progress.optimization.as_mut().expect("optimizing").optimal = optimal;
+    }
+    let exhausted = enumerator.exhausted();
+    (enumerator, exhausted)
 }
 
 fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {

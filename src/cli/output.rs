@@ -102,19 +102,88 @@ pub fn write_answer(
     writeln!(out)
 }
 
+/// `Optimization: c1 .. ck`, the cost vector clingo prints after a model.
+pub fn write_costs(out: &mut impl std::io::Write, costs: &[i64]) -> std::io::Result<()> {
+    let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
+    writeln!(out, "Optimization: {}", costs.join(" "))
+}
+
+/// How clingo treats the optimize statements (`--opt-mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OptMode {
+    /// Find an optimal answer set, printing each better one on the way.
+    #[default]
+    Opt,
+    /// Find the optimum, then enumerate the optimal answer sets.
+    OptN,
+    /// Enumerate answer sets with their costs.
+    Enum,
+    /// Ignore the optimize statements.
+    Ignore,
+}
+
+/// What the summary says about optimization, for a program that
+/// optimizes (and a mode other than `ignore`).
+#[derive(Clone, Debug, Default)]
+pub struct OptimizationSummary {
+    pub mode: OptMode,
+    /// The cost vector of the last model printed.
+    pub costs: Option<Vec<i64>>,
+    /// Optimal answer sets printed (with `optN`; with `opt`, 1 once the
+    /// optimum is proven).
+    pub optimal: usize,
+    /// The optimum is proven (with `enum`: every answer set was printed).
+    pub proven: bool,
+}
+
 pub struct Summary<'a> {
     pub outcome: Outcome,
     pub models: usize,
     pub timings: &'a Timings,
     pub stats: Option<&'a Sizes>,
+    pub optimization: Option<&'a OptimizationSummary>,
+}
+
+impl Summary<'_> {
+    /// clingo's result line: `OPTIMUM FOUND` once the optimum is proven,
+    /// even when `-n` stopped the enumeration of the optimal answer sets.
+    fn result(&self) -> &'static str {
+        if self.optimization().is_some_and(|o| o.proven) {
+            "OPTIMUM FOUND"
+        } else {
+            self.outcome.result(self.models)
+        }
+    }
+
+    /// The optimization lines apply: an optimizing run that found models.
+    fn optimization(&self) -> Option<&OptimizationSummary> {
+        self.optimization.filter(|_| self.models > 0)
+    }
 }
 
 pub fn summary_text(s: &Summary<'_>) -> String {
     let t = s.timings;
     let mut out = String::new();
-    let _ = writeln!(out, "{}\n", s.outcome.result(s.models));
+    let _ = writeln!(out, "{}\n", s.result());
     let more = if s.outcome.more() { "+" } else { "" };
     let _ = writeln!(out, "Models       : {}{more}", s.models);
+    if let Some(optimization) = s.optimization() {
+        let proven = if optimization.proven {
+            "yes"
+        } else {
+            "unknown"
+        };
+        let _ = writeln!(out, "  Optimum    : {proven}");
+        if optimization.mode == OptMode::OptN {
+            let _ = writeln!(out, "  Optimal    : {}", optimization.optimal);
+        }
+        if let Some(costs) = &optimization.costs
+            && optimization.mode != OptMode::Enum
+        {
+            let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
+            let _ = writeln!(out, "Optimization : {}", costs.join(" "));
+        }
+    }
     let _ = writeln!(out, "Calls        : 1");
     let _ = writeln!(
         out,
@@ -152,8 +221,21 @@ fn json_string(s: &str) -> String {
     serde_json::to_string(s).expect("strings always serialise")
 }
 
+/// A model as the JSON output lists it.
+#[derive(Clone, Debug, Default)]
+pub struct Witness {
+    pub atoms: Vec<String>,
+    /// The cost vector, for a program that optimizes.
+    pub costs: Option<Vec<i64>>,
+}
+
+fn json_costs(costs: &[i64]) -> String {
+    let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
+    costs.join(", ")
+}
+
 /// clingo's `--outf=2` document, laid out as clingo lays it out.
-pub fn json(inputs: &[String], witnesses: &[Vec<String>], s: &Summary<'_>) -> String {
+pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String {
     let t = s.timings;
     let mut out = String::new();
     let _ = writeln!(out, "{{\n  \"Solver\": {},", json_string(VERSION_LINE));
@@ -172,9 +254,16 @@ pub fn json(inputs: &[String], witnesses: &[Vec<String>], s: &Summary<'_>) -> St
         let rendered: Vec<String> = witnesses
             .iter()
             .map(|w| {
-                let values: Vec<String> = w.iter().map(|a| json_string(a)).collect();
+                let values: Vec<String> = w.atoms.iter().map(|a| json_string(a)).collect();
+                let costs = match &w.costs {
+                    Some(costs) => format!(
+                        ",\n          \"Costs\": [\n            {}\n          ]",
+                        json_costs(costs)
+                    ),
+                    None => String::new(),
+                };
                 format!(
-                    "        {{\n          \"Value\": [\n            {}\n          ]\n        }}",
+                    "        {{\n          \"Value\": [\n            {}\n          ]{costs}\n        }}",
                     values.join(", ")
                 )
             })
@@ -185,17 +274,33 @@ pub fn json(inputs: &[String], witnesses: &[Vec<String>], s: &Summary<'_>) -> St
         out.push('\n');
     }
     out.push_str("    }\n  ],\n");
-    let _ = writeln!(
-        out,
-        "  \"Result\": {},",
-        json_string(s.outcome.result(s.models))
-    );
+    let _ = writeln!(out, "  \"Result\": {},", json_string(s.result()));
     let more = if s.outcome.more() { "yes" } else { "no" };
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"\n  }},",
+        "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"",
         s.models
     );
+    // clingo leaves the optimum out of the JSON of `--opt-mode=enum`.
+    if let Some(optimization) = s.optimization()
+        && optimization.mode != OptMode::Enum
+    {
+        let proven = optimization.proven;
+        let _ = write!(
+            out,
+            ",\n    \"Optimum\": \"{}\",\n    \"Optimal\": {}",
+            if proven { "yes" } else { "unknown" },
+            optimization.optimal
+        );
+        if let Some(costs) = &optimization.costs {
+            let _ = write!(
+                out,
+                ",\n    \"Costs\": [\n      {}\n    ]",
+                json_costs(costs)
+            );
+        }
+    }
+    out.push_str("\n  },\n");
     let _ = writeln!(out, "  \"Calls\": 1,");
     let _ = write!(
         out,
@@ -245,10 +350,20 @@ mod tests {
             models: 2,
             timings: &timings,
             stats: None,
+            optimization: None,
         };
         let text = json(
             &["a.lp".into()],
-            &[vec!["a".into()], vec!["a".into(), "\"s\"".into()]],
+            &[
+                Witness {
+                    atoms: vec!["a".into()],
+                    costs: None,
+                },
+                Witness {
+                    atoms: vec!["a".into(), "\"s\"".into()],
+                    costs: None,
+                },
+            ],
             &summary,
         );
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -266,6 +381,7 @@ mod tests {
             models: 0,
             timings: &timings,
             stats: None,
+            optimization: None,
         };
         let v: serde_json::Value = serde_json::from_str(&json(&[], &[], &summary)).unwrap();
         assert_eq!(v["Result"], "UNSATISFIABLE");

@@ -158,6 +158,10 @@ impl CRule {
 }
 
 /// Compiles AST rules, collecting errors rather than stopping at the first.
+/// The auxiliary predicate whose atoms are the cost tuples of the
+/// objective: `#cost(weight, priority, terms..)`, one predicate per arity.
+pub const COST_PREDICATE: &str = "#cost";
+
 pub struct Compiler<'a> {
     pub symbols: &'a mut SymbolTable,
     pub preds: &'a mut Predicates,
@@ -191,6 +195,58 @@ impl<'a> Compiler<'a> {
 
     pub fn rule(&mut self, head: &Head, body: &[BodyElement], span: Span) {
         self.compile(RuleHead::Ast(head), body, span);
+    }
+
+    /// A cost tuple `w@p, t.. : condition` becomes the rule `#cost(w, p,
+    /// t..) :- condition.`: each ground atom of `#cost` is one distinct
+    /// tuple, counted when it holds ([`COST_PREDICATE`]). `#maximize`
+    /// negates the weight first, so `#maximize{3:a}` and `#minimize{-3:a}`
+    /// are one tuple, as in clingo.
+    pub fn cost_element(&mut self, maximize: bool, element: &ast::OptimizeElement) {
+        let span = element.span;
+        let weight = if maximize {
+            Term {
+                kind: TermKind::Unary(ast::UnaryOp::Minus, Box::new(element.weight.clone())),
+                span: element.weight.span,
+            }
+        } else {
+            element.weight.clone()
+        };
+        let priority = element.priority.clone().unwrap_or(Term {
+            kind: TermKind::Integer(0),
+            span,
+        });
+        let mut args = vec![weight, priority];
+        args.extend(element.terms.iter().cloned());
+        if element.per_instance {
+            let mut names = Vec::new();
+            for body_element in &element.condition {
+                if let BodyElement::Literal(literal) = body_element {
+                    literal_variable_names(literal, &mut names);
+                }
+            }
+            args.extend(names.into_iter().map(|name| Term {
+                kind: TermKind::Variable(name),
+                span,
+            }));
+        }
+        let atom = Atom {
+            strong_negation: false,
+            term: Term {
+                kind: TermKind::Function {
+                    name: COST_PREDICATE.to_string(),
+                    args,
+                },
+                span,
+            },
+            span,
+        };
+        let head = Head::Disjunction(vec![ast::HeadLiteral {
+            atom,
+            condition: Vec::new(),
+            span,
+        }]);
+        self.rule(&head, &element.condition, span);
     }
 
     pub fn show_term(&mut self, term: &Term, body: &[BodyElement], span: Span) {

@@ -20,9 +20,9 @@ use crate::graph::tarjan;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{CmpOp, Signature, Statement, StatementKind, Term, TermKind};
 use compile::{CElement, CHead, CLit, CRule, Compiler};
-use instantiate::Instantiator;
+use instantiate::{AtomTable, Instantiator};
 use predicates::{PredId, Predicates};
-use program::{Body, GroundProgram, Head, Rule};
+use program::{AtomId, Body, CostLevel, GroundProgram, Head, Rule, WeightedElement};
 use rustc_hash::{FxHashMap, FxHashSet};
 use simplify::Simplifier;
 
@@ -70,6 +70,11 @@ pub fn ground(
         match &statement.kind {
             StatementKind::Rule { head, body } => compiler.rule(head, body, span),
             StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
+            StatementKind::Optimize { maximize, elements } => {
+                for element in elements {
+                    compiler.cost_element(*maximize, element);
+                }
+            }
             StatementKind::ShowSignature(signature) => {
                 show.hide_by_default = true;
                 show.shown.insert(signature.clone());
@@ -137,9 +142,45 @@ pub fn ground(
     let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
+    let costs = cost_levels(&atoms, &preds, &symbols);
     let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
-    let program = Simplifier::new(&atoms).run(rules, show_terms, aggregates, symbols, shown);
+    let program = Simplifier::new(&atoms).run(rules, show_terms, aggregates, costs, symbols, shown);
     (Some(program), diagnostics)
+}
+
+/// The objective: per priority, from the highest, one element per ground
+/// cost tuple `#cost(w, p, ..)` ([`compile::COST_PREDICATE`]), of weight `w`,
+/// holding when its atom does. A tuple whose weight or priority is not an
+/// integer is ignored, as clingo does. A level with only tuples of weight
+/// 0 is kept: clingo prints a cost for it.
+fn cost_levels(atoms: &AtomTable, preds: &Predicates, symbols: &SymbolTable) -> Vec<CostLevel> {
+    let mut levels: std::collections::BTreeMap<std::cmp::Reverse<i64>, Vec<WeightedElement>> =
+        Default::default();
+    for (a, &pred) in atoms.preds.iter().enumerate() {
+        if preds.get(pred).name != compile::COST_PREDICATE {
+            continue;
+        }
+        let args = symbols.args(atoms.syms[a]);
+        let (Some(weight), Some(priority)) =
+            (symbols.as_number(args[0]), symbols.as_number(args[1]))
+        else {
+            continue;
+        };
+        levels
+            .entry(std::cmp::Reverse(i64::from(priority)))
+            .or_default()
+            .push(WeightedElement {
+                value: i64::from(weight),
+                conditions: vec![Body::from_slices(&[AtomId(a as u32)], &[])],
+            });
+    }
+    levels
+        .into_iter()
+        .map(|(priority, elements)| CostLevel {
+            priority: priority.0,
+            elements,
+        })
+        .collect()
 }
 
 /// Evaluates `#const` definitions to ground terms, as gringo does: a

@@ -9,8 +9,8 @@
 
 use super::instantiate::AtomTable;
 use crate::ground::program::{
-    AggregateDefinition, Atom, AtomId, Body, ChoiceElement, GroundProgram, Head, Rule, ShowTerm,
-    absorb_certain,
+    AggregateDefinition, Atom, AtomId, Body, ChoiceElement, CostLevel, GroundProgram, Head, Rule,
+    ShowTerm, absorb_certain,
 };
 use crate::symbols::SymbolTable;
 
@@ -38,6 +38,7 @@ impl<'a> Simplifier<'a> {
         mut rules: Vec<Rule>,
         mut show_terms: Vec<ShowTerm>,
         mut aggregates: Vec<AggregateDefinition>,
+        mut costs: Vec<CostLevel>,
         symbols: SymbolTable,
         shown: impl Fn(usize) -> bool,
     ) -> GroundProgram {
@@ -65,7 +66,12 @@ impl<'a> Simplifier<'a> {
                 .elements
                 .retain_mut(|e| self.conditions(&mut e.conditions));
         }
-        self.compact(rules, show_terms, aggregates, symbols, shown)
+        for level in &mut costs {
+            level
+                .elements
+                .retain_mut(|e| self.conditions(&mut e.conditions));
+        }
+        self.compact(rules, show_terms, aggregates, costs, symbols, shown)
     }
 
     fn recompute_derivable(&mut self, rules: &[Rule]) {
@@ -207,6 +213,7 @@ impl<'a> Simplifier<'a> {
         rules: Vec<Rule>,
         mut show_terms: Vec<ShowTerm>,
         mut aggregates: Vec<AggregateDefinition>,
+        mut costs: Vec<CostLevel>,
         symbols: SymbolTable,
         shown: impl Fn(usize) -> bool,
     ) -> GroundProgram {
@@ -252,13 +259,18 @@ impl<'a> Simplifier<'a> {
                 element.conditions.iter_mut().for_each(map_body);
             }
         }
+        for level in &mut costs {
+            for element in &mut level.elements {
+                element.conditions.iter_mut().for_each(map_body);
+            }
+        }
         GroundProgram {
             symbols,
             atoms,
             rules: out_rules,
             show_terms,
             aggregates,
-            costs: Vec::new(),
+            costs,
         }
     }
 }

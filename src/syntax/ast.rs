@@ -336,9 +336,32 @@ pub enum StatementKind {
     Include { path: String, library: bool },
     /// `#program base.` and friends: accepted, only `base` is supported.
     Program { name: String },
+    /// `#minimize{ .. }.`, `#maximize{ .. }.` (`maximize`), or a weak
+    /// constraint `:~ body. [w@p, t..]` (one element).
+    Optimize {
+        maximize: bool,
+        elements: Vec<OptimizeElement>,
+    },
     /// A statement the parser recognises but asp2sat does not support yet
     /// (weak constraints, `#minimize`, `#external`, ...).
     Unsupported { what: String },
+}
+
+/// A cost tuple `weight@priority, terms` under a condition: an element of
+/// `#minimize`/`#maximize`, or a weak constraint with its body. lparse's
+/// weighted literal `a = 2` has the literal's atom and polarity among its
+/// terms, so that distinct literals are distinct tuples.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptimizeElement {
+    pub weight: Term,
+    /// `None` when omitted: priority 0 (level 1 in DLV's `[w:]`).
+    pub priority: Option<Term>,
+    pub terms: Vec<Term>,
+    pub condition: Vec<BodyElement>,
+    /// DLV's `[w:l]`: every ground instance of the body counts, as if the
+    /// body's variables were in the tuple.
+    pub per_instance: bool,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,9 +23,41 @@ use nom_locate::LocatedSpan;
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
-    CmpOp, Guard, Head, HeadAggregateElement, HeadLiteral, Literal, Naf, Signature, Statement,
-    StatementKind, Term, TermKind, UnaryOp,
+    CmpOp, Guard, Head, HeadAggregateElement, HeadLiteral, Literal, Naf, OptimizeElement,
+    Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
 };
+
+/// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
+/// [`Parser::literal_elements`]) as a cost tuple: its weight (1 when none is
+/// given), then its atom and polarity, so that distinct literals count
+/// apart.
+fn weighted_literal(element: AggregateElement) -> OptimizeElement {
+    let weight = element.terms.first().cloned().unwrap_or(Term {
+        kind: TermKind::Integer(1),
+        span: element.span,
+    });
+    let mut terms = Vec::new();
+    if let Some(Literal::Atom { naf, atom }) = element.condition.first() {
+        let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
+        terms.push(atom.term.clone());
+        terms.push(Term {
+            kind: TermKind::Integer(polarity),
+            span: atom.span,
+        });
+    }
+    OptimizeElement {
+        weight,
+        priority: None,
+        terms,
+        condition: element
+            .condition
+            .into_iter()
+            .map(BodyElement::Literal)
+            .collect(),
+        per_instance: false,
+        span: element.span,
+    }
+}
 
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
 const MAX_DEPTH: usize = 256;
@@ -747,7 +779,7 @@ impl<'s> Parser<'s> {
                     body,
                 }
             }
-            K::Wif => return self.skip_statement(start, "weak constraints"),
+            K::Wif => return self.weak_constraint(start),
             K::Script => {
                 self.bump();
                 StatementKind::Unsupported {
@@ -883,8 +915,8 @@ impl<'s> Parser<'s> {
                 let name = name[1..].to_owned();
                 return self.finish(start, StatementKind::Program { name });
             }
-            "#minimize" | "#minimise" => "#minimize statements",
-            "#maximize" | "#maximise" => "#maximize statements",
+            "#minimize" | "#minimise" => return self.optimize(start, false),
+            "#maximize" | "#maximise" => return self.optimize(start, true),
             "#heuristic" => "#heuristic directives",
             "#external" => "#external directives",
             "#project" => "#project directives",
@@ -903,6 +935,148 @@ impl<'s> Parser<'s> {
         };
         self.bump();
         self.skip_statement(start, unsupported)
+    }
+
+    /// `#minimize{ w@p, t.. : c; .. }.` (or `#maximize`), lparse's
+    /// `#minimize[ l = w, .. ].` and its set of literals `#minimize{ l, ..
+    /// }.`, each literal of weight 1.
+    fn optimize(&mut self, start: usize, maximize: bool) -> PResult<Statement> {
+        self.bump();
+        let elements = match self.peek() {
+            K::LBrack => self.literal_elements(true)?,
+            K::LBrace if self.literal_set_ahead() => self.literal_elements(false)?,
+            K::LBrace => {
+                let elements = self.optimize_elements()?;
+                return self.finish(start, StatementKind::Optimize { maximize, elements });
+            }
+            _ => return Err(self.expected("{")),
+        };
+        let elements = elements.into_iter().map(weighted_literal).collect();
+        self.finish(start, StatementKind::Optimize { maximize, elements })
+    }
+
+    /// Whether the braces ahead hold lparse's literals `{ a, not b, -c }`
+    /// rather than clingo's cost tuples: no `:` or `@`, and every element
+    /// starts like an atom (clingo would ignore such tuples, whose weights
+    /// are not integers).
+    fn literal_set_ahead(&self) -> bool {
+        let mut depth = 0usize;
+        let mut element_start = true;
+        for index in self.pos + 1.. {
+            let kind = self.peek_at(index);
+            match kind {
+                K::LParen | K::LBrace | K::LBrack => depth += 1,
+                K::RParen | K::RBrack => depth = depth.saturating_sub(1),
+                K::RBrace if depth == 0 => return true,
+                K::RBrace => depth -= 1,
+                K::Colon | K::At if depth == 0 => return false,
+                K::Dot | K::Eof | K::Error => return false,
+                _ => {}
+            }
+            if element_start {
+                let starts_atom = match kind {
+                    K::Ident | K::Not => true,
+                    K::Minus => self.peek_at(index + 1) == K::Ident,
+                    _ => false,
+                };
+                if !starts_atom {
+                    return false;
+                }
+            }
+            element_start = depth == 0 && matches!(kind, K::Comma | K::Semi)
+                || (element_start && kind == K::Not);
+        }
+        false
+    }
+
+    /// `{ w@p, t1, .., tk : l1, .., lm; .. }` of `#minimize`.
+    fn optimize_elements(&mut self) -> PResult<Vec<OptimizeElement>> {
+        self.bump(); // {
+        let mut elements = Vec::new();
+        loop {
+            if self.eat(K::RBrace).is_some() {
+                return Ok(elements);
+            }
+            let start = self.tok().start;
+            let (weight, priority, terms) = self.cost_tuple()?;
+            let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
+            elements.push(OptimizeElement {
+                weight,
+                priority,
+                terms,
+                condition: condition.into_iter().map(BodyElement::Literal).collect(),
+                per_instance: false,
+                span: self.span(start, end),
+            });
+            self.element_separator()?;
+        }
+    }
+
+    /// `w@p, t1, .., tk` (`@p` and the terms optional).
+    fn cost_tuple(&mut self) -> PResult<(Term, Option<Term>, Vec<Term>)> {
+        let weight = self.term()?;
+        let priority = match self.eat(K::At) {
+            Some(_) => Some(self.term()?),
+            None => None,
+        };
+        let mut terms = Vec::new();
+        while self.eat(K::Comma).is_some() {
+            terms.push(self.term()?);
+        }
+        Ok((weight, priority, terms))
+    }
+
+    /// `:~ body. [w@p, t..]`, or DLV's `[w:l]`, `[w:]` and `[:l]` (weight
+    /// and level 1 when omitted).
+    fn weak_constraint(&mut self, start: usize) -> PResult<Statement> {
+        self.bump(); // :~
+        let body = if self.at(K::Dot) {
+            Vec::new()
+        } else {
+            self.body()?
+        };
+        self.expect(K::Dot, ".")?;
+        self.expect(K::LBrack, "[")?;
+        let at = self.tok().start;
+        let (weight, priority, terms, per_instance) = if self.eat(K::Colon).is_some() {
+            (self.one(at), Some(self.term()?), Vec::new(), true)
+        } else {
+            let (weight, priority, terms) = self.cost_tuple()?;
+            if priority.is_none() && terms.is_empty() && self.eat(K::Colon).is_some() {
+                let level = if self.at(K::RBrack) {
+                    self.one(self.tok().start)
+                } else {
+                    self.term()?
+                };
+                (weight, Some(level), terms, true)
+            } else {
+                (weight, priority, terms, false)
+            }
+        };
+        let close = self.expect(K::RBrack, "]")?;
+        let span = self.span(start, close.end);
+        Ok(Statement {
+            kind: StatementKind::Optimize {
+                maximize: false,
+                elements: vec![OptimizeElement {
+                    weight,
+                    priority,
+                    terms,
+                    condition: body,
+                    per_instance,
+                    span,
+                }],
+            },
+            span,
+        })
+    }
+
+    /// The integer 1 that an omitted weight or level stands for, at `at`.
+    fn one(&self, at: usize) -> Term {
+        Term {
+            kind: TermKind::Integer(1),
+            span: self.span(at, at),
+        }
     }
 
     fn constant(&mut self, start: usize) -> PResult<Statement> {
@@ -2158,6 +2332,25 @@ mod tests {
                 library: true,
             } => format!("#include <{path}>."),
             StatementKind::Program { name } => format!("#program {name}."),
+            StatementKind::Optimize { maximize, elements } => {
+                let elements: Vec<String> = elements
+                    .iter()
+                    .map(|e| {
+                        let priority = e.priority.as_ref().map(|p| format!("@{}", term(p)));
+                        let terms: String =
+                            e.terms.iter().map(|t| format!(",{}", term(t))).collect();
+                        let each = if e.per_instance { ",#each" } else { "" };
+                        format!(
+                            "{}{}{terms}{each} : {}",
+                            term(&e.weight),
+                            priority.unwrap_or_default(),
+                            body(&e.condition)
+                        )
+                    })
+                    .collect();
+                let directive = if *maximize { "#maximize" } else { "#minimize" };
+                format!("{directive}{{{}}}.", elements.join("; "))
+            }
             StatementKind::Unsupported { what } => format!("unsupported({what})."),
         }
     }
@@ -2458,11 +2651,6 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
     fn unsupported_statements() {
         check(
             "
-            :~ p(X). [X@1, X]
-            :~ a. [1:2]
-            #minimize{X : p(X)}.
-            #maximize{X@2 : p(X); 1,a : q}.
-            #minimize [a = 1, b = 2].
             #heuristic a : b. [1, true]
             #external a : b.
             #project a/1.
@@ -2474,11 +2662,6 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             ok.
             ",
             "
-            unsupported(weak constraints).
-            unsupported(weak constraints).
-            unsupported(#minimize statements).
-            unsupported(#maximize statements).
-            unsupported(#minimize statements).
             unsupported(#heuristic directives).
             unsupported(#external directives).
             unsupported(#project directives).
@@ -2488,9 +2671,48 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             ok.
             ",
         );
+    }
+
+    #[test]
+    fn optimize_statements_in_every_dialect() {
+        check(
+            "
+            :~ p(X). [X@1, X]
+            :~ a, not b. [2]
+            :~ a. [1:2]
+            :~ a. [3:]
+            :~ a. [:2]
+            #minimize{X : p(X)}.
+            #maximize{X@2 : p(X), not q; 1,a : q; 3}.
+            #minimize [a = 1, not b = 2, c].
+            #maximize { a, -b, not c }.
+            #minimize { a : b }.
+            ",
+            "
+            #minimize{X@1,X : p(X)}.
+            #minimize{2 : a, not b}.
+            #minimize{1@2,#each : a}.
+            #minimize{3@1,#each : a}.
+            #minimize{1@2,#each : a}.
+            #minimize{X : p(X)}.
+            #maximize{X@2 : p(X), not q; 1,a : q; 3 : }.
+            #minimize{1,a,0 : a; 2,b,2 : not b; 1,c,0 : c}.
+            #maximize{1,a,0 : a; 1,b,1 : -b; 1,c,2 : not c}.
+            #minimize{a : b}.
+            ",
+        );
         let (statements, diagnostics) = parse_program(":~ p(X). [X@1]\n a.", FileId(0));
         assert!(diagnostics.is_empty());
         assert_eq!((statements[0].span.start, statements[0].span.end), (0, 14));
+        check(
+            "#minimize{1@ : a}. :~ a. [1@2 b] ok. #maximize a. ok.",
+            "
+            ok.
+            error 13..14: syntax error, unexpected :
+            error 30..31: syntax error, unexpected <IDENTIFIER>, expecting ]
+            error 47..48: syntax error, unexpected <IDENTIFIER>, expecting {
+            ",
+        );
     }
 
     #[test]
