@@ -149,6 +149,8 @@ pub struct Answer {
     pub witnesses: Vec<Vec<String>>,
     pub number: u64,
     pub more: String,
+    /// `Models.Costs`: the cost vector of the optimum (or best model).
+    pub costs: Option<Vec<i64>>,
 }
 
 impl Answer {
@@ -195,11 +197,21 @@ pub fn parse_json_answer(text: &str) -> Result<Answer, String> {
         .as_str()
         .ok_or("no \"Models\".\"More\"")?
         .to_string();
+    let costs = v["Models"]["Costs"]
+        .as_array()
+        .map(|costs| {
+            costs
+                .iter()
+                .map(|c| c.as_i64().ok_or("a cost is not an integer"))
+                .collect()
+        })
+        .transpose()?;
     Ok(Answer {
         result,
         witnesses,
         number,
         more,
+        costs,
     })
 }
 
@@ -350,6 +362,7 @@ pub fn all_answers_json(tool: Tool, file: &str, extra: &[&str]) -> Output {
     let (bin, mut args) = match tool {
         Tool::Asp2sat => (asp2sat_bin(), vec!["solve".to_string()]),
         Tool::Clingo => (clingo_bin(), Vec::new()),
+        Tool::PythonClingo => ("python3".into(), strings(&["-m", "clingo"])),
     };
     args.extend(["-n", "0", "--outf=2", file].map(String::from));
     args.extend(extra.iter().map(|s| s.to_string()));
@@ -360,6 +373,9 @@ pub fn all_answers_json(tool: Tool, file: &str, extra: &[&str]) -> Output {
 pub enum Tool {
     Asp2sat,
     Clingo,
+    /// clingo 5.8 from PyPI (`python3 -m clingo`, always exit 0): a second
+    /// opinion where clingo 5.4.1 is known to be wrong.
+    PythonClingo,
 }
 
 /// Answer sets written as space-separated atoms, as a sorted multiset of
