@@ -31,7 +31,7 @@ fn answer_sets(tool: Tool, file: &Path) -> Result<Vec<Vec<String>>, String> {
     // --eq=0: clingo 5.4.1's equivalence preprocessing loses answer sets of
     // some programs mixing disjunction and choice (tests/dimacs.rs).
     let extra: &[&str] = match tool {
-        Tool::Clingo => &["--eq=0"],
+        Tool::Clingo | Tool::PythonClingo => &["--eq=0"],
         Tool::Asp2sat => &[],
     };
     let output = all_answers_json(tool, &file.display().to_string(), extra);
