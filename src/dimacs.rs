@@ -22,7 +22,7 @@ use crate::ground::program::GroundProgram;
 use crate::translate::{Cond, Translation, TranslationStats, ranking::RankingSummary};
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use varisat::{CnfFormula, Var};
+use varisat::{CnfFormula, Lit, Var};
 
 /// The symbol table of an exact translation: the variable of every shown
 /// symbol with the symbol as clingo prints it, in clingo's term order.
@@ -55,7 +55,7 @@ pub fn projection(symbols: &[(Var, String)]) -> Vec<Var> {
 /// Writes `formula` in DIMACS CNF with the projection lines and the symbol
 /// table of `symbols`.
 pub fn write(
-    out: &mut impl Write,
+    out: &mut (impl Write + ?Sized),
     formula: &CnfFormula,
     symbols: &[(Var, String)],
 ) -> io::Result<()> {
@@ -87,6 +87,129 @@ pub fn write(
         }
         line.push_str("0\n");
         out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The objective as weighted soft clauses of one literal each, for the
+/// MaxSAT Evaluation's WCNF format: a model's weight of falsified soft
+/// clauses is `Σ scaleᵢ · costᵢ − offset` over the priority levels, each
+/// level's scale above the greatest weight all lower levels can add up to,
+/// so that the lexicographic order of cost vectors is kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SoftClauses {
+    /// `(weight, literal)`: the weight is paid when the literal is false.
+    pub clauses: Vec<(u64, Lit)>,
+    /// Per level, highest priority first.
+    pub levels: Vec<SoftLevel>,
+    /// The folded cost of a model whose soft clauses all hold.
+    pub offset: i128,
+}
+
+/// One priority level of [`SoftClauses`]: the weight its falsified soft
+/// clauses add is `scale · (cost − least)`, below the scale of the level
+/// above, so a model's weight decodes level by level from the highest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SoftLevel {
+    pub priority: i64,
+    pub scale: u64,
+    /// The least cost the level can have (the sum of its negative weights).
+    pub least: i64,
+}
+
+/// Folds the objective of `translation` into [`SoftClauses`]. A cost
+/// element of weight `w > 0` on condition `c` is the soft clause `¬c` of
+/// weight `w`; one of weight `w < 0` is the clause `c` of weight `−w` and
+/// `w` in the offset. `Err` when the folded weights exceed 2⁶³.
+pub fn soft_clauses(translation: &Translation) -> Result<SoftClauses, String> {
+    let mut soft = SoftClauses::default();
+    let mut scale: u128 = 1;
+    let limit = 1u128 << 63;
+    let too_large =
+        || "the weights of the objective, folded over its priority levels, exceed 2^63".to_string();
+    for level in translation.costs().iter().rev() {
+        let mut level_total: u128 = 0;
+        let mut least: i64 = 0;
+        let mut clauses = Vec::new();
+        for &(cond, weight) in &level.terms {
+            let folded = i128::try_from(scale).map_err(|_| too_large())? * i128::from(weight);
+            let (lit, paid_when_true) = match cond {
+                Cond::False => continue,
+                Cond::True => {
+                    soft.offset += folded;
+                    continue;
+                }
+                Cond::Lit(lit) => (lit, weight > 0),
+            };
+            if weight == 0 {
+                continue;
+            }
+            let magnitude = folded.unsigned_abs();
+            level_total += magnitude;
+            if paid_when_true {
+                clauses.push((magnitude, !lit));
+            } else {
+                soft.offset += folded;
+                least += weight;
+                clauses.push((magnitude, lit));
+            }
+        }
+        if level_total >= limit {
+            return Err(too_large());
+        }
+        soft.clauses
+            .extend(clauses.into_iter().map(|(w, lit)| (w as u64, lit)));
+        soft.levels.push(SoftLevel {
+            priority: level.priority,
+            scale: scale as u64,
+            least,
+        });
+        scale += level_total;
+        if scale >= limit {
+            return Err(too_large());
+        }
+    }
+    soft.levels.reverse();
+    Ok(soft)
+}
+
+/// Writes the hard clauses of `formula` and the soft clauses of `soft` in
+/// the WCNF format of the MaxSAT Evaluations since 2022 (`h` before a hard
+/// clause, the weight before a soft one), with the symbol table of
+/// [`write`] and comments giving each level's scale and the offset.
+pub fn write_wcnf(
+    out: &mut (impl Write + ?Sized),
+    formula: &CnfFormula,
+    symbols: &[(Var, String)],
+    soft: &SoftClauses,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "c asp2sat: a model's weight w is Σ scale·(cost − least) over the levels (w + offset = Σ scale·cost)"
+    )?;
+    for level in &soft.levels {
+        writeln!(
+            out,
+            "c level {} scale {} least {}",
+            level.priority, level.scale, level.least
+        )?;
+    }
+    writeln!(out, "c offset {}", soft.offset)?;
+    for (var, name) in symbols {
+        writeln!(out, "c {} {}", var.to_dimacs(), name.replace('\n', "\\n"))?;
+    }
+    let mut line = String::with_capacity(256);
+    for clause in formula.iter() {
+        line.clear();
+        line.push('h');
+        for lit in clause {
+            let _ = write!(line, " {}", lit.to_dimacs());
+        }
+        line.push_str(" 0\n");
+        out.write_all(line.as_bytes())?;
+    }
+    for &(weight, lit) in &soft.clauses {
+        writeln!(out, "{weight} {} 0", lit.to_dimacs())?;
     }
     Ok(())
 }

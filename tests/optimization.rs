@@ -6,10 +6,13 @@
 //! aggregates, and weights that are not integers. Each is solved by both
 //! tools with `--opt-mode=optN --quiet=1`: the optimal answer sets (as a
 //! multiset), the result and the optimal cost vector must be equal, and
-//! asp2sat must refuse none.
+//! asp2sat must refuse none. The MaxSAT export `dimacs --wcnf`, solved by
+//! RC2 (`scripts/rc2-optimum`), must give clingo's optimum and one of its
+//! optimal answer sets.
 //!
 //! Environment: ASP2SAT_OPT_CASES (default 300) and ASP2SAT_OPT_SEED
-//! (default 1) choose the programs; ASP2SAT_CLINGO the clingo binary.
+//! (default 1) choose the programs, ASP2SAT_WCNF_CASES (default 300) those
+//! of the export; ASP2SAT_CLINGO the clingo binary.
 
 mod common;
 
@@ -178,5 +181,112 @@ fn random_programs_have_clingos_optimum() {
     assert!(
         several * 5 > seeds.len(),
         "too few programs with several optima"
+    );
+}
+
+/// An optimum: the cost vector and the shown atoms of an optimal model.
+type Optimum = (Vec<i64>, Vec<String>);
+
+/// What RC2 finds for the WCNF export of `file`; `None` when
+/// unsatisfiable.
+fn rc2_optimum(file: &std::path::Path) -> Result<Option<Optimum>, String> {
+    let wcnf = file.with_extension("wcnf");
+    let args: Vec<String> = [
+        "dimacs",
+        "--wcnf",
+        &file.to_string_lossy(),
+        "-o",
+        &wcnf.to_string_lossy(),
+    ]
+    .map(String::from)
+    .to_vec();
+    let export = common::run(
+        &common::asp2sat_bin(),
+        &args,
+        &common::root(),
+        None,
+        common::timeout(),
+    );
+    if export.code != Some(0) {
+        return Err(format!(
+            "dimacs --wcnf {}:\n{}",
+            export.status(),
+            export.stderr
+        ));
+    }
+    let script = common::root().join("scripts/rc2-optimum");
+    let solved = common::run(
+        &script,
+        &[wcnf.to_string_lossy().into_owned()],
+        &common::root(),
+        None,
+        common::timeout(),
+    );
+    let value: serde_json::Value = serde_json::from_str(&solved.stdout).map_err(|e| {
+        format!(
+            "scripts/rc2-optimum {}: {e}\n{}",
+            solved.status(),
+            solved.stderr
+        )
+    })?;
+    if value.is_null() {
+        return Ok(None);
+    }
+    let costs = value["costs"]
+        .as_array()
+        .ok_or("no costs")?
+        .iter()
+        .map(|c| c.as_i64().unwrap())
+        .collect();
+    let mut shown: Vec<String> = value["shown"]
+        .as_array()
+        .ok_or("no shown atoms")?
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    shown.sort();
+    Ok(Some((costs, shown)))
+}
+
+#[test]
+fn wcnf_export_gives_clingos_optimum() {
+    let cases = common::env_u64("ASP2SAT_WCNF_CASES", 300);
+    let first = common::env_u64("ASP2SAT_OPT_SEED", 1);
+    let dir = scratch("optimization-wcnf");
+    let seeds: Vec<u64> = (first..first + cases).collect();
+    let failures: Vec<String> = common::parallel_map(&seeds, common::threads(), |_, &seed| {
+        let (program, theirs) = random_program(seed);
+        let file = dir.join(format!("seed{seed}.lp"));
+        std::fs::write(&file, &program).unwrap();
+        std::fs::write(dir.join(format!("seed{seed}.clingo.lp")), &theirs).unwrap();
+        let name = file.to_string_lossy();
+        let ours = parse_json_answer(&all_answers_json(Tool::Asp2sat, &name, OPTIMAL).stdout);
+        let clingo = ours.and_then(|ours| clingo_optimum(&name, &ours));
+        let found = rc2_optimum(&file);
+        let verdict = match (clingo, found) {
+            (Err(e), _) | (_, Err(e)) => Some(e),
+            (Ok(clingo), Ok(None)) if clingo.result == "UNSATISFIABLE" => None,
+            (Ok(clingo), Ok(Some((costs, shown))))
+                if clingo.costs.as_ref() == Some(&costs) && clingo.witnesses.contains(&shown) =>
+            {
+                None
+            }
+            (Ok(clingo), Ok(found)) => Some(format!(
+                "clingo {} {:?} {:?}\n  RC2 {found:?}",
+                clingo.result,
+                clingo.costs,
+                clingo.sorted()
+            )),
+        };
+        verdict.map(|v| format!("seed {seed}:\n{program}  {v}"))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n\n")
     );
 }

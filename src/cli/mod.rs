@@ -80,6 +80,11 @@ struct DimacsArgs {
     /// standard error.
     #[arg(long)]
     stats: bool,
+    /// Write a weighted CNF for MaxSAT solvers (the MaxSAT Evaluation's
+    /// WCNF): the same hard clauses, and one soft clause per cost element
+    /// of the optimize statements, priorities folded into weights.
+    #[arg(long)]
+    wcnf: bool,
 }
 
 /// `--translation` of `solve`.
@@ -689,12 +694,29 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         Err(error) => return report_errors(&[error], &sources, "translation failed"),
     };
     let symbols = crate::dimacs::symbol_table(&program, &translation);
+    let soft = if args.wcnf {
+        match crate::dimacs::soft_clauses(&translation) {
+            Ok(soft) => Some(soft),
+            Err(message) => return input_error(&message),
+        }
+    } else {
+        if !program.costs.is_empty() {
+            eprintln!(
+                "asp2sat: info: the CNF's models are all answer sets: the optimize statements are left out (--wcnf exports them)"
+            );
+        }
+        None
+    };
+    let write = |out: &mut dyn Write| match &soft {
+        Some(soft) => crate::dimacs::write_wcnf(out, &formula, &symbols, soft),
+        None => crate::dimacs::write(out, &formula, &symbols),
+    };
     let written = match &args.output {
-        Some(path) => write_atomically(path, |out| crate::dimacs::write(out, &formula, &symbols)),
+        Some(path) => write_atomically(path, |out| write(out)),
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            crate::dimacs::write(&mut out, &formula, &symbols).and_then(|()| out.flush())
+            write(&mut out).and_then(|()| out.flush())
         }
     };
     if let Err(e) = written {
