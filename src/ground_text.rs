@@ -16,6 +16,9 @@
 //! _agg(0):-2<=#sum{1,0:q(1);2,1:q(2)}<=4.
 //!                          the atom standing for a body aggregate
 //! :-a,b.                   constraints; `:-.` for one with an empty body
+//! #minimize{2@1,0:a;-1@0,1:b,not c}.
+//!                          the objective, per priority level, each element
+//!                          a tuple of its own
 //! #show p/1.               the shown signatures, when some atom is hidden
 //! #show.                   ... or this, when no atom is shown
 //! #show t:a.               `#show t : body.` instances
@@ -38,7 +41,9 @@
 //! 3. rules, by their head atoms in term order (the rules for one atom
 //!    together: normal rules, then disjunctions, then choices), then by
 //!    their bodies; constraints last;
-//! 4. `#show` signatures sorted by name, arity and sign, then `#show` terms
+//! 4. the objective, one `#minimize` per priority level from the highest,
+//!    its elements by weight and conditions;
+//! 5. `#show` signatures sorted by name, arity and sign, then `#show` terms
 //!    in term order.
 //!
 //! Inside a rule, head atoms, body literals (positive, then negative),
@@ -79,6 +84,7 @@ pub fn write(out: &mut impl Write, program: &GroundProgram) -> io::Result<()> {
         text.rule(out, rule)?;
     }
 
+    text.objective(out)?;
     text.show(out, &rules)
 }
 
@@ -312,6 +318,43 @@ impl<'p> Printer<'p> {
 
     /// `a:-l op #agg{..} op u.`: the definition of an aggregate atom, one
     /// pair of guards per aggregate literal.
+    /// The objective: per level, highest priority first, `#minimize{
+    /// w@p,k : condition; .. }.` where `k` numbers the elements, so that no
+    /// two merge, and each condition of an element repeats its tuple; a
+    /// level without elements as `#minimize{0@p}.`, which keeps it.
+    fn objective(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut number = 0;
+        for level in &self.program.costs {
+            let mut elements = Vec::new();
+            for element in &level.elements {
+                let mut conditions: Vec<RankedBody> = (element.conditions.iter())
+                    .map(|c| self.ranked_body(c))
+                    .collect();
+                conditions.sort();
+                elements.push((element.value, conditions));
+            }
+            elements.sort();
+            write!(out, "#minimize{{")?;
+            if elements.is_empty() {
+                write!(out, "0@{}", level.priority)?;
+            }
+            let mut separator = "";
+            for (weight, conditions) in &elements {
+                for condition in conditions {
+                    write!(out, "{separator}{weight}@{},{number}", level.priority)?;
+                    if !condition.is_empty() {
+                        out.write_all(b":")?;
+                        self.body(out, condition)?;
+                    }
+                    separator = ";";
+                }
+                number += 1;
+            }
+            out.write_all(b"}.\n")?;
+        }
+        Ok(())
+    }
+
     fn aggregate(&self, out: &mut impl Write, aggregate: &AggregateDefinition) -> io::Result<()> {
         let mut elements: Vec<(i64, Vec<RankedBody>)> = aggregate
             .elements
