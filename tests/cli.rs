@@ -844,3 +844,120 @@ fn a_latin1_byte_in_a_comment_is_read() {
     assert_found(&out);
     assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
 }
+
+/// clingo's text output reduced to what does not depend on the order of
+/// the search: the answer sets printed (each with its `Optimization:`
+/// line, as a sorted multiset) and the rest with the model count and
+/// times left out.
+fn search_independent(stdout: &str) -> (Vec<String>, String) {
+    let mut answers = Vec::new();
+    let mut rest = String::new();
+    let mut lines = stdout.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.starts_with("Answer: ") {
+            let mut answer: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
+            answer.sort_unstable();
+            let mut answer = answer.join(" ");
+            if let Some(costs) = lines.next_if(|l| l.starts_with("Optimization: ")) {
+                answer = format!("{answer} / {costs}");
+            }
+            answers.push(answer);
+        } else if !["Time", "CPU Time", "Reading from", "Models"]
+            .iter()
+            .any(|prefix| line.starts_with(prefix))
+            && !line.contains(" version ")
+            && !line.starts_with("Optimization: ")
+        {
+            rest.push_str(line);
+            rest.push('\n');
+        }
+    }
+    answers.sort();
+    (answers, rest)
+}
+
+#[test]
+fn optimization_output_is_clingos() {
+    let dir = common::scratch("cli-optimization");
+    let programs = [
+        // Two priorities, #maximize and #minimize.
+        "{a;b;c}. :- not a, not b.\n#minimize{1,a:a; 1,b:b; 2,c:c}.\n#maximize{1@2,c:c; 1@2,x:b}.\n",
+        // Four optimal answer sets.
+        "{a;b;c}. :- not a, not b.\n#minimize{1,a:a; 1,b:b}.\n",
+        // No answer set.
+        ":- a. :- not a. #minimize{1:b}.\n",
+        // Ignored tuples, and a level whose only weight is 0.
+        "{a}. #minimize{3:a; \"x\":a; 2@\"p\":a; 1@2 : a}. #minimize{0@5:a}.\n",
+    ];
+    let modes: [&[&str]; 7] = [
+        &["--quiet=1"],
+        &["-q"],
+        &["--opt-mode=optN", "--quiet=1"],
+        &["--opt-mode=enum", "-n", "0", "--quiet=2,2"],
+        &["--opt-mode=ignore", "-n", "0", "-q"],
+        &["--quiet=1", "--outf=0"],
+        &[],
+    ];
+    let mut failures = Vec::new();
+    for (i, program) in programs.iter().enumerate() {
+        let file = dir.join(format!("program{i}.lp"));
+        std::fs::write(&file, program).unwrap();
+        for mode in modes {
+            let mut args: Vec<String> = mode.iter().map(|s| s.to_string()).collect();
+            args.push(file.to_string_lossy().into_owned());
+            let ours = output({
+                let mut cmd = solve(&[]);
+                cmd.args(&args);
+                cmd
+            });
+            let theirs = common::run(
+                &common::clingo_bin(),
+                &args,
+                &common::root(),
+                None,
+                common::timeout(),
+            );
+            let (mut ours_answers, ours_rest) = search_independent(&ours.stdout);
+            let (mut theirs_answers, theirs_rest) = search_independent(&theirs.stdout);
+            if mode.is_empty() {
+                // Without --quiet the improving answer sets depend on the search.
+                ours_answers.clear();
+                theirs_answers.clear();
+            }
+            if (ours.code, &ours_answers, &ours_rest)
+                != (theirs.code, &theirs_answers, &theirs_rest)
+            {
+                failures.push(format!(
+                    "{program}{mode:?}\nasp2sat exit {:?}:\n{:?}\n{ours_rest}clingo exit {:?}:\n{:?}\n{theirs_rest}",
+                    ours.code, ours_answers, theirs.code, theirs_answers
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn optimization_json_is_clingos() {
+    let file = common::scratch("cli-optimization").join("json.lp");
+    std::fs::write(&file, "{a;b;c}. :- not a, not b.\n#minimize{1,a:a; 1,b:b; 2,c:c}.\n#maximize{1@2,c:c; 1@2,x:b}.\n").unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let out = output({
+        let mut cmd = solve(&["--outf=2", "--quiet=1"]);
+        cmd.arg(&file);
+        cmd
+    });
+    assert_eq!(out.code, Some(30));
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    // clingo 5.4: "Result": "OPTIMUM FOUND", "Models": { "Number": 2,
+    // "More": "no", "Optimum": "yes", "Optimal": 1, "Costs": [ -2, 3 ] },
+    // one witness { "Value": [ "b", "c" ], "Costs": [ -2, 3 ] }.
+    assert_eq!(v["Result"], "OPTIMUM FOUND");
+    assert_eq!(v["Models"]["Optimum"], "yes");
+    assert_eq!(v["Models"]["Optimal"], 1);
+    assert_eq!(v["Models"]["Costs"], serde_json::json!([-2, 3]));
+    let witnesses = v["Call"][0]["Witnesses"].as_array().unwrap();
+    assert_eq!(witnesses.len(), 1);
+    assert_eq!(witnesses[0]["Value"], serde_json::json!(["b", "c"]));
+    assert_eq!(witnesses[0]["Costs"], serde_json::json!([-2, 3]));
+}

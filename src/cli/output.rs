@@ -174,7 +174,8 @@ pub fn summary_text(s: &Summary<'_>) -> String {
             "unknown"
         };
         let _ = writeln!(out, "  Optimum    : {proven}");
-        if optimization.mode == OptMode::OptN {
+        // clingo prints the count of optimal answer sets only above 1.
+        if optimization.mode == OptMode::OptN && optimization.optimal > 1 {
             let _ = writeln!(out, "  Optimal    : {}", optimization.optimal);
         }
         if let Some(costs) = &optimization.costs
