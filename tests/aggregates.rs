@@ -214,33 +214,7 @@ fn refused(dir: &std::path::Path, name: &str, program: &str) -> bool {
 
 /// The number of models of `asp2sat dimacs file`, counted by Ganak.
 fn ganak_count(file: &std::path::Path) -> Result<usize, String> {
-    let cnf = file.with_extension("cnf");
-    let args: Vec<String> = [
-        "dimacs",
-        &file.to_string_lossy(),
-        "-o",
-        &cnf.to_string_lossy(),
-    ]
-    .map(String::from)
-    .to_vec();
-    let export = common::run(
-        &common::asp2sat_bin(),
-        &args,
-        &common::root(),
-        None,
-        common::timeout(),
-    );
-    if export.code != Some(0) {
-        return Err(format!("dimacs {}:\n{}", export.status(), export.stderr));
-    }
-    let script = common::root().join("scripts/ganak-count");
-    let count = common::run(
-        &script,
-        &[cnf.to_string_lossy().into_owned()],
-        &common::root(),
-        None,
-        common::timeout(),
-    );
+    let count = common::export_through(file, &[], "cnf", "ganak-count")?;
     count
         .stdout
         .trim()

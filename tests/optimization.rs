@@ -190,38 +190,7 @@ type Optimum = (Vec<i64>, Vec<String>);
 /// What RC2 finds for the WCNF export of `file`; `None` when
 /// unsatisfiable.
 fn rc2_optimum(file: &std::path::Path) -> Result<Option<Optimum>, String> {
-    let wcnf = file.with_extension("wcnf");
-    let args: Vec<String> = [
-        "dimacs",
-        "--wcnf",
-        &file.to_string_lossy(),
-        "-o",
-        &wcnf.to_string_lossy(),
-    ]
-    .map(String::from)
-    .to_vec();
-    let export = common::run(
-        &common::asp2sat_bin(),
-        &args,
-        &common::root(),
-        None,
-        common::timeout(),
-    );
-    if export.code != Some(0) {
-        return Err(format!(
-            "dimacs --wcnf {}:\n{}",
-            export.status(),
-            export.stderr
-        ));
-    }
-    let script = common::root().join("scripts/rc2-optimum");
-    let solved = common::run(
-        &script,
-        &[wcnf.to_string_lossy().into_owned()],
-        &common::root(),
-        None,
-        common::timeout(),
-    );
+    let solved = common::export_through(file, &["--wcnf"], "wcnf", "rc2-optimum")?;
     let value: serde_json::Value = serde_json::from_str(&solved.stdout).map_err(|e| {
         format!(
             "scripts/rc2-optimum {}: {e}\n{}",

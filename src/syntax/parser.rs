@@ -991,25 +991,18 @@ impl<'s> Parser<'s> {
 
     /// `{ w@p, t1, .., tk : l1, .., lm; .. }` of `#minimize`.
     fn optimize_elements(&mut self) -> PResult<Vec<OptimizeElement>> {
-        self.bump(); // {
-        let mut elements = Vec::new();
-        loop {
-            if self.eat(K::RBrace).is_some() {
-                return Ok(elements);
-            }
-            let start = self.tok().start;
-            let (weight, priority, terms) = self.cost_tuple()?;
-            let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
-            elements.push(OptimizeElement {
+        self.braced_elements(|parser, start| {
+            let (weight, priority, terms) = parser.cost_tuple()?;
+            let (condition, end) = parser.optional_condition(parser.prev_end() as u32)?;
+            Ok(OptimizeElement {
                 weight,
                 priority,
                 terms,
                 condition: condition.into_iter().map(BodyElement::Literal).collect(),
                 per_instance: false,
-                span: self.span(start, end),
-            });
-            self.element_separator()?;
-        }
+                span: parser.span(start, end),
+            })
+        })
     }
 
     /// `w@p, t1, .., tk` (`@p` and the terms optional).
@@ -1260,6 +1253,31 @@ impl<'s> Parser<'s> {
 
     /// `{ t1, .., tk : a : c; .. }` of a head aggregate.
     fn head_tuple_elements(&mut self) -> PResult<Vec<HeadAggregateElement>> {
+        self.braced_elements(|parser, start| {
+            let terms = parser.element_terms()?;
+            parser.expect(K::Colon, ":")?;
+            let first = parser.pos;
+            let term = parser.term()?;
+            let atom = parser
+                .to_atom(first, term)
+                .ok_or_else(|| parser.unexpected())?;
+            let (condition, end) = parser.optional_condition(atom.span.end)?;
+            Ok(HeadAggregateElement {
+                terms,
+                atom,
+                condition,
+                literal_tuple: false,
+                span: parser.span(start, end),
+            })
+        })
+    }
+
+    /// `{ e1; ..; en }`: each element parsed by `element` from its first
+    /// token's offset, `;` between them.
+    fn braced_elements<T>(
+        &mut self,
+        mut element: impl FnMut(&mut Self, usize) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
         self.bump(); // {
         let mut elements = Vec::new();
         loop {
@@ -1267,19 +1285,7 @@ impl<'s> Parser<'s> {
                 return Ok(elements);
             }
             let start = self.tok().start;
-            let terms = self.element_terms()?;
-            self.expect(K::Colon, ":")?;
-            let first = self.pos;
-            let term = self.term()?;
-            let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
-            let (condition, end) = self.optional_condition(atom.span.end)?;
-            elements.push(HeadAggregateElement {
-                terms,
-                atom,
-                condition,
-                literal_tuple: false,
-                span: self.span(start, end),
-            });
+            elements.push(element(self, start)?);
             self.element_separator()?;
         }
     }
@@ -1663,23 +1669,16 @@ impl<'s> Parser<'s> {
     /// `{ t1, .., tk : l1, .., lm; .. }`; an element may lack its terms
     /// (`{ : a }` is the empty tuple) or its condition.
     fn tuple_elements(&mut self) -> PResult<Vec<AggregateElement>> {
-        self.bump(); // {
-        let mut elements = Vec::new();
-        loop {
-            if self.eat(K::RBrace).is_some() {
-                return Ok(elements);
-            }
-            let start = self.tok().start;
-            let terms = self.element_terms()?;
-            let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
-            elements.push(AggregateElement {
+        self.braced_elements(|parser, start| {
+            let terms = parser.element_terms()?;
+            let (condition, end) = parser.optional_condition(parser.prev_end() as u32)?;
+            Ok(AggregateElement {
                 terms,
                 condition,
                 literal_tuple: false,
-                span: self.span(start, end),
-            });
-            self.element_separator()?;
-        }
+                span: parser.span(start, end),
+            })
+        })
     }
 
     /// A literal set `{ l : c; .. }` (`;` or, without conditions, `,`

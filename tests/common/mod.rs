@@ -392,3 +392,38 @@ pub fn sorted_sets(sets: &[&str]) -> Vec<Vec<String>> {
     sets.sort();
     sets
 }
+
+/// Exports `file` with `asp2sat dimacs <flags> file -o <file>.<extension>`
+/// and runs `scripts/<script>` on the export: the script's output, or what
+/// failed.
+pub fn export_through(
+    file: &Path,
+    flags: &[&str],
+    extension: &str,
+    script: &str,
+) -> Result<Output, String> {
+    let exported = file.with_extension(extension);
+    let mut args = strings(&["dimacs"]);
+    args.extend(strings(flags));
+    args.extend([
+        file.to_string_lossy().into_owned(),
+        "-o".to_string(),
+        exported.to_string_lossy().into_owned(),
+    ]);
+    let export = run(&asp2sat_bin(), &args, &root(), None, timeout());
+    if export.code != Some(0) {
+        return Err(format!(
+            "dimacs {flags:?} {}:\n{}",
+            export.status(),
+            export.stderr
+        ));
+    }
+    let script = root().join("scripts").join(script);
+    Ok(run(
+        &script,
+        &[exported.to_string_lossy().into_owned()],
+        &root(),
+        None,
+        timeout(),
+    ))
+}
