@@ -58,6 +58,9 @@ enum Expected {
     Optimum {
         result: String,
         costs: Value,
+        /// Every optimal answer set (`--opt-mode=optN`), when clingo
+        /// listed them.
+        optimal_sets: Option<Vec<Vec<String>>>,
     },
 }
 
@@ -122,6 +125,10 @@ fn read_expected(case: &Case) -> Expected {
         Some("optimum") => Expected::Optimum {
             result,
             costs: doc["costs"].clone(),
+            optimal_sets: (!doc["optimal_sets"].is_null()).then(|| {
+                serde_json::from_value(doc["optimal_sets"].clone())
+                    .expect("optimal_sets is not a list of lists of atoms")
+            }),
         },
         other => panic!("{}: unknown kind {other:?}", path.display()),
     }
@@ -144,6 +151,13 @@ fn solve(case: &Case, expected: &Expected) -> Output {
         .iter()
         .map(|s| s.to_string())
         .collect();
+    if let Expected::Optimum {
+        optimal_sets: Some(_),
+        ..
+    } = expected
+    {
+        args.extend(["--opt-mode=optN".to_string(), "--quiet=1".to_string()]);
+    }
     args.extend(case.args.iter().cloned());
     run(&common::asp2sat_bin(), &args, &case.dir, None, timeout())
 }
@@ -173,10 +187,20 @@ fn compare(expected: &Expected, out: &Output) -> Option<String> {
             })
         }),
         Expected::Result { result } => result_differs(result),
-        Expected::Optimum { result, costs } => result_differs(result).or_else(|| {
+        Expected::Optimum {
+            result,
+            costs,
+            optimal_sets,
+        } => result_differs(result).or_else(|| {
             let doc: Value = serde_json::from_str(&out.stdout).unwrap();
             let got = &doc["Models"]["Costs"];
-            (got != costs).then(|| format!("optimum {got} where clingo's is {costs}"))
+            if got != costs {
+                return Some(format!("optimum {got} where clingo's is {costs}"));
+            }
+            let sets = optimal_sets.as_ref()?;
+            let found = answer.sorted();
+            (&found != sets)
+                .then(|| format!("optimal answer sets: {}", describe_difference(sets, &found)))
         }),
     }
 }
