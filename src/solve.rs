@@ -266,6 +266,14 @@ impl Enumerator {
         }
     }
 
+    /// After [`Self::find_under`] found nothing: the assumptions that
+    /// together admit no answer set (a subset of them).
+    pub(crate) fn failed_core(&self) -> Vec<Lit> {
+        self.solver
+            .failed_core()
+            .map_or_else(Vec::new, <[Lit]>::to_vec)
+    }
+
     /// The cost of each level of the objective in the last answer set
     /// found, highest priority first.
     pub fn costs(&self) -> Vec<i64> {

@@ -12,7 +12,7 @@ mod output;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::{self, program::GroundProgram};
-use crate::optimize::Optimizer;
+use crate::optimize::{Optimizer, Strategy};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions, TranslationMode};
 use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
@@ -125,6 +125,11 @@ struct SolveArgs {
     /// `ignore` ignores the statements.
     #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
     opt_mode: String,
+    /// How the optimum is searched for: `usc` (the default) is guided by
+    /// unsatisfiable cores, `bb` tightens a bound after each answer set and
+    /// prints each better one.
+    #[arg(long = "opt-strategy", value_enum, value_name = "STRATEGY", default_value_t = StrategyArg::Usc)]
+    opt_strategy: StrategyArg,
     /// Print the time of each stage and the size of the problem.
     #[arg(long)]
     stats: bool,
@@ -141,6 +146,13 @@ struct SolveArgs {
     text: bool,
 }
 
+/// clingo's `--opt-strategy` values.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum StrategyArg {
+    Bb,
+    Usc,
+}
+
 /// Validated settings of one `solve` run.
 struct Config {
     inputs: Vec<String>,
@@ -151,6 +163,7 @@ struct Config {
     project: bool,
     quiet: Quiet,
     opt_mode: OptMode,
+    opt_strategy: Strategy,
     stats: bool,
     time_limit: Option<Duration>,
     translation: TranslationMode,
@@ -193,6 +206,10 @@ impl Config {
                 .as_deref()
                 .map_or(Ok(Quiet::default()), Quiet::parse)?,
             opt_mode: parse_opt_mode(&args.opt_mode)?,
+            opt_strategy: match args.opt_strategy {
+                StrategyArg::Bb => Strategy::Linear,
+                StrategyArg::Usc => Strategy::Core,
+            },
             stats: args.stats,
             time_limit: args.time_limit.map(Duration::from_secs),
             translation: match args.translation {
@@ -885,7 +902,8 @@ fn run_solver(
         });
     }
     let (enumerator, exhausted) = if searching {
-        optimize(enumerator, config.opt_mode, models, program, progress)
+        let optimizer = Optimizer::new(enumerator, config.opt_strategy);
+        optimize(optimizer, config.opt_mode, models, program, progress)
     } else {
         enumerate(enumerator, optimizing, program, progress)
     };
@@ -938,13 +956,12 @@ fn enumerate(
 /// sets (at most `models` of them). Returns the enumerator and whether the
 /// search is exhausted.
 fn optimize(
-    enumerator: Enumerator,
+    mut optimizer: Optimizer,
     mode: OptMode,
     models: usize,
     program: &GroundProgram,
     progress: &Mutex<Progress>,
 ) -> (Enumerator, bool) {
-    let mut optimizer = Optimizer::new(enumerator);
     let mut found = 0;
     while let Some((answer, costs)) = optimizer.next_better() {
         found += 1;

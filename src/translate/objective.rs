@@ -1,7 +1,8 @@
 //! Bounds on the objective for optimization: the reified condition "the
 //! cost of a level is at least `k`", for any `k`, over one interval BDD per
 //! level ([`SumAtLeast`]), so that the bounds of a linear search, each
-//! below the last, share the diagram's nodes. Like every encoding of the
+//! below the last, share the diagram's nodes; and "at least `k` of these
+//! conditions hold", the totalizer of a core in core-guided search. Like every encoding of the
 //! translation it only writes clauses into a sink; the solving stage asks
 //! for the bounds it needs.
 
@@ -20,6 +21,15 @@ impl CostBound {
     pub fn new(level: &CostTerms) -> CostBound {
         CostBound {
             sum: SumAtLeast::new(&level.terms),
+        }
+    }
+
+    /// "At least `k` of `inputs` hold", for the cores of core-guided
+    /// search.
+    pub fn counting(inputs: &[Cond]) -> CostBound {
+        let ones: Vec<(Cond, i64)> = inputs.iter().map(|&input| (input, 1)).collect();
+        CostBound {
+            sum: SumAtLeast::new(&ones),
         }
     }
 
