@@ -113,7 +113,8 @@ pub struct SoftClauses {
 pub struct SoftLevel {
     pub priority: i64,
     pub scale: u64,
-    /// The least cost the level can have (the sum of its negative weights).
+    /// The least cost the level can have: the sum of its negative weights
+    /// and of those it always pays.
     pub least: i64,
 }
 
@@ -137,6 +138,7 @@ pub fn soft_clauses(translation: &Translation) -> Result<SoftClauses, String> {
                 Cond::False => continue,
                 Cond::True => {
                     soft.offset += folded;
+                    least += weight;
                     continue;
                 }
                 Cond::Lit(lit) => (lit, weight > 0),

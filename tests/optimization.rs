@@ -49,7 +49,7 @@ fn random_program(seed: u64) -> (String, String) {
             0 => String::new(),
             _ => format!("@{}", rng.range(0, 3)),
         };
-        let statement = match rng.below(11) {
+        let statement = match rng.below(12) {
             0 => format!("#minimize {{ W{priority},X : p(X), w(X,W) }}."),
             1 => format!("#maximize {{ 1{priority},X : q(X); 2{priority} : r(1) }}."),
             2 => format!(":~ p(X), not q(X+1). [X{priority}, X]"),
@@ -81,6 +81,8 @@ fn random_program(seed: u64) -> (String, String) {
             }
             8 => format!(":~ #count {{ X : p(X) }} > 1. [3{priority}]"),
             9 => format!("#minimize {{ -W{priority},X : q(X), w(X,W), not r(X) }}."),
+            // Costs every answer set pays, of both signs.
+            10 => format!("#minimize {{ W{priority},w,X : w(X,W) }}."),
             // Not an integer: clingo ignores the tuple (another one keeps
             // the program optimizing, so that its optimum is compared).
             _ => format!("#minimize {{ a{priority},X : p(X); 1@b : q(1); 1{priority},X : q(X) }}."),
