@@ -123,44 +123,23 @@ pub struct SoftLevel {
 /// weight `w`; one of weight `w < 0` is the clause `c` of weight `−w` and
 /// `w` in the offset. `Err` when the folded weights exceed 2⁶³.
 pub fn soft_clauses(translation: &Translation) -> Result<SoftClauses, String> {
-    let mut soft = SoftClauses::default();
-    let mut scale: u128 = 1;
     let limit = 1u128 << 63;
     let too_large =
         || "the weights of the objective, folded over its priority levels, exceed 2^63".to_string();
+    let mut soft = SoftClauses::default();
+    let mut scale: u128 = 1;
     for level in translation.costs().iter().rev() {
-        let mut level_total: u128 = 0;
-        let mut least: i64 = 0;
-        let mut clauses = Vec::new();
-        for &(cond, weight) in &level.terms {
-            let folded = i128::try_from(scale).map_err(|_| too_large())? * i128::from(weight);
-            let (lit, paid_when_true) = match cond {
-                Cond::False => continue,
-                Cond::True => {
-                    soft.offset += folded;
-                    least += weight;
-                    continue;
-                }
-                Cond::Lit(lit) => (lit, weight > 0),
-            };
-            if weight == 0 {
-                continue;
-            }
-            let magnitude = folded.unsigned_abs();
-            level_total += magnitude;
-            if paid_when_true {
-                clauses.push((magnitude, !lit));
-            } else {
-                soft.offset += folded;
-                least += weight;
-                clauses.push((magnitude, lit));
-            }
-        }
+        let (literals, least) = level.soft_literals();
+        let level_total: u128 = literals.iter().map(|&(_, w)| u128::from(w) * scale).sum();
         if level_total >= limit {
             return Err(too_large());
         }
-        soft.clauses
-            .extend(clauses.into_iter().map(|(w, lit)| (w as u64, lit)));
+        soft.clauses.extend(
+            literals
+                .iter()
+                .map(|&(lit, w)| ((u128::from(w) * scale) as u64, lit)),
+        );
+        soft.offset += i128::from(least) * scale as i128;
         soft.levels.push(SoftLevel {
             priority: level.priority,
             scale: scale as u64,

@@ -2,13 +2,13 @@
 //! core-guided search ([`Strategy::Core`], the default) or by linear
 //! SAT-UNSAT search (recipes.md, "Optimization").
 //!
-//! In the linear search, each answer set found gives a cost vector `c`. While level `i` is
-//! minimized, the levels above it are fixed at their optima by permanent
-//! clauses `cost_j ≤ opt_j`, and the next answer set must have `cost_i <
-//! c_i`, a bound guarded by a fresh assumption literal so that it can be
-//! dropped: when no answer set meets it, `c_i` is the optimum of level `i`,
-//! the guard is switched off for good, `cost_i ≤ c_i` becomes permanent and
-//! the next level is minimized. Every answer set reported is therefore
+//! In the linear search, each answer set found gives a cost vector `c`.
+//! While level `i` is minimized, the levels above it are fixed at their
+//! optima by permanent clauses `cost_j ≤ opt_j`, and the next answer set
+//! must have `cost_i < c_i`, a bound guarded by a fresh assumption literal
+//! so that it can be dropped: when no answer set meets it, `c_i` is the
+//! optimum of level `i`, the guard is switched off for good, `cost_i ≤ c_i`
+//! becomes permanent and the next level is minimized. Every answer set reported is therefore
 //! lexicographically better than the one before, and the last one is
 //! optimal once every level is fixed. The unfounded-set check and loop
 //! formulas work as in enumeration; after the optimum, the same solver
@@ -142,23 +142,14 @@ impl Optimizer {
     /// An answer set of least cost on the current level (the levels above
     /// fixed), by OLL ([`Strategy::Core`]), with its cost vector.
     fn core_guided_level(&mut self) -> (AnswerSet, Vec<i64>) {
-        let terms = self.enumerator.translation().costs()[self.level]
-            .terms
-            .clone();
+        let (literals, _) = self.enumerator.translation().costs()[self.level].soft_literals();
         let mut softs: FxHashMap<Lit, Soft> = FxHashMap::default();
         let add_soft = |softs: &mut FxHashMap<Lit, Soft>, lit: Lit, weight: u64, counter| {
             let soft = softs.entry(lit).or_insert(Soft { weight: 0, counter });
             soft.weight += weight;
         };
-        for (cond, weight) in terms {
-            // A positive weight is paid when the condition holds, a
-            // negative one is saved when it does not.
-            if let Cond::Lit(lit) = cond
-                && weight != 0
-            {
-                let lit = if weight > 0 { !lit } else { lit };
-                add_soft(&mut softs, lit, weight.unsigned_abs(), None);
-            }
+        for (lit, weight) in literals {
+            add_soft(&mut softs, lit, weight, None);
         }
         let mut counters: Vec<CostBound> = Vec::new();
         loop {
@@ -236,10 +227,6 @@ impl Optimizer {
     /// exactly the optimal ones: every level is fixed at its optimum.
     pub fn into_enumerator(self) -> Enumerator {
         self.enumerator
-    }
-
-    pub fn enumerator(&self) -> &Enumerator {
-        &self.enumerator
     }
 }
 

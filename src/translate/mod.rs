@@ -191,6 +191,30 @@ pub struct CostTerms {
 }
 
 impl CostTerms {
+    /// The level as soft literals, each wanted true and its weight paid
+    /// when it is false, and the cost paid whatever holds: a positive
+    /// weight on a condition `c` is paid when `c` holds (the literal `¬c`);
+    /// a negative one is counted as paid, and saved when `c` does not hold
+    /// (the literal `c`, of the opposite weight); a certain condition's
+    /// weight is paid always. The least cost of the level is that constant.
+    pub fn soft_literals(&self) -> (Vec<(Lit, u64)>, i64) {
+        let mut soft = Vec::new();
+        let mut always = 0;
+        for &(cond, weight) in &self.terms {
+            match cond {
+                Cond::False => {}
+                Cond::True => always += weight,
+                Cond::Lit(_) if weight == 0 => {}
+                Cond::Lit(lit) if weight > 0 => soft.push((!lit, weight.unsigned_abs())),
+                Cond::Lit(lit) => {
+                    always += weight;
+                    soft.push((lit, weight.unsigned_abs()));
+                }
+            }
+        }
+        (soft, always)
+    }
+
     /// The cost under an assignment of the CNF variables.
     pub fn value(&self, var_value: impl Fn(Var) -> bool) -> i64 {
         (self.terms.iter())
