@@ -316,8 +316,6 @@ impl<'p> Printer<'p> {
         out.write_all(b".\n")
     }
 
-    /// `a:-l op #agg{..} op u.`: the definition of an aggregate atom, one
-    /// pair of guards per aggregate literal.
     /// The objective: per level, highest priority first, `#minimize{
     /// w@p,k : condition; .. }.` where `k` numbers the elements, so that no
     /// two merge, and each condition of an element repeats its tuple; a
@@ -355,6 +353,8 @@ impl<'p> Printer<'p> {
         Ok(())
     }
 
+    /// `a:-l op #agg{..} op u.`: the definition of an aggregate atom, one
+    /// pair of guards per aggregate literal.
     fn aggregate(&self, out: &mut impl Write, aggregate: &AggregateDefinition) -> io::Result<()> {
         let mut elements: Vec<(i64, Vec<RankedBody>)> = aggregate
             .elements

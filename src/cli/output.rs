@@ -104,8 +104,13 @@ pub fn write_answer(
 
 /// `Optimization: c1 .. ck`, the cost vector clingo prints after a model.
 pub fn write_costs(out: &mut impl std::io::Write, costs: &[i64]) -> std::io::Result<()> {
+    writeln!(out, "Optimization: {}", joined(costs, " "))
+}
+
+/// The costs separated by `separator`.
+fn joined(costs: &[i64], separator: &str) -> String {
     let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
-    writeln!(out, "Optimization: {}", costs.join(" "))
+    costs.join(separator)
 }
 
 /// How clingo treats the optimize statements (`--opt-mode`).
@@ -181,8 +186,7 @@ pub fn summary_text(s: &Summary<'_>) -> String {
         if let Some(costs) = &optimization.costs
             && optimization.mode != OptMode::Enum
         {
-            let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
-            let _ = writeln!(out, "Optimization : {}", costs.join(" "));
+            let _ = writeln!(out, "Optimization : {}", joined(costs, " "));
         }
     }
     let _ = writeln!(out, "Calls        : 1");
@@ -230,11 +234,6 @@ pub struct Witness {
     pub costs: Option<Vec<i64>>,
 }
 
-fn json_costs(costs: &[i64]) -> String {
-    let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
-    costs.join(", ")
-}
-
 /// clingo's `--outf=2` document, laid out as clingo lays it out.
 pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String {
     let t = s.timings;
@@ -259,7 +258,7 @@ pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String
                 let costs = match &w.costs {
                     Some(costs) => format!(
                         ",\n          \"Costs\": [\n            {}\n          ]",
-                        json_costs(costs)
+                        joined(costs, ", ")
                     ),
                     None => String::new(),
                 };
@@ -297,7 +296,7 @@ pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String
             let _ = write!(
                 out,
                 ",\n    \"Costs\": [\n      {}\n    ]",
-                json_costs(costs)
+                joined(costs, ", ")
             );
         }
     }

@@ -157,11 +157,11 @@ impl CRule {
     }
 }
 
-/// Compiles AST rules, collecting errors rather than stopping at the first.
 /// The auxiliary predicate whose atoms are the cost tuples of the
 /// objective: `#cost(weight, priority, terms..)`, one predicate per arity.
 pub const COST_PREDICATE: &str = "#cost";
 
+/// Compiles AST rules, collecting errors rather than stopping at the first.
 pub struct Compiler<'a> {
     pub symbols: &'a mut SymbolTable,
     pub preds: &'a mut Predicates,
@@ -790,18 +790,26 @@ impl<'a> Compiler<'a> {
                 vec![term, CTerm::Sym(self.symbols.number(polarity))]
             }
             (Literal::Comparison { .. }, Some(CLit::Cmp(op, lhs, rhs))) => {
-                let relation = CmpOp::ALL.iter().position(|o| o == op).expect("a relation");
-                let relation = self.symbols.number(8 + relation as i32);
-                vec![lhs.clone(), rhs.clone(), CTerm::Sym(relation)]
+                let relation = self.relation_number(*op);
+                vec![lhs.clone(), rhs.clone(), relation]
             }
             // `X = 1..3`: the comparison `X = X` for each value of `X`.
             (Literal::Comparison { .. }, Some(CLit::Interval(pattern, ..))) => {
-                let relation = CmpOp::ALL.iter().position(|&o| o == CmpOp::Eq);
-                let relation = self.symbols.number(8 + relation.expect("=") as i32);
-                vec![pattern.clone(), pattern.clone(), CTerm::Sym(relation)]
+                let relation = self.relation_number(CmpOp::Eq);
+                vec![pattern.clone(), pattern.clone(), relation]
             }
             _ => Vec::new(),
         }
+    }
+
+    /// The number that tells a comparison's relation apart in a literal
+    /// tuple, above the polarities of atoms.
+    fn relation_number(&mut self, op: CmpOp) -> CTerm {
+        let index = CmpOp::ALL
+            .iter()
+            .position(|&o| o == op)
+            .expect("a relation");
+        CTerm::Sym(self.symbols.number(8 + index as i32))
     }
 
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.

@@ -2,9 +2,9 @@
 //! cost of a level is at least `k`", for any `k`, over one interval BDD per
 //! level ([`SumAtLeast`]), so that the bounds of a linear search, each
 //! below the last, share the diagram's nodes; and "at least `k` of these
-//! conditions hold", the totalizer of a core in core-guided search. Like every encoding of the
-//! translation it only writes clauses into a sink; the solving stage asks
-//! for the bounds it needs.
+//! conditions hold", the counter over a core in core-guided search. Like
+//! every encoding of the translation it only writes clauses into a sink;
+//! the solving stage asks for the bounds it needs.
 
 use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
