@@ -389,10 +389,8 @@ fn recursion_through_aggregates(rng: &mut Rng, text: &mut String) -> bool {
 
 #[test]
 fn random_programs_equal_clingos() {
-    let cases = common::env_u64("ASP2SAT_AGG_CASES", 300);
-    let first = common::env_u64("ASP2SAT_AGG_SEED", 1);
+    let seeds = common::seeds("AGG", 300, "AGG");
     let dir = scratch("aggregates-random");
-    let seeds: Vec<u64> = (first..first + cases).collect();
     // Per program: its failures, whether it recurses through aggregates,
     // and whether it was refused.
     let results = common::parallel_map(&seeds, common::threads(), |_, &seed| {

@@ -121,21 +121,27 @@ fn clingo_optimum(file: &str, ours: &Answer) -> Result<Answer, String> {
     first.expect("two opinions")
 }
 
+/// Writes program `seed` into `dir` as `seed<N>.lp`, and its clingo form
+/// beside it as `seed<N>.clingo.lp` (where [`clingo_optimum`] reads it);
+/// returns the program and its file.
+fn write_program(dir: &std::path::Path, seed: u64) -> (String, std::path::PathBuf) {
+    let (program, theirs) = random_program(seed);
+    let file = dir.join(format!("seed{seed}.lp"));
+    std::fs::write(&file, &program).unwrap();
+    std::fs::write(dir.join(format!("seed{seed}.clingo.lp")), &theirs).unwrap();
+    (program, file)
+}
+
 fn same(clingo: &Answer, ours: &Answer) -> bool {
     clingo.result == ours.result && clingo.costs == ours.costs && clingo.sorted() == ours.sorted()
 }
 
 #[test]
 fn random_programs_have_clingos_optimum() {
-    let cases = common::env_u64("ASP2SAT_OPT_CASES", 300);
-    let first = common::env_u64("ASP2SAT_OPT_SEED", 1);
+    let seeds = common::seeds("OPT", 300, "OPT");
     let dir = scratch("optimization-random");
-    let seeds: Vec<u64> = (first..first + cases).collect();
     let results = common::parallel_map(&seeds, common::threads(), |_, &seed| {
-        let (program, theirs) = random_program(seed);
-        let file = dir.join(format!("seed{seed}.lp"));
-        std::fs::write(&file, &program).unwrap();
-        std::fs::write(dir.join(format!("seed{seed}.clingo.lp")), &theirs).unwrap();
+        let (program, file) = write_program(&dir, seed);
         let file = file.to_string_lossy();
         // Every other program through the exact translation (the level
         // ranking instead of loop formulas), and every other pair with the
@@ -231,15 +237,10 @@ fn rc2_optimum(file: &std::path::Path) -> Result<Option<Optimum>, String> {
 
 #[test]
 fn wcnf_export_gives_clingos_optimum() {
-    let cases = common::env_u64("ASP2SAT_WCNF_CASES", 300);
-    let first = common::env_u64("ASP2SAT_OPT_SEED", 1);
+    let seeds = common::seeds("WCNF", 300, "OPT");
     let dir = scratch("optimization-wcnf");
-    let seeds: Vec<u64> = (first..first + cases).collect();
     let failures: Vec<String> = common::parallel_map(&seeds, common::threads(), |_, &seed| {
-        let (program, theirs) = random_program(seed);
-        let file = dir.join(format!("seed{seed}.lp"));
-        std::fs::write(&file, &program).unwrap();
-        std::fs::write(dir.join(format!("seed{seed}.clingo.lp")), &theirs).unwrap();
+        let (program, file) = write_program(&dir, seed);
         let name = file.to_string_lossy();
         let ours = parse_json_answer(&all_answers_json(Tool::Asp2sat, &name, OPTIMAL).stdout);
         let clingo = ours.and_then(|ours| clingo_optimum(&name, &ours));

@@ -277,6 +277,14 @@ pub fn env_u64(name: &str, default: u64) -> u64 {
     }
 }
 
+/// The seeds of a random test: `ASP2SAT_<NAME>_CASES` of them (default
+/// `cases`) from `ASP2SAT_<SEED>_SEED` on (default 1).
+pub fn seeds(name: &str, cases: u64, seed: &str) -> Vec<u64> {
+    let cases = env_u64(&format!("ASP2SAT_{name}_CASES"), cases);
+    let first = env_u64(&format!("ASP2SAT_{seed}_SEED"), 1);
+    (first..first + cases).collect()
+}
+
 /// splitmix64: small, fast, and the same on every platform. The random
 /// program generators draw from it; one seed, one program.
 pub struct Rng(u64);
