@@ -120,8 +120,10 @@ fn prefix_sums(offsets: &mut [usize]) {
 }
 
 /// The atoms true in `model` (one value per atom) that the reduct does not
-/// derive. `model` should be a model of the completion; the result is empty
-/// exactly when it is an answer set.
+/// derive, taking the atoms of components that are not head-cycle-free as
+/// founded when true. `model` should be a model of the completion; the
+/// result is empty exactly when no unfounded set lies outside those
+/// components ([`super::minimality`] checks them).
 pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId> {
     assert_eq!(model.len(), translation.atom_count());
     let built;
@@ -166,6 +168,17 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
     }
     for aggregate in aggregates {
         check(aggregate, &mut derived, &mut queue);
+    }
+    // The atoms of components that are not head-cycle-free are founded here
+    // when true: the minimality check decides them.
+    let minimality = translation.minimality();
+    if !minimality.is_empty() {
+        for a in 0..model.len() {
+            if model[a] && !derived[a] && minimality.covers(AtomId(a as u32)) {
+                derived[a] = true;
+                queue.push(a as u32);
+            }
+        }
     }
     while let Some(atom) = queue.pop() {
         for &i in index.triggers(atom as usize) {

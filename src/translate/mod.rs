@@ -15,8 +15,9 @@
 //!   supported by `body ∧ condition`;
 //! - count bounds of choice rules are encoded with Sinz's sequential counter
 //!   ([`cardinality`]);
-//! - head-cycle-free disjunctions are shifted, other disjunctions are
-//!   rejected with a located error.
+//! - disjunctions are shifted; in a component that is not head-cycle-free
+//!   shifting loses answer sets, and [`minimality`] checks the models there
+//!   (the exact translation refuses such components).
 //!
 //! Every auxiliary variable is functionally determined by the atom
 //! variables, so the CNF has exactly one model per model of the completion.
@@ -37,6 +38,7 @@ pub mod cardinality;
 mod encoding;
 mod gates;
 pub mod loops;
+pub mod minimality;
 pub mod objective;
 pub mod ranking;
 #[cfg(test)]
@@ -177,6 +179,9 @@ pub struct Translation {
     /// bodies, and each one's index among them.
     recursive_aggregates: Vec<RecursiveAggregate>,
     recursive_aggregate_of: FxHashMap<AtomId, u32>,
+    /// The components that are not head-cycle-free, whose stability the
+    /// solver checks by a search for unfounded sets.
+    minimality: minimality::MinimalityCheck,
     /// The objective, one level per priority, highest first.
     costs: Vec<CostTerms>,
     stats: TranslationStats,
@@ -311,6 +316,12 @@ impl Translation {
         !self.tight && !self.exact
     }
 
+    /// The stability check of the components that are not head-cycle-free
+    /// (empty when every component is).
+    pub fn minimality(&self) -> &minimality::MinimalityCheck {
+        &self.minimality
+    }
+
     /// What the level ranking added (all zero unless exact).
     pub fn ranking(&self) -> &ranking::RankingSummary {
         &self.ranking
@@ -382,13 +393,15 @@ pub fn normalize_clause(lits: &mut Vec<Lit>) -> bool {
 
 /// Translates a ground program into clauses added to `sink`.
 ///
-/// Fails, before writing anything, when a disjunctive rule is not
-/// head-cycle-free.
+/// Fails, before writing anything, on a recursive aggregate it cannot
+/// check ([`check_recursive_aggregates`]). Components that are not
+/// head-cycle-free are translated by their completion, and
+/// [`Translation::minimality`] checks their models.
 pub fn translate(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let mut translation = completion(program, sink)?;
+    let mut translation = completion(program, sink, false)?;
     if !translation.tight {
         translation.loop_index = Some(loops::LoopIndex::new(&translation));
     }
@@ -404,12 +417,13 @@ pub fn translate(
 /// Every auxiliary variable is functionally determined by the atoms, so the
 /// number of models (no projection) is the number of answer sets, and the
 /// models projected to the shown symbols' variables are the distinct
-/// visible sets. Fails, before writing anything, like [`translate`].
+/// visible sets. Fails, before writing anything, like [`translate`], and
+/// when a component is not head-cycle-free.
 pub fn translate_exact(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let mut translation = completion(program, sink)?;
+    let mut translation = completion(program, sink, true)?;
     let mut writer = ClauseWriter::new(sink);
     if !translation.tight {
         translation.ranking = ranking::encode(&translation, &mut writer);
@@ -448,17 +462,37 @@ pub fn translate_exact(
 }
 
 /// The Clark completion, shown symbols and statistics; no loop index.
+/// With `exact`, fails when a component is not head-cycle-free.
 fn completion(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
+    exact: bool,
 ) -> Result<Translation, Diagnostic> {
     let atom_count = program.atoms.len();
     let graph = positive_graph(program);
     let components = crate::graph::tarjan(atom_count, &graph.offsets, &graph.targets);
     let cyclic = cyclic_components(&components, &graph);
     let tight = !cyclic.iter().any(|&c| c);
-    check_head_cycles(program, &components.component)?;
-    check_recursive_aggregates(program, &components.component, &cyclic)?;
+    let cycles = head_cycles(program, &components);
+    if exact && let Some(cycle) = cycles.iter().flatten().next() {
+        return Err(Diagnostic::error(
+            cycle.origin,
+            format!(
+                "disjunctive rule is not head-cycle-free: {}; no CNF of polynomial size \
+                 expresses the stability of such programs in general, so they are not \
+                 translated exactly (`dimacs`, `--translation=eager`): `asp2sat solve` \
+                 checks them",
+                cycle.describe(program)
+            ),
+        ));
+    }
+    check_recursive_aggregates(program, &components.component, &cyclic, &cycles)?;
+    let minimality = if cycles.iter().any(Option::is_some) {
+        let checked: Vec<bool> = cycles.iter().map(Option::is_some).collect();
+        minimality::MinimalityCheck::new(program, &components.component, &checked)
+    } else {
+        minimality::MinimalityCheck::default()
+    };
     drop(graph);
     let on_cycle = |atom: AtomId| cyclic[components.component[atom.index()] as usize];
 
@@ -758,6 +792,7 @@ fn completion(
         loop_index: None,
         recursive_aggregates,
         recursive_aggregate_of,
+        minimality,
         costs,
         stats,
     })
@@ -1003,8 +1038,31 @@ fn cyclic_components(components: &crate::graph::Components, graph: &Graph) -> Ve
     cyclic
 }
 
-/// Rejects disjunctive rules with two head atoms in one component.
-fn check_head_cycles(program: &GroundProgram, component: &[u32]) -> Result<(), Diagnostic> {
+/// Two heads of one disjunctive rule that depend positively on each other.
+struct HeadCycle {
+    origin: crate::diagnostics::Span,
+    heads: (AtomId, AtomId),
+}
+
+impl HeadCycle {
+    fn describe(&self, program: &GroundProgram) -> String {
+        let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
+        format!(
+            "{} and {} depend positively on each other",
+            name(self.heads.0),
+            name(self.heads.1)
+        )
+    }
+}
+
+/// Per component: the first disjunctive rule with two head atoms in it, if
+/// any (the component is then not head-cycle-free).
+fn head_cycles(
+    program: &GroundProgram,
+    components: &crate::graph::Components,
+) -> Vec<Option<HeadCycle>> {
+    let component = &components.component;
+    let mut cycles: Vec<Option<HeadCycle>> = (0..components.count).map(|_| None).collect();
     let mut heads_by_component: Vec<(u32, AtomId)> = Vec::new();
     for rule in &program.rules {
         let Head::Disjunction(heads) = &rule.head else {
@@ -1013,37 +1071,42 @@ fn check_head_cycles(program: &GroundProgram, component: &[u32]) -> Result<(), D
         heads_by_component.clear();
         heads_by_component.extend(heads.iter().map(|&h| (component[h.index()], h)));
         heads_by_component.sort_unstable();
-        if let Some(pair) = heads_by_component
-            .windows(2)
-            .find(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
-        {
-            let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
-            return Err(Diagnostic::error(
-                rule.origin,
-                format!(
-                    "disjunctive rule is not head-cycle-free: {} and {} depend positively on each \
-                     other; asp2sat does not support such programs yet",
-                    name(pair[0].1),
-                    name(pair[1].1)
-                ),
-            ));
+        for pair in heads_by_component.windows(2) {
+            if pair[0].0 == pair[1].0 && pair[0].1 != pair[1].1 {
+                cycles[pair[0].0 as usize].get_or_insert(HeadCycle {
+                    origin: rule.origin,
+                    heads: (pair[0].1, pair[1].1),
+                });
+            }
         }
     }
-    Ok(())
+    cycles
 }
 
 /// Rejects an aggregate on a positive cycle with a part that atoms of its
-/// own component can both raise and lower: its stability needs a
-/// minimality check that asp2sat does not have.
+/// own component can both raise and lower, or in a component that is not
+/// head-cycle-free: their stability needs a minimality check over
+/// aggregates that asp2sat does not have.
 fn check_recursive_aggregates(
     program: &GroundProgram,
     component: &[u32],
     cyclic: &[bool],
+    head_cycles: &[Option<HeadCycle>],
 ) -> Result<(), Diagnostic> {
     for definition in &program.aggregates {
         let own = component[definition.atom.index()];
         if !cyclic[own as usize] {
             continue;
+        }
+        if let Some(cycle) = &head_cycles[own as usize] {
+            return Err(Diagnostic::error(
+                definition.origin,
+                format!(
+                    "recursive aggregate in a component that is not head-cycle-free ({}); \
+                     asp2sat does not support such recursion yet",
+                    cycle.describe(program)
+                ),
+            ));
         }
         for (op, _) in definition.parts() {
             let (mut rising, mut falling) = (None, None);

@@ -411,6 +411,11 @@ mod tests {
         for round in 0..4000 {
             let program = random_program(&mut rng, 8, round % 3 == 0);
             if !head_cycle_free(&program) {
+                let refused = translate_exact(&program, &mut CnfFormula::new()).is_err();
+                assert!(
+                    refused,
+                    "round {round}: not head-cycle-free, yet translated"
+                );
                 continue;
             }
             let (_, translation) = check(&program);

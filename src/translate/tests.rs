@@ -4,21 +4,19 @@ use super::testing::{
     supported_models,
 };
 use super::*;
+use crate::solve::minimality_cuts;
 use varisat::{CnfFormula, Solver};
 
 #[test]
 fn translate_random_cnf_models_are_supported_models() {
     let mut rng = Rng::new(7);
-    let mut checked = 0;
+    let (mut checked, mut disjunctive) = (0, 0);
+    let mut terms = minimality::SupportTerms::default();
     for round in 0..1500 {
         let program = random_program(&mut rng, 6, false);
         let mut formula = CnfFormula::new();
-        let result = translate(&program, &mut formula);
-        assert_eq!(result.is_ok(), head_cycle_free(&program), "round {round}");
-        let Ok(translation) = result else {
-            assert!(formula.is_empty() && formula.var_count() == 0);
-            continue;
-        };
+        let translation = translate(&program, &mut formula).expect("nothing to refuse");
+        disjunctive += usize::from(!head_cycle_free(&program));
         assert_eq!(translation.stats().variables(), formula.var_count());
         assert_eq!(translation.stats().clauses(), formula.len());
         let models = cnf_models(&formula, &translation);
@@ -30,11 +28,16 @@ fn translate_random_cnf_models_are_supported_models() {
         if translation.is_tight() {
             assert_eq!(models, stable_models(&program), "round {round}");
         }
-        // Loop formulas find exactly the supported models that are not stable.
+        // Loop formulas, and those of the minimality check where the linear
+        // check finds nothing, find exactly the supported models that are
+        // not stable.
         let stable = stable_models(&program);
         for &m in &models {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
-            let clauses = loops::loop_formulas(&translation, &values, &mut formula);
+            let mut clauses = loops::loop_formulas(&translation, &values, &mut formula);
+            if clauses.is_empty() {
+                clauses = minimality_cuts(&translation, &values, &mut terms, &mut formula);
+            }
             assert_eq!(clauses.is_empty(), stable.contains(&m), "round {round}");
             // Each clause is violated by the model and holds in every answer set.
             for clause in &clauses {
@@ -48,23 +51,26 @@ fn translate_random_cnf_models_are_supported_models() {
         checked += 1;
     }
     assert!(checked > 1000);
+    assert!(disjunctive > 15, "{disjunctive} not head-cycle-free");
 }
 
 /// The value of a literal in the unique CNF model extending an atom set.
 /// Recursive aggregates: the completion's models are the supported ones,
 /// and the loop formulas (with the definitions they add) cut exactly the
 /// unstable ones, each valid in every answer set. A refusal is allowed only
-/// for a recursive aggregate or a disjunction that is not head-cycle-free.
+/// for a recursive aggregate (non-monotone, or in a component that is not
+/// head-cycle-free).
 #[test]
 fn translate_loop_formulas_with_recursive_aggregates() {
     let mut rng = Rng::new(2015);
     let (mut checked, mut recursive, mut refused) = (0, 0, 0);
+    let mut terms = minimality::SupportTerms::default();
     for round in 0..1500 {
         let program = random_program_with_recursive_aggregates(&mut rng, 5);
         let mut formula = CnfFormula::new();
         let Ok(translation) = translate(&program, &mut formula) else {
             assert!(
-                !head_cycle_free(&program) || !recursive_aggregates(&program).is_empty(),
+                !recursive_aggregates(&program).is_empty(),
                 "round {round}: refused {program:?}"
             );
             refused += 1;
@@ -79,7 +85,10 @@ fn translate_loop_formulas_with_recursive_aggregates() {
         let stable = stable_models(&program);
         for &m in &models {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
-            let clauses = loops::loop_formulas(&translation, &values, &mut formula);
+            let mut clauses = loops::loop_formulas(&translation, &values, &mut formula);
+            if clauses.is_empty() {
+                clauses = minimality_cuts(&translation, &values, &mut terms, &mut formula);
+            }
             assert_eq!(
                 clauses.is_empty(),
                 stable.contains(&m),
@@ -151,16 +160,21 @@ fn translate_tightness() {
 }
 
 #[test]
-fn translate_rejects_disjunction_with_head_cycle() {
+fn translate_exact_rejects_disjunction_with_head_cycle() {
     let program = parse("a | b. a :- b. b :- a.");
     let mut formula = CnfFormula::new();
-    let error = translate(&program, &mut formula).unwrap_err();
+    assert!(translate(&program, &mut formula).is_ok());
+    let mut formula = CnfFormula::new();
+    let error = translate_exact(&program, &mut formula).unwrap_err();
     assert!(error.is_error());
-    assert_eq!(
-        error.message,
-        "disjunctive rule is not head-cycle-free: a and b depend positively on each other; \
-         asp2sat does not support such programs yet"
+    assert!(
+        error.message.starts_with(
+            "disjunctive rule is not head-cycle-free: a and b depend positively on each other;"
+        ),
+        "{}",
+        error.message
     );
+    assert!(error.message.contains("`asp2sat solve`"));
     assert_eq!(formula.var_count(), 0);
 }
 

@@ -1,0 +1,261 @@
+//! The stability check of the components that are not head-cycle-free
+//! (Koch, Leone and Pfeifer, "Enhancing disjunctive logic programming
+//! systems by SAT checkers", AIJ 2003; Lierler, "cmodels: SAT-based
+//! disjunctive answer set solver", LPNMR 2005; clasp's tester: Gebser,
+//! Kaufmann and Schaub, "Advanced conflict-driven disjunctive answer set
+//! solving", IJCAI 2013).
+//!
+//! Shifting a disjunction `a | b :- B.` into `a :- B, not b.` and `b :- B,
+//! not a.` keeps the answer sets only when no cycle of positive
+//! dependencies joins two of its heads. In a component where one does, the
+//! completion (over the shifted rules, which every answer set satisfies)
+//! stays, but a model `M` of it is an answer set only if no non-empty set
+//! `U ⊆ M` of the component's atoms is unfounded: every rule with a head
+//! in `U` has a false body, a positive body atom in `U`, or a true head
+//! outside `U`. Such a set, if any, is found by a SAT search of its own
+//! ([`MinimalityCheck::search`]), one per component (an unfounded set
+//! meets a lowest component in an unfounded set of that component alone),
+//! and is cut away by its disjunctive loop formula ([`Self::loop_formula`]):
+//! some atom of `U` true implies a rule with a head in `U`, no positive
+//! body atom in `U`, a true body and its heads outside `U` false.
+//!
+//! The head-cycle-free components keep the linear unfounded-set check of
+//! [`super::loops`], which takes the atoms of these components as founded
+//! when they are true.
+//!
+//! No CNF of polynomial size expresses this check in general (the programs
+//! are Σ₂ᴾ-hard), so [`super::translate_exact`] refuses them.
+
+use super::gates::Gates;
+use super::{Cond, normalize_clause};
+use crate::ground::program::{AtomId, Body, GroundProgram, Head};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use varisat::{CnfFormula, ExtendFormula, Lit, Var};
+
+const UNCHECKED: u32 = u32::MAX;
+
+/// The components that are not head-cycle-free, with the rules that can
+/// derive their atoms.
+#[derive(Clone, Debug, Default)]
+pub struct MinimalityCheck {
+    /// Per atom: the index of its component in `components`, or
+    /// `UNCHECKED`.
+    component_of: Vec<u32>,
+    components: Vec<Component>,
+}
+
+#[derive(Clone, Debug)]
+struct Component {
+    atoms: Vec<AtomId>,
+    rules: Vec<ComponentRule>,
+}
+
+/// A rule with a head atom in the component: every head of a
+/// disjunction, or one chosen atom with the body and its condition.
+#[derive(Clone, Debug)]
+struct ComponentRule {
+    heads: SmallVec<[AtomId; 2]>,
+    body: Body,
+}
+
+/// The SAT search for an unfounded set of one component: variable `i`
+/// stands for `atoms[i]` being in the set.
+pub struct UnfoundedSearch {
+    pub formula: CnfFormula,
+    pub atoms: Vec<AtomId>,
+}
+
+/// Disjunctive loop formulas define their support terms once: equal terms
+/// of later formulas reuse the variable.
+#[derive(Default)]
+pub struct SupportTerms(FxHashMap<Vec<Lit>, Cond>);
+
+impl MinimalityCheck {
+    /// The check of the components of `component` (one per atom) flagged
+    /// in `checked`.
+    pub(crate) fn new(program: &GroundProgram, component: &[u32], checked: &[bool]) -> Self {
+        let mut index = vec![UNCHECKED; checked.len()];
+        let mut components = Vec::new();
+        for (c, _) in checked.iter().enumerate().filter(|(_, on)| **on) {
+            index[c] = components.len() as u32;
+            components.push(Component {
+                atoms: Vec::new(),
+                rules: Vec::new(),
+            });
+        }
+        let component_of: Vec<u32> = component.iter().map(|&c| index[c as usize]).collect();
+        for (a, &c) in component_of.iter().enumerate() {
+            if c != UNCHECKED {
+                components[c as usize].atoms.push(AtomId(a as u32));
+            }
+        }
+        let mut rule_components: SmallVec<[u32; 2]> = SmallVec::new();
+        for rule in &program.rules {
+            let mut add = |heads: &[AtomId], body: &Body| {
+                rule_components.clear();
+                rule_components.extend(heads.iter().map(|h| component_of[h.index()]));
+                rule_components.retain(|c| *c != UNCHECKED);
+                rule_components.sort_unstable();
+                rule_components.dedup();
+                for &c in &rule_components {
+                    components[c as usize].rules.push(ComponentRule {
+                        heads: SmallVec::from_slice(heads),
+                        body: body.clone(),
+                    });
+                }
+            };
+            match &rule.head {
+                Head::Constraint => {}
+                Head::Atom(head) => add(&[*head], &rule.body),
+                Head::Disjunction(heads) => add(heads, &rule.body),
+                Head::Choice { elements, .. } => {
+                    for element in elements {
+                        for condition in &element.conditions {
+                            add(&[element.value], &rule.body.and(condition));
+                        }
+                    }
+                }
+            }
+        }
+        MinimalityCheck {
+            component_of,
+            components,
+        }
+    }
+
+    /// Whether no component needs the check.
+    pub fn is_empty(&self) -> bool {
+        self.components.is_empty()
+    }
+
+    pub fn component_count(&self) -> usize {
+        self.components.len()
+    }
+
+    /// Whether `atom` belongs to a component this check covers.
+    pub fn covers(&self, atom: AtomId) -> bool {
+        self.component_of
+            .get(atom.index())
+            .is_some_and(|&c| c != UNCHECKED)
+    }
+
+    /// The search for a non-empty unfounded set of `component` under
+    /// `model` (one value per atom): a clause per rule with a true body and
+    /// no true head outside the component, saying that when its true heads
+    /// in the component are all in the set, so is a positive body atom of
+    /// the component. `None` when no atom of the component is true.
+    pub fn search(&self, component: usize, model: &[bool]) -> Option<UnfoundedSearch> {
+        let component = &self.components[component];
+        let atoms: Vec<AtomId> = (component.atoms.iter())
+            .copied()
+            .filter(|a| model[a.index()])
+            .collect();
+        if atoms.is_empty() {
+            return None;
+        }
+        let variable: FxHashMap<AtomId, Var> = (atoms.iter().enumerate())
+            .map(|(i, &a)| (a, Var::from_index(i)))
+            .collect();
+        let mut formula = CnfFormula::new();
+        formula.set_var_count(atoms.len());
+        let all: Vec<Lit> = (0..atoms.len()).map(|i| Lit::from_index(i, true)).collect();
+        formula.add_clause(&all);
+        let mut clause = Vec::new();
+        for rule in &component.rules {
+            let body_true = rule.body.pos.iter().all(|a| model[a.index()])
+                && !rule.body.neg.iter().any(|a| model[a.index()]);
+            if !body_true {
+                continue;
+            }
+            clause.clear();
+            let mut inside = false;
+            let mut true_outside = false;
+            for &head in rule.heads.iter().filter(|h| model[h.index()]) {
+                match variable.get(&head) {
+                    Some(&v) => {
+                        clause.push(v.negative());
+                        inside = true;
+                    }
+                    None => true_outside = true,
+                }
+            }
+            if !inside || true_outside {
+                continue;
+            }
+            clause.extend(
+                rule.body
+                    .pos
+                    .iter()
+                    .filter_map(|a| variable.get(a))
+                    .map(|v| v.positive()),
+            );
+            formula.add_clause(&clause);
+        }
+        Some(UnfoundedSearch { formula, atoms })
+    }
+
+    /// The loop formula of `unfounded`, a set of atoms of `component`:
+    /// per atom `u` of it, `¬u ∨ ⋁ (B ∧ ¬(H \ U))` over the rules with a head
+    /// in `U` and no positive body atom in `U`. Support terms of several
+    /// literals are new variables of `definitions`, the solver the clauses
+    /// are for.
+    pub fn loop_formula<S: ExtendFormula>(
+        &self,
+        component: usize,
+        unfounded: &[AtomId],
+        atom_lit: impl Fn(AtomId) -> Lit,
+        terms: &mut SupportTerms,
+        definitions: &mut S,
+    ) -> Vec<Vec<Lit>> {
+        let component = &self.components[component];
+        let mut in_set = FxHashMap::default();
+        for &atom in unfounded {
+            in_set.insert(atom, ());
+        }
+        let inside = |a: &AtomId| in_set.contains_key(a);
+        let mut gates = Gates { sink: definitions };
+        let mut supports: Vec<Lit> = Vec::new();
+        for rule in &component.rules {
+            if !rule.heads.iter().any(inside) || rule.body.pos.iter().any(inside) {
+                continue;
+            }
+            let mut lits: Vec<Lit> = (rule.body.pos.iter().map(|&a| atom_lit(a)))
+                .chain(rule.body.neg.iter().map(|&a| !atom_lit(a)))
+                .chain(
+                    rule.heads
+                        .iter()
+                        .filter(|h| !inside(h))
+                        .map(|&h| !atom_lit(h)),
+                )
+                .collect();
+            if !normalize_clause(&mut lits) {
+                continue; // `x ∧ ¬x`
+            }
+            let term = match terms.0.get(&lits) {
+                Some(&term) => term,
+                None => {
+                    let conds: Vec<Cond> = lits.iter().map(|&l| Cond::Lit(l)).collect();
+                    let term = gates.and(&conds);
+                    terms.0.insert(lits, term);
+                    term
+                }
+            };
+            match term {
+                Cond::True => unreachable!("a found unfounded set has no true support"),
+                Cond::False => {}
+                Cond::Lit(l) => supports.push(l),
+            }
+        }
+        let mut clauses = Vec::with_capacity(unfounded.len());
+        for &atom in unfounded {
+            let mut clause = Vec::with_capacity(supports.len() + 1);
+            clause.push(!atom_lit(atom));
+            clause.extend(&supports);
+            if normalize_clause(&mut clause) {
+                clauses.push(clause);
+            }
+        }
+        clauses
+    }
+}
