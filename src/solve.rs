@@ -411,7 +411,7 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
     let check = translation.minimality();
     let mut clauses = Vec::new();
     for component in 0..check.component_count() {
-        let Some(search) = check.search(component, model) else {
+        let Some(search) = check.search(translation, component, model) else {
             continue;
         };
         let mut tester = Solver::new();
@@ -424,13 +424,13 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
         }
         let unfounded: Vec<AtomId> = (tester.model().expect("the tester found a model"))
             .iter()
-            .filter(|l| l.is_positive())
+            .filter(|l| l.is_positive() && l.index() < search.atoms.len())
             .map(|l| search.atoms[l.index()])
             .collect();
         clauses.extend(check.loop_formula(
+            translation,
             component,
             &unfounded,
-            |atom| translation.atom_lit(atom),
             support_terms,
             solver,
         ));
@@ -562,7 +562,7 @@ mod tests {
             };
             let Ok(mut enumerator) = Enumerator::new(&program, options) else {
                 assert!(
-                    !head_cycle_free(&program) || !recursive_aggregates(&program).is_empty(),
+                    !recursive_aggregates(&program).is_empty(),
                     "round {round}: refused {program:?}"
                 );
                 refused += 1;

@@ -21,6 +21,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub enum CLit {
     Pos(CAtom),
     Neg(CAtom),
+    /// `not not a`: true when `a` is, but a negative dependency (grounded
+    /// as `not a'` with `a' :- not a.`).
+    NotNot(CAtom),
     Cmp(CmpOp, CTerm, CTerm),
     /// `pattern = lo..hi`: binds the pattern to each integer of the range.
     Interval(CTerm, CTerm, CTerm),
@@ -73,7 +76,7 @@ impl CAggregate {
 fn reads(literal: &CLit, selected: &dyn Fn(PredId) -> bool, negated: bool) -> bool {
     match literal {
         CLit::Pos(a) => selected(a.pred),
-        CLit::Neg(a) => negated && selected(a.pred),
+        CLit::Neg(a) | CLit::NotNot(a) => negated && selected(a.pred),
         _ => false,
     }
 }
@@ -242,6 +245,7 @@ impl<'a> Compiler<'a> {
             span,
         };
         let head = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
             atom,
             condition: Vec::new(),
             span,
@@ -302,6 +306,56 @@ impl<'a> Compiler<'a> {
                     }
                 }
             }
+            RuleHead::Ast(Head::Disjunction(disjuncts))
+                if disjuncts.iter().any(|d| d.naf != Naf::Positive) =>
+            {
+                // A negated disjunct moves into the body negated once more:
+                // `a | not b :- B.` is `a :- B, not not b.` (the reduct of
+                // `not b` depends on the answer set alone).
+                let mut moved = body.to_vec();
+                let mut positive = Vec::new();
+                for disjunct in disjuncts {
+                    if disjunct.naf == Naf::Positive {
+                        positive.push(disjunct.clone());
+                        continue;
+                    }
+                    if !disjunct.condition.is_empty() {
+                        // `not a : c` as `#conjK(V) : c`, which holds when
+                        // `c` does and `a` does not.
+                        positive.push(ast::HeadLiteral {
+                            naf: Naf::Positive,
+                            atom: self.conjunction(disjunct, body),
+                            condition: disjunct.condition.clone(),
+                            span: disjunct.span,
+                        });
+                        continue;
+                    }
+                    let naf = match disjunct.naf {
+                        Naf::Not => Naf::NotNot,
+                        _ => Naf::Not,
+                    };
+                    let literal = match &disjunct.atom.term.kind {
+                        TermKind::Constant(name) if name == "#true" || name == "#false" => {
+                            Literal::Boolean {
+                                naf,
+                                value: name == "#true",
+                                span: disjunct.span,
+                            }
+                        }
+                        _ => Literal::Atom {
+                            naf,
+                            atom: disjunct.atom.clone(),
+                        },
+                    };
+                    moved.push(BodyElement::Literal(literal));
+                }
+                let head = if positive.is_empty() {
+                    Head::Constraint
+                } else {
+                    Head::Disjunction(positive)
+                };
+                self.compile(RuleHead::Ast(&head), &moved, span);
+            }
             RuleHead::Ast(Head::Disjunction(disjuncts)) => {
                 // `#false` (under any condition) adds nothing to a head;
                 // `#true` makes the rule hold; `#true : c` holds when `c`
@@ -320,6 +374,7 @@ impl<'a> Compiler<'a> {
                 }
                 if let Some(truth) = disjuncts.iter().find(|d| named(d, "#true")) {
                     let fact = [ast::HeadLiteral {
+                        naf: Naf::Positive,
                         atom: truth.atom.clone(),
                         condition: Vec::new(),
                         span,
@@ -335,6 +390,7 @@ impl<'a> Compiler<'a> {
                         let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
                             .into_iter()
                             .map(|atom| ast::HeadLiteral {
+                                naf: Naf::Positive,
                                 atom,
                                 condition: Vec::new(),
                                 span: disjunct.span,
@@ -354,6 +410,7 @@ impl<'a> Compiler<'a> {
                     for head in &mut heads {
                         for condition in &conditions {
                             head.push(ast::HeadLiteral {
+                                naf: Naf::Positive,
                                 atom: atom.clone(),
                                 condition: condition.clone(),
                                 span: disjunct.span,
@@ -783,7 +840,10 @@ impl<'a> Compiler<'a> {
     /// of atoms), so that each distinct ground comparison counts once.
     fn literal_tuple(&mut self, literal: &Literal, compiled: Option<&CLit>) -> Vec<CTerm> {
         match (literal, compiled) {
-            (Literal::Atom { naf, atom }, Some(CLit::Pos(compiled) | CLit::Neg(compiled))) => {
+            (
+                Literal::Atom { naf, atom },
+                Some(CLit::Pos(compiled) | CLit::Neg(compiled) | CLit::NotNot(compiled)),
+            ) => {
                 let name = self.preds.get(compiled.pred).name.clone();
                 let term = CTerm::function(self.symbols, &name, compiled.args.clone());
                 let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
@@ -858,19 +918,22 @@ impl<'a> Compiler<'a> {
                     out.push(CLit::Neg(atom));
                     Ok(true)
                 }
-                Naf::NotNot => Err(Diagnostic::error(
-                    atom.span,
-                    "double negation `not not` is not supported by asp2sat yet",
-                )),
+                Naf::NotNot => {
+                    let atom = self.atom(atom, scope, out)?;
+                    out.push(CLit::NotNot(atom));
+                    Ok(true)
+                }
             },
         }
     }
 
     /// The atom `#conjK(V)` (`V`: the variables of the disjunct's atom) that
-    /// stands for the conjunction of the atoms a conditional disjunct with
-    /// pools or intervals (`p(1..2) : c`) stands for in clingo: each atom
+    /// stands for the conjunction of the literals a conditional disjunct
+    /// with pools or intervals (`p(1..2) : c`) stands for in clingo, or for
+    /// a negated conditional disjunct (`not p(X) : c`): each literal
     /// follows from it, and it holds when the rule's body, the condition and
-    /// every defined atom do (so that it is determined by them).
+    /// every literal over a defined atom do (so that it is determined by
+    /// them).
     fn conjunction(&mut self, disjunct: &ast::HeadLiteral, body: &[BodyElement]) -> Atom {
         let span = disjunct.span;
         let mut names = Vec::new();
@@ -909,6 +972,7 @@ impl<'a> Compiler<'a> {
         let atoms = unpool_atom(&disjunct.atom);
         for atom in &atoms {
             let head = Head::Disjunction(vec![ast::HeadLiteral {
+                naf: disjunct.naf,
                 atom: atom.clone(),
                 condition: Vec::new(),
                 span,
@@ -936,7 +1000,10 @@ impl<'a> Compiler<'a> {
                     span,
                 });
                 BodyElement::Conditional {
-                    literal: positive(Atom { term, ..atom }),
+                    literal: Literal::Atom {
+                        naf: disjunct.naf,
+                        atom: Atom { term, ..atom },
+                    },
                     condition,
                     span,
                 }
@@ -949,6 +1016,7 @@ impl<'a> Compiler<'a> {
             .chain(every_atom)
             .collect();
         let head = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
             atom: conjunction.clone(),
             condition: Vec::new(),
             span,
@@ -1000,6 +1068,7 @@ impl<'a> Compiler<'a> {
             },
         })];
         let aux_head = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
             atom: projection(variables),
             condition: Vec::new(),
             span: atom.span,
@@ -1699,7 +1768,7 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
 
 pub fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {
     match literal {
-        CLit::Pos(a) | CLit::Neg(a) => a.args.iter().for_each(f),
+        CLit::Pos(a) | CLit::Neg(a) | CLit::NotNot(a) => a.args.iter().for_each(f),
         CLit::Cmp(_, l, r) => {
             f(l);
             f(r);
@@ -1765,7 +1834,7 @@ pub fn bind_step(literal: &CLit, bound: &mut [bool]) -> bool {
                 changed = true;
             }
         }
-        CLit::Neg(_) | CLit::Cmp(..) => {}
+        CLit::Neg(_) | CLit::NotNot(_) | CLit::Cmp(..) => {}
     }
     changed
 }

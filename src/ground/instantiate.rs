@@ -88,6 +88,7 @@ pub struct Instantiator<'s> {
     pub show_terms: Vec<ShowTerm>,
     pub aggregates: AggregateAtoms,
     disjuncts: DisjunctAtoms,
+    negations: NegationAtoms,
 }
 
 /// The atoms standing for ground aggregates; equal aggregates share one.
@@ -127,6 +128,33 @@ impl DisjunctAtoms {
         atoms.defined[d as usize] = true;
         self.index.insert(key, d);
         (d, true)
+    }
+}
+
+/// The atoms `#not(k)` that stand for `not a` in a double negation `not
+/// not a` (as `not #not(k)`), one per atom `a`, each defined by `#not(k) :-
+/// not a.` when the grounding is finished.
+pub struct NegationAtoms {
+    pred: PredId,
+    name: NameId,
+    /// `(a, #not(k))`, in order of `k`.
+    complements: Vec<(u32, u32)>,
+    index: FxHashMap<u32, u32>,
+}
+
+impl NegationAtoms {
+    /// The atom standing for `not atom`.
+    fn atom(&mut self, symbols: &mut SymbolTable, atoms: &mut AtomTable, atom: u32) -> u32 {
+        if let Some(&complement) = self.index.get(&atom) {
+            return complement;
+        }
+        let number = symbols.number(self.complements.len() as i32);
+        let sym = symbols.function_of(self.name, &[number], false);
+        let complement = atoms.get_or_insert(sym, self.pred);
+        atoms.defined[complement as usize] = true;
+        self.index.insert(atom, complement);
+        self.complements.push((atom, complement));
+        complement
     }
 }
 
@@ -182,6 +210,7 @@ enum Step<'r> {
         window: Window,
     },
     Neg(&'r CAtom),
+    NotNot(&'r CAtom),
     Filter(CmpOp, &'r CTerm, &'r CTerm),
     Bind {
         pattern: &'r CTerm,
@@ -281,13 +310,15 @@ impl RuleSet {
 }
 
 impl<'s> Instantiator<'s> {
-    /// `aggregate_pred` and `disjunct_pred` are the predicates `#agg/1` and
-    /// `#disjunct/1` of the auxiliary atoms.
+    /// `aggregate_pred`, `disjunct_pred` and `negation_pred` are the
+    /// predicates `#agg/1`, `#disjunct/1` and `#not/1` of the auxiliary
+    /// atoms.
     pub fn new(
         symbols: &'s mut SymbolTable,
         preds: &Predicates,
         aggregate_pred: PredId,
         disjunct_pred: PredId,
+        negation_pred: PredId,
     ) -> Self {
         let pred_names = preds
             .ids()
@@ -296,6 +327,7 @@ impl<'s> Instantiator<'s> {
         let pred_negative = preds.ids().map(|p| preds.get(p).negative).collect();
         let aggregate_name = symbols.name(&preds.get(aggregate_pred).name);
         let disjunct_name = symbols.name(&preds.get(disjunct_pred).name);
+        let negation_name = symbols.name(&preds.get(negation_pred).name);
         Instantiator {
             symbols,
             pred_names,
@@ -313,6 +345,12 @@ impl<'s> Instantiator<'s> {
             disjuncts: DisjunctAtoms {
                 pred: disjunct_pred,
                 name: disjunct_name,
+                index: FxHashMap::default(),
+            },
+            negations: NegationAtoms {
+                pred: negation_pred,
+                name: negation_name,
+                complements: Vec::new(),
                 index: FxHashMap::default(),
             },
         }
@@ -353,7 +391,7 @@ impl<'s> Instantiator<'s> {
                 });
                 let recursive_disjunct = matches!(&r.head, CHead::Disjunction(disjuncts)
                 if disjuncts.iter().flat_map(|d| &d.condition).any(|l| {
-                    matches!(l, CLit::Pos(a) | CLit::Neg(a) if in_component(a.pred))
+                    matches!(l, CLit::Pos(a) | CLit::Neg(a) | CLit::NotNot(a) if in_component(a.pred))
                 }));
                 let deferred = recursive_aggregate || recursive_disjunct;
                 if deferred {
@@ -400,13 +438,17 @@ impl<'s> Instantiator<'s> {
     /// The atoms, rules and `#show` terms grounded; the relations and their
     /// indexes are freed here, before simplification needs memory.
     pub fn finish(
-        self,
+        mut self,
     ) -> (
         AtomTable,
         Vec<Rule>,
         Vec<ShowTerm>,
         Vec<AggregateDefinition>,
     ) {
+        for &(atom, complement) in &self.negations.complements {
+            let origin = Span::default();
+            (self.rules).insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
+        }
         (
             self.atoms,
             self.rules.rules,
@@ -530,6 +572,7 @@ impl<'s> Instantiator<'s> {
             atoms: &mut self.atoms,
             aggregates: &mut self.aggregates,
             disjuncts: &mut self.disjuncts,
+            negations: &mut self.negations,
             pred_names: &self.pred_names,
             pred_negative: &self.pred_negative,
             env: vec![None; rule.num_vars],
@@ -600,6 +643,7 @@ impl<'s> Instantiator<'s> {
                     self.match_step(atom, bound, window)
                 }
                 CLit::Neg(atom) => Step::Neg(atom),
+                CLit::NotNot(atom) => Step::NotNot(atom),
                 CLit::Cmp(op, l, r) => {
                     if *op == CmpOp::Eq && !(l.is_bound(bound) && r.is_bound(bound)) {
                         if r.is_bound(bound) {
@@ -661,7 +705,9 @@ impl<'s> Instantiator<'s> {
                 continue;
             }
             let score = match literal {
-                CLit::Neg(a) if a.args.iter().all(|t| t.is_bound(bound)) => (0, 0),
+                CLit::Neg(a) | CLit::NotNot(a) if a.args.iter().all(|t| t.is_bound(bound)) => {
+                    (0, 0)
+                }
                 CLit::Cmp(op, l, r) => {
                     let (lb, rb) = (l.is_bound(bound), r.is_bound(bound));
                     if lb && rb {
@@ -758,6 +804,7 @@ struct Exec<'a> {
     atoms: &'a mut AtomTable,
     aggregates: &'a mut AggregateAtoms,
     disjuncts: &'a mut DisjunctAtoms,
+    negations: &'a mut NegationAtoms,
     pred_names: &'a [NameId],
     pred_negative: &'a [bool],
     env: Vec<Option<SymId>>,
@@ -843,6 +890,24 @@ impl Exec<'_> {
                     }
                     _ => self.run(steps, k + 1, leaf),
                 }
+            }
+            // `not not a`: true when `a` is a fact, false when it cannot
+            // be derived, otherwise `not a'` with `a' :- not a.`.
+            Step::NotNot(atom) => {
+                let Some(sym) = self.atom_symbol(atom) else {
+                    return;
+                };
+                let complete = self.relations[atom.pred.index()].complete;
+                let a = match self.atoms.find(sym) {
+                    Some(a) if self.atoms.fact[a as usize] => return self.run(steps, k + 1, leaf),
+                    Some(a) if self.atoms.defined[a as usize] || !complete => a,
+                    None if !complete => self.atoms.get_or_insert(sym, atom.pred),
+                    _ => return,
+                };
+                let complement = self.negations.atom(self.symbols, self.atoms, a);
+                self.neg.push(complement);
+                self.run(steps, k + 1, leaf);
+                self.neg.pop();
             }
             Step::Filter(op, l, r) => {
                 let (Some(a), Some(b)) = (

@@ -118,7 +118,14 @@ pub fn ground(
     }
     let aggregate_pred = preds.intern("#agg", 1, false);
     let disjunct_pred = preds.intern("#disjunct", 1, false);
-    let mut grounder = Instantiator::new(&mut symbols, &preds, aggregate_pred, disjunct_pred);
+    let negation_pred = preds.intern("#not", 1, false);
+    let mut grounder = Instantiator::new(
+        &mut symbols,
+        &preds,
+        aggregate_pred,
+        disjunct_pred,
+        negation_pred,
+    );
     for (component, component_rules) in &components {
         // A bounded choice whose conditions depend on its own component is
         // grounded in two parts: one generator `{a} :- B, c.` per element
@@ -303,7 +310,7 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
         let heads = rule.head_preds();
         for &h in &heads {
             for literal in rule.read_literals() {
-                if let CLit::Pos(a) | CLit::Neg(a) = literal {
+                if let CLit::Pos(a) | CLit::Neg(a) | CLit::NotNot(a) = literal {
                     edges[h.index()].push(a.pred.0);
                 }
             }
@@ -377,7 +384,9 @@ fn condition_in_component(rule: &CRule, component: &[PredId]) -> bool {
         return false;
     };
     elements.iter().flat_map(|e| &e.condition).any(
-        |literal| matches!(literal, CLit::Pos(a) | CLit::Neg(a) if component.contains(&a.pred)),
+        |literal| {
+            matches!(literal, CLit::Pos(a) | CLit::Neg(a) | CLit::NotNot(a) if component.contains(&a.pred))
+        },
     )
 }
 
@@ -427,7 +436,7 @@ fn undefined_predicate_infos(
     let mut infos = Vec::new();
     for rule in rules {
         for literal in rule.read_literals() {
-            if let CLit::Pos(a) | CLit::Neg(a) = literal
+            if let CLit::Pos(a) | CLit::Neg(a) | CLit::NotNot(a) = literal
                 && !defined.contains(&a.pred)
                 && !declared.contains(&preds.signature(a.pred))
                 && reported.insert(a.pred)

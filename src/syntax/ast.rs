@@ -263,9 +263,11 @@ pub struct ChoiceElement {
     pub span: Span,
 }
 
-/// A disjunct of a disjunctive head, possibly conditional: `p(X) : q(X)`.
+/// A disjunct of a disjunctive head, possibly conditional and negated:
+/// `p(X) : q(X)`, `not p(X)`, `not not p(X)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeadLiteral {
+    pub naf: Naf,
     pub atom: Atom,
     pub condition: Vec<Literal>,
     pub span: Span,

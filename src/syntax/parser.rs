@@ -1142,7 +1142,12 @@ impl<'s> Parser<'s> {
             if alone && matches!(&atom.term.kind, TermKind::Constant(name) if name == "#false") {
                 return Ok(Head::Constraint);
             }
-            return self.disjunction(atom);
+            return self.disjunction(start, Naf::Positive, atom);
+        }
+        if self.at(K::Not) {
+            let naf = self.naf();
+            let atom = self.disjunct_atom()?;
+            return self.disjunction(start, naf, atom);
         }
         if self.aggregate_at(self.pos) {
             return self.head_aggregate(start, Vec::new());
@@ -1176,7 +1181,7 @@ impl<'s> Parser<'s> {
             };
         }
         let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
-        self.disjunction(atom)
+        self.disjunction(start, Naf::Positive, atom)
     }
 
     /// An atom of a disjunctive head; `#true` and `#false` are atoms of
@@ -1355,13 +1360,14 @@ impl<'s> Parser<'s> {
         })))
     }
 
-    fn disjunction(&mut self, mut atom: Atom) -> PResult<Head> {
+    fn disjunction(&mut self, mut start: usize, mut naf: Naf, mut atom: Atom) -> PResult<Head> {
         let mut literals = Vec::new();
         loop {
             let (condition, end) = self.optional_condition(atom.span.end)?;
             let conditional = !condition.is_empty();
-            let span = self.span(atom.span.start as usize, end);
+            let span = self.span(start, end);
             literals.push(HeadLiteral {
+                naf,
                 atom,
                 condition,
                 span,
@@ -1376,6 +1382,8 @@ impl<'s> Parser<'s> {
                 return Ok(Head::Disjunction(literals));
             }
             self.bump();
+            start = self.tok().start;
+            naf = self.naf();
             atom = self.disjunct_atom()?;
         }
     }
@@ -2259,7 +2267,9 @@ mod tests {
                     Head::Constraint => String::new(),
                     Head::Disjunction(lits) => lits
                         .iter()
-                        .map(|l| format!("{}{}", atom(&l.atom), condition(&l.condition)))
+                        .map(|l| {
+                            format!("{}{}{}", naf(l.naf), atom(&l.atom), condition(&l.condition))
+                        })
                         .collect::<Vec<_>>()
                         .join(" | "),
                     Head::Choice {

@@ -182,6 +182,23 @@ impl RecursiveAggregate {
         &self,
         translation: &Translation,
         gates: &mut Gates<S>,
+        restrict: impl FnMut(AtomId, &mut Gates<S>) -> Cond,
+    ) -> Cond {
+        self.restricted_with(
+            translation,
+            |body| translation.body_cond(body),
+            gates,
+            restrict,
+        )
+    }
+
+    /// [`Self::restricted`] with each condition body's truth given by
+    /// `body_cond` (its value in a model, for a search of its own).
+    pub(crate) fn restricted_with<S: ExtendFormula>(
+        &self,
+        translation: &Translation,
+        body_cond: impl Fn(BodyId) -> Cond,
+        gates: &mut Gates<S>,
         mut restrict: impl FnMut(AtomId, &mut Gates<S>) -> Cond,
     ) -> Cond {
         let mut parts = Vec::with_capacity(self.parts.len());
@@ -195,7 +212,7 @@ impl RecursiveAggregate {
             {
                 let mut alternatives = Vec::with_capacity(bodies.len());
                 for &body in bodies {
-                    let mut conjuncts = vec![translation.body_cond(body)];
+                    let mut conjuncts = vec![body_cond(body)];
                     if *direction == Direction::Up {
                         for &p in translation.body_pos(body) {
                             conjuncts.push(restrict(p, gates));

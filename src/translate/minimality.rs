@@ -27,7 +27,7 @@
 //! are Σ₂ᴾ-hard), so [`super::translate_exact`] refuses them.
 
 use super::gates::Gates;
-use super::{Cond, normalize_clause};
+use super::{BodyId, Cond, Translation, normalize_clause};
 use crate::ground::program::{AtomId, Body, GroundProgram, Head};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -49,6 +49,9 @@ pub struct MinimalityCheck {
 struct Component {
     atoms: Vec<AtomId>,
     rules: Vec<ComponentRule>,
+    /// Its aggregate atoms (recursive, each rising or falling with the
+    /// component's atoms: [`super::check_recursive_aggregates`]).
+    aggregates: Vec<AtomId>,
 }
 
 /// A rule with a head atom in the component: every head of a
@@ -82,12 +85,19 @@ impl MinimalityCheck {
             components.push(Component {
                 atoms: Vec::new(),
                 rules: Vec::new(),
+                aggregates: Vec::new(),
             });
         }
         let component_of: Vec<u32> = component.iter().map(|&c| index[c as usize]).collect();
         for (a, &c) in component_of.iter().enumerate() {
             if c != UNCHECKED {
                 components[c as usize].atoms.push(AtomId(a as u32));
+            }
+        }
+        for definition in &program.aggregates {
+            let c = component_of[definition.atom.index()];
+            if c != UNCHECKED {
+                components[c as usize].aggregates.push(definition.atom);
             }
         }
         let mut rule_components: SmallVec<[u32; 2]> = SmallVec::new();
@@ -144,8 +154,15 @@ impl MinimalityCheck {
     /// `model` (one value per atom): a clause per rule with a true body and
     /// no true head outside the component, saying that when its true heads
     /// in the component are all in the set, so is a positive body atom of
-    /// the component. `None` when no atom of the component is true.
-    pub fn search(&self, component: usize, model: &[bool]) -> Option<UnfoundedSearch> {
+    /// the component; and per true aggregate atom, that it is in the set
+    /// only if its aggregate fails without the set's atoms. `None` when no
+    /// atom of the component is true.
+    pub fn search(
+        &self,
+        translation: &Translation,
+        component: usize,
+        model: &[bool],
+    ) -> Option<UnfoundedSearch> {
         let component = &self.components[component];
         let atoms: Vec<AtomId> = (component.atoms.iter())
             .copied()
@@ -192,22 +209,46 @@ impl MinimalityCheck {
             );
             formula.add_clause(&clause);
         }
+        let body_value = |body: BodyId| {
+            let holds = translation.body_pos(body).iter().all(|a| model[a.index()])
+                && !translation.body_neg(body).iter().any(|a| model[a.index()]);
+            if holds { Cond::True } else { Cond::False }
+        };
+        for &atom in component.aggregates.iter().filter(|a| model[a.index()]) {
+            let aggregate = translation
+                .recursive_aggregate(atom)
+                .expect("an aggregate atom on a cycle is recursive");
+            let outside_set = |p: AtomId, _: &mut Gates<CnfFormula>| match variable.get(&p) {
+                Some(v) => Cond::Lit(v.negative()),
+                None => Cond::True,
+            };
+            let mut gates = Gates { sink: &mut formula };
+            let holds = aggregate.restricted_with(translation, body_value, &mut gates, outside_set);
+            let in_set = variable[&atom].negative();
+            match holds {
+                Cond::True => formula.add_clause(&[in_set]),
+                Cond::False => {}
+                Cond::Lit(l) => formula.add_clause(&[in_set, !l]),
+            }
+        }
         Some(UnfoundedSearch { formula, atoms })
     }
 
     /// The loop formula of `unfounded`, a set of atoms of `component`:
     /// per atom `u` of it, `¬u ∨ ⋁ (B ∧ ¬(H \ U))` over the rules with a head
-    /// in `U` and no positive body atom in `U`. Support terms of several
-    /// literals are new variables of `definitions`, the solver the clauses
-    /// are for.
+    /// in `U` and no positive body atom in `U`, or the aggregate of an
+    /// aggregate atom of `U` holding with the atoms of `U` false. Support
+    /// terms of several literals are new variables of `definitions`, the
+    /// solver the clauses are for.
     pub fn loop_formula<S: ExtendFormula>(
         &self,
+        translation: &Translation,
         component: usize,
         unfounded: &[AtomId],
-        atom_lit: impl Fn(AtomId) -> Lit,
         terms: &mut SupportTerms,
         definitions: &mut S,
     ) -> Vec<Vec<Lit>> {
+        let atom_lit = |atom: AtomId| translation.atom_lit(atom);
         let component = &self.components[component];
         let mut in_set = FxHashMap::default();
         for &atom in unfounded {
@@ -242,6 +283,19 @@ impl MinimalityCheck {
                 }
             };
             match term {
+                Cond::True => unreachable!("a found unfounded set has no true support"),
+                Cond::False => {}
+                Cond::Lit(l) => supports.push(l),
+            }
+        }
+        for &atom in component.aggregates.iter().filter(|a| inside(a)) {
+            let aggregate = translation
+                .recursive_aggregate(atom)
+                .expect("an aggregate atom on a cycle is recursive");
+            let outside = |p: AtomId, _: &mut Gates<S>| {
+                if inside(&p) { Cond::False } else { Cond::True }
+            };
+            match aggregate.restricted(translation, &mut gates, outside) {
                 Cond::True => unreachable!("a found unfounded set has no true support"),
                 Cond::False => {}
                 Cond::Lit(l) => supports.push(l),

@@ -486,7 +486,7 @@ fn completion(
             ),
         ));
     }
-    check_recursive_aggregates(program, &components.component, &cyclic, &cycles)?;
+    check_recursive_aggregates(program, &components.component, &cyclic)?;
     let minimality = if cycles.iter().any(Option::is_some) {
         let checked: Vec<bool> = cycles.iter().map(Option::is_some).collect();
         minimality::MinimalityCheck::new(program, &components.component, &checked)
@@ -1084,29 +1084,18 @@ fn head_cycles(
 }
 
 /// Rejects an aggregate on a positive cycle with a part that atoms of its
-/// own component can both raise and lower, or in a component that is not
-/// head-cycle-free: their stability needs a minimality check over
-/// aggregates that asp2sat does not have.
+/// own component can both raise and lower: its stability needs a
+/// minimality check under the reduct of its formula that asp2sat does not
+/// have.
 fn check_recursive_aggregates(
     program: &GroundProgram,
     component: &[u32],
     cyclic: &[bool],
-    head_cycles: &[Option<HeadCycle>],
 ) -> Result<(), Diagnostic> {
     for definition in &program.aggregates {
         let own = component[definition.atom.index()];
         if !cyclic[own as usize] {
             continue;
-        }
-        if let Some(cycle) = &head_cycles[own as usize] {
-            return Err(Diagnostic::error(
-                definition.origin,
-                format!(
-                    "recursive aggregate in a component that is not head-cycle-free ({}); \
-                     asp2sat does not support such recursion yet",
-                    cycle.describe(program)
-                ),
-            ));
         }
         for (op, _) in definition.parts() {
             let (mut rising, mut falling) = (None, None);

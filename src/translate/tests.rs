@@ -11,10 +11,10 @@ use varisat::{CnfFormula, Solver};
 fn translate_random_cnf_models_are_supported_models() {
     let mut rng = Rng::new(7);
     let (mut checked, mut disjunctive) = (0, 0);
-    let mut terms = minimality::SupportTerms::default();
     for round in 0..1500 {
         let program = random_program(&mut rng, 6, false);
         let mut formula = CnfFormula::new();
+        let mut terms = minimality::SupportTerms::default();
         let translation = translate(&program, &mut formula).expect("nothing to refuse");
         disjunctive += usize::from(!head_cycle_free(&program));
         assert_eq!(translation.stats().variables(), formula.var_count());
@@ -63,11 +63,11 @@ fn translate_random_cnf_models_are_supported_models() {
 #[test]
 fn translate_loop_formulas_with_recursive_aggregates() {
     let mut rng = Rng::new(2015);
-    let (mut checked, mut recursive, mut refused) = (0, 0, 0);
-    let mut terms = minimality::SupportTerms::default();
+    let (mut checked, mut recursive, mut refused, mut disjunctive_recursive) = (0, 0, 0, 0);
     for round in 0..1500 {
         let program = random_program_with_recursive_aggregates(&mut rng, 5);
         let mut formula = CnfFormula::new();
+        let mut terms = minimality::SupportTerms::default();
         let Ok(translation) = translate(&program, &mut formula) else {
             assert!(
                 !recursive_aggregates(&program).is_empty(),
@@ -107,9 +107,17 @@ fn translate_loop_formulas_with_recursive_aggregates() {
         }
         checked += 1;
         recursive += usize::from(!translation.recursive_aggregates().is_empty());
+        disjunctive_recursive += usize::from(
+            !translation.recursive_aggregates().is_empty() && !translation.minimality().is_empty(),
+        );
     }
     assert!(checked > 700, "{checked} checked, {refused} refused");
     assert!(recursive > 400, "{recursive} with recursive aggregates");
+    assert!(
+        disjunctive_recursive > 50,
+        "{disjunctive_recursive} with recursive aggregates in components that are not \
+         head-cycle-free"
+    );
 }
 
 fn eval_lit(formula: &CnfFormula, translation: &Translation, atoms: u64, lit: Lit) -> bool {
