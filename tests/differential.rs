@@ -488,6 +488,8 @@ fn generator_covers_features() {
     for needle in [
         "..",
         " | ",
+        "| not ",
+        ", not not ",
         "} = 1",
         "\\",
         "!=",

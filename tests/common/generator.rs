@@ -6,8 +6,10 @@
 //! programs people write; every construct is switched on with some probability
 //! so that programs stay small and varied:
 //! - layered predicates with facts (intervals, pools), normal rules, choice
-//!   rules (bounds, conditions with negation), head-cycle-free disjunction,
-//!   strong negation, default negation, constraints and positive loops
+//!   rules (bounds, conditions with negation), disjunction (also with two
+//!   heads in one positive cycle, and with `not a` and `not not a`
+//!   disjuncts), strong negation, default negation (also `not not`),
+//!   constraints and positive loops
 //!   (non-tight), where loop bodies match atoms whose arguments are
 //!   arithmetic (`p(X) :- q(X-1), e0(X).`, `q(X+1)` binding `X` by inversion);
 //! - constants of every type mixed with numbers (strings, negative numbers,
@@ -27,11 +29,10 @@
 //! - `#show p/n.`, `#show.`, `#show` terms with conditions, `#const` with
 //!   expressions.
 //!
-//! Every program is in the language asp2sat claims: no aggregates, no
-//! optimization, no conditional literals in bodies or disjunctive heads, no
-//! `not not`, and disjunction is head-cycle-free by construction (two head
-//! atoms of one rule never share a cyclic group). Every recursion that builds
-//! terms is bounded by a comparison or a finite predicate, so grounding ends.
+//! Aggregates, conditional literals and optimization have generators of
+//! their own (tests/aggregates.rs, tests/optimization.rs). Every recursion
+//! that builds terms is bounded by a comparison or a finite predicate, so
+//! grounding ends.
 //!
 //! src/translate/testing.rs has a generator of its own for a different
 //! purpose: ground programs checked by brute force inside the library.
@@ -45,6 +46,9 @@ use super::Rng;
 pub const FEATURES: &[&str] = &[
     "non-tight",
     "disjunction",
+    "head cycle",
+    "negated head",
+    "double negation",
     "choice",
     "bounded choice",
     "conditional choice",
@@ -400,7 +404,12 @@ impl Gen {
                 })
                 .collect();
             let a = self.atom(p, neg, &args);
-            body.lits.push(format!("not {a}"));
+            if !args.iter().any(|arg| arg == "_") && self.rng.chance(0.15) {
+                self.mark("double negation");
+                body.lits.push(format!("not not {a}"));
+            } else {
+                body.lits.push(format!("not {a}"));
+            }
             self.mark("default negation");
         }
     }
@@ -624,12 +633,14 @@ impl Gen {
         self.emit(head, &body);
     }
 
-    /// `a(X) | b(X) :- d(X).` kept head-cycle-free: two head atoms never share
-    /// a cyclic group, so no positive cycle runs through two of them.
+    /// `a(X) | b(X) :- d(X).`, mostly head-cycle-free (two head atoms in one
+    /// cyclic group make a positive cycle through both), now and then with a
+    /// negated disjunct `not c(X)` or `not not c(X)`.
     fn disjunctive_rule(&mut self, h: usize) {
         self.mark("disjunction");
         let mut heads: Vec<(usize, bool)> = vec![(h, false)];
         let want = self.rng.range(2, 3) as usize;
+        let head_cycle = self.rng.chance(0.3);
         for _ in 0..8 {
             if heads.len() >= want {
                 break;
@@ -643,7 +654,10 @@ impl Gen {
             let clash = heads
                 .iter()
                 .any(|&(q, _)| self.preds[q].group == self.preds[p].group && self.preds[p].cyclic);
-            if !clash {
+            if clash && head_cycle {
+                self.mark("head cycle");
+            }
+            if !clash || head_cycle {
                 heads.push((p, neg));
             }
         }
@@ -657,13 +671,29 @@ impl Gen {
             .unwrap();
         let pool = self.below(lvl);
         let body = self.body(&pool, 1, 2, true);
-        let atoms: Vec<String> = heads
+        let mut atoms: Vec<String> = heads
             .iter()
             .map(|&(p, neg)| {
                 let args = self.head_args(self.preds[p].arity, &body, true);
                 self.atom(p, neg, &args)
             })
             .collect();
+        if self.rng.chance(0.25) {
+            self.mark("negated head");
+            let p = *self.rng.pick(&self.below(self.preds.len()));
+            let args = self.head_args(self.preds[p].arity, &body, true);
+            let atom = self.atom(p, false, &args);
+            let naf = if self.rng.chance(0.3) {
+                "not not"
+            } else {
+                "not"
+            };
+            if self.rng.chance(0.15) {
+                atoms.clear(); // `not c(X) :- d(X).`
+            }
+            let at = self.rng.below(atoms.len() + 1);
+            atoms.insert(at, format!("{naf} {atom}"));
+        }
         self.emit(atoms.join(" | "), &body);
     }
 
@@ -781,6 +811,51 @@ impl Gen {
         };
         self.lines.push(rule);
         self.idiom_unary.push("cnt".into());
+    }
+
+    /// The disjunctive idioms that are not head-cycle-free, over a unary
+    /// source: mutual support (`hc(X) | hd(X)` with `hc` and `hd` deriving
+    /// each other), saturation (`ht(X) | hf(X)`, both forced by `hsat`,
+    /// which the guess derives), and strategic companies (`hs(X) | hs(Y)`
+    /// along pairs, with `hs` closed under a control relation).
+    fn head_cycle(&mut self) {
+        self.mark("disjunction");
+        self.mark("head cycle");
+        let src = self.unary_source();
+        match self.rng.below(3) {
+            0 => {
+                self.lines.push(format!("hc(X) | hd(X) :- {src}(X)."));
+                self.lines
+                    .push(format!("hc(X) :- hd(X), {src}(X), X != 2."));
+                self.lines.push("hd(X) :- hc(X).".into());
+                self.idiom_unary.push("hc".into());
+            }
+            1 => {
+                self.lines.push(format!("ht(X) | hf(X) :- {src}(X)."));
+                let check = if self.rng.chance(0.5) {
+                    "hsat :- ht(X), hf(Y), X < Y."
+                } else {
+                    "hsat :- ht(X), ht(Y), X != Y."
+                };
+                self.lines.push(check.into());
+                self.lines.push(format!("ht(X) :- hsat, {src}(X)."));
+                self.lines.push(format!("hf(X) :- hsat, {src}(X)."));
+                if self.rng.chance(0.5) {
+                    self.mark("default negation");
+                    self.lines.push(":- not hsat.".into());
+                }
+                self.idiom_unary.push("ht".into());
+            }
+            _ => {
+                self.lines
+                    .push(format!("hs(X) | hs(Y) :- {src}(X), {src}(Y), X < Y."));
+                self.lines
+                    .push(format!("hs(Z) :- hs(X), hs(Y), {src}(Z), Z = X+Y."));
+                self.lines
+                    .push(format!("hs(X) :- hs(Y), {src}(X), Y = X+1, X > 1."));
+                self.idiom_unary.push("hs".into());
+            }
+        }
     }
 
     /// Reachability along an edge relation, some steps through arithmetic.
@@ -1175,8 +1250,9 @@ pub fn generate(seed: u64) -> Program {
         g.constraint();
     }
     // The idioms, each now and then; the later ones may read the earlier.
-    let idioms: [(f64, Idiom); 9] = [
+    let idioms: [(f64, Idiom); 10] = [
         (0.2, Gen::counter),
+        (0.12, Gen::head_cycle),
         (0.15, Gen::reachability),
         (0.12, Gen::fibonacci),
         (0.15, Gen::inversion),
