@@ -29,7 +29,8 @@ use varisat::{ExtendFormula, Lit, Solver};
 pub struct SolveOptions {
     /// Stop after this many answer sets; 0 for all.
     pub max_models: usize,
-    /// Report each distinct set of shown symbols once.
+    /// Report each distinct set of shown symbols once, or of the atoms of
+    /// `#project` directives when there are some.
     pub project: bool,
     pub translation: TranslationMode,
 }
@@ -115,6 +116,9 @@ pub struct Enumerator {
     /// The support terms of the minimality check's loop formulas, defined
     /// once in the solver.
     support_terms: minimality::SupportTerms,
+    /// The atoms of `#project` directives, if any: with `project`, answer
+    /// sets are blocked over them instead of the shown symbols.
+    projection: Option<Vec<AtomId>>,
 }
 
 impl Enumerator {
@@ -179,6 +183,7 @@ impl Enumerator {
             pending: None,
             stats,
             support_terms: minimality::SupportTerms::default(),
+            projection: program.projection.clone(),
         })
     }
 
@@ -347,7 +352,14 @@ impl Enumerator {
                 lit
             }
         };
-        let clause: Vec<Lit> = if self.options.project {
+        let clause: Vec<Lit> = if let (true, Some(atoms)) = (self.options.project, &self.projection)
+        {
+            (atoms.iter())
+                .map(|&atom| self.translation.atom_lit(atom))
+                .filter(|lit| !fact_vars[lit.var().index()])
+                .map(flip)
+                .collect()
+        } else if self.options.project {
             self.translation
                 .shown()
                 .iter()

@@ -253,6 +253,30 @@ case!(
     "a | b. c ; d :- a. p(1..2). q(X) | r(X) :- p(X). e | f :- c."
 );
 case!(disjunction_with_fact_head, "a. a | b. c | d :- not a.");
+case!(
+    disjunction_with_head_cycle,
+    "d(1..3). p(X) | q(X) :- d(X). p(X) :- q(X), d(X). q(X) :- p(X), X > 1."
+);
+case!(
+    negation_in_heads,
+    "{b(1..3)}. a(X) | not b(X) :- b(X), X > 1. not a(1) :- b(1). c | not not b(2) :- not a(3)."
+);
+case!(
+    negated_conditional_disjunct,
+    "p(1..4). {r(1..4)}. q(X) : p(X), X <= 2 | not r(X) : p(X), X >= 3."
+);
+case!(
+    double_negation_in_bodies,
+    "{a(1..3)}. b(X) :- a(X), not not a(X+1). c :- not not #count{X : a(X)} >= 2. b(4) :- not not b(4)."
+);
+case!(
+    external_atoms,
+    "v(true;false;free). #external e(X) : v(X). [X] #external f. g :- f. h :- e(free)."
+);
+case!(
+    project_directive_and_parts,
+    "#project p/1. {p(1..2)}. #program step(t). q(t). #program base. r :- p(1)."
+);
 
 // Strong negation.
 case!(

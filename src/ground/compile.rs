@@ -34,7 +34,10 @@ pub enum CLit {
 /// occur nowhere else in the rule are local to their element.
 #[derive(Clone, Debug)]
 pub struct CAggregate {
+    /// Under `not` or `not not`: its elements are no positive dependency.
     pub negated: bool,
+    /// Under `not not`: it holds when the aggregate does.
+    pub double_negated: bool,
     pub function: AggregateFunction,
     pub elements: Vec<CAggregateElement>,
     pub guards: Vec<(CmpOp, CTerm)>,
@@ -164,6 +167,10 @@ impl CRule {
 /// objective: `#cost(weight, priority, terms..)`, one predicate per arity.
 pub const COST_PREDICATE: &str = "#cost";
 
+/// The auxiliary predicate naming the atoms of `#project a : body.`:
+/// `#project(a)` for each ground instance.
+pub const PROJECT_PREDICATE: &str = "#project";
+
 /// Compiles AST rules, collecting errors rather than stopping at the first.
 pub struct Compiler<'a> {
     pub symbols: &'a mut SymbolTable,
@@ -251,6 +258,81 @@ impl<'a> Compiler<'a> {
             span,
         }]);
         self.rule(&head, &element.condition, span);
+    }
+
+    /// `#external a : body. [value]` with a value: `a :- body, value =
+    /// true.` and `{ a } :- body, value = free.`; any other value leaves
+    /// the atom false unless derived, as clingo does in a single run.
+    pub fn external(&mut self, atom: &Atom, body: &[BodyElement], value: &Term, span: Span) {
+        let valued = |name: &str| {
+            let mut body = body.to_vec();
+            body.push(BodyElement::Literal(Literal::Comparison {
+                naf: Naf::Positive,
+                lhs: value.clone(),
+                op: CmpOp::Eq,
+                rhs: Term {
+                    kind: TermKind::Constant(name.to_string()),
+                    span: value.span,
+                },
+                span: value.span,
+            }));
+            body
+        };
+        let fact = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
+            atom: atom.clone(),
+            condition: Vec::new(),
+            span: atom.span,
+        }]);
+        self.rule(&fact, &valued("true"), span);
+        let choice = Head::Choice {
+            guards: Vec::new(),
+            elements: vec![ast::ChoiceElement {
+                atom: atom.clone(),
+                condition: Vec::new(),
+                span: atom.span,
+            }],
+            span: atom.span,
+        };
+        self.rule(&choice, &valued("free"), span);
+    }
+
+    /// `#project a : body.` becomes `#project(a) :- a, body.`: each ground
+    /// atom of it names a projected atom ([`PROJECT_PREDICATE`]).
+    pub fn projected(&mut self, atom: &Atom, body: &[BodyElement], span: Span) {
+        let term = if atom.strong_negation {
+            Term {
+                kind: TermKind::Unary(UnaryOp::Minus, Box::new(atom.term.clone())),
+                span: atom.span,
+            }
+        } else {
+            atom.term.clone()
+        };
+        let head = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
+            atom: Atom {
+                strong_negation: false,
+                term: Term {
+                    kind: TermKind::Function {
+                        name: PROJECT_PREDICATE.to_string(),
+                        args: vec![term],
+                    },
+                    span: atom.span,
+                },
+                span: atom.span,
+            },
+            condition: Vec::new(),
+            span: atom.span,
+        }]);
+        let mut body = body.to_vec();
+        body.insert(
+            0,
+            BodyElement::Literal(Literal::Atom {
+                naf: Naf::Positive,
+                atom: atom.clone(),
+            }),
+        );
+        self.rule(&head, &body, span);
     }
 
     pub fn show_term(&mut self, term: &Term, body: &[BodyElement], span: Span) {
@@ -746,12 +828,6 @@ impl<'a> Compiler<'a> {
         scope: &mut Scope,
         out: &mut Vec<CLit>,
     ) -> Result<CAggregate, Diagnostic> {
-        if aggregate.naf == Naf::NotNot {
-            return Err(Diagnostic::error(
-                aggregate.span,
-                "double negation `not not` is not supported by asp2sat yet",
-            ));
-        }
         let mut guards = Vec::new();
         for guard in &aggregate.guards {
             guards.push((guard.op, self.term(&guard.term, scope, out)?));
@@ -823,7 +899,8 @@ impl<'a> Compiler<'a> {
         let mut inputs: Vec<usize> = inputs.into_iter().collect();
         inputs.sort_unstable();
         Ok(CAggregate {
-            negated: aggregate.naf == Naf::Not,
+            negated: aggregate.naf != Naf::Positive,
+            double_negated: aggregate.naf == Naf::NotNot,
             function: aggregate.function,
             elements,
             guards,

@@ -1165,6 +1165,8 @@ impl Exec<'_> {
         k: usize,
         leaf: &mut dyn FnMut(&mut Self),
     ) {
+        // `not not` holds when the aggregate does.
+        let negated = negated && !aggregate.double_negated;
         let Some((value, elements, guards)) = key else {
             // A guard no value can satisfy (`#count{..} > a`).
             if negated {
@@ -1181,9 +1183,15 @@ impl Exec<'_> {
             None if self.heads_only.is_some() => self.run(steps, k + 1, leaf),
             None => {
                 let key = (value, elements, guards);
-                let atom = self
+                let mut atom = self
                     .aggregates
                     .atom(self.symbols, self.atoms, key, aggregate.span);
+                let negated = if aggregate.double_negated {
+                    atom = self.negations.atom(self.symbols, self.atoms, atom);
+                    true
+                } else {
+                    negated
+                };
                 let literals = if negated {
                     &mut self.neg
                 } else {

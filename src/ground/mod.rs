@@ -18,7 +18,9 @@ mod simplify;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
-use crate::syntax::ast::{CmpOp, Signature, Statement, StatementKind, Term, TermKind};
+use crate::syntax::ast::{
+    self, CmpOp, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind,
+};
 use compile::{CElement, CHead, CLit, CRule, Compiler};
 use instantiate::{AtomTable, Instantiator};
 use predicates::{PredId, Predicates};
@@ -65,8 +67,25 @@ pub fn ground(
 
     let mut show = ShowConfig::default();
     let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
+    let mut declared: Vec<Signature> = Vec::new();
+    let mut projected: Option<Vec<Signature>> = None;
+    let mut part_grounded = true;
+    let mut heuristic_reported = false;
+    let mut external_reported = false;
     for statement in statements {
         let span = statement.span;
+        let in_part = matches!(
+            statement.kind,
+            StatementKind::Rule { .. }
+                | StatementKind::ShowTerm { .. }
+                | StatementKind::Optimize { .. }
+                | StatementKind::External { .. }
+                | StatementKind::Project(_)
+                | StatementKind::Heuristic
+        );
+        if in_part && !part_grounded {
+            continue;
+        }
         match &statement.kind {
             StatementKind::Rule { head, body } => compiler.rule(head, body, span),
             StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
@@ -83,11 +102,47 @@ pub fn ground(
             StatementKind::Hide(Some(signature)) => {
                 show.hidden.insert(signature.clone());
             }
-            StatementKind::Program { name } if name == "base" => {}
-            StatementKind::Program { .. } => diagnostics.push(Diagnostic::error(
-                span,
-                "only `#program base.` is supported by asp2sat; other program parts would never be grounded",
-            )),
+            StatementKind::Program { name } => {
+                part_grounded = name == "base";
+                if !part_grounded {
+                    diagnostics.push(Diagnostic::info(
+                        span,
+                        format!(
+                            "program part `{name}` is not grounded: a single run grounds `base` \
+                             only, as clingo does without a script"
+                        ),
+                    ));
+                }
+            }
+            StatementKind::Heuristic => {
+                if !std::mem::replace(&mut heuristic_reported, true) {
+                    diagnostics.push(Diagnostic::info(
+                        span,
+                        "#heuristic directives have no effect: asp2sat has no domain \
+                         heuristics (clingo ignores them too unless --heuristic=Domain)",
+                    ));
+                }
+            }
+            StatementKind::External { atom, body, value } => {
+                declared.push(atom_signature(atom));
+                if !std::mem::replace(&mut external_reported, true) {
+                    diagnostics.push(Diagnostic::info(
+                        span,
+                        "#external atoms are false unless derived, or given the value `true` \
+                         or `free`: a single run assigns no external",
+                    ));
+                }
+                if let Some(value) = value {
+                    compiler.external(atom, body, value, span);
+                }
+            }
+            StatementKind::Project(target) => {
+                let targets = projected.get_or_insert_with(Vec::new);
+                match target {
+                    ProjectTarget::Signature(signature) => targets.push(signature.clone()),
+                    ProjectTarget::Atom { atom, body } => compiler.projected(atom, body, span),
+                }
+            }
             StatementKind::Unsupported { what } => diagnostics.push(Diagnostic::error(
                 span,
                 format!("{what} are not supported by asp2sat yet"),
@@ -108,6 +163,7 @@ pub fn ground(
             StatementKind::Defined(signature) => Some(signature),
             _ => None,
         })
+        .chain(&declared)
         .collect();
     diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
 
@@ -151,8 +207,52 @@ pub fn ground(
 
     let costs = cost_levels(&atoms, &preds, &symbols);
     let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
-    let program = Simplifier::new(&atoms).run(rules, show_terms, aggregates, costs, symbols, shown);
+    let projected =
+        projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
+    let mut program =
+        Simplifier::new(&atoms).run(rules, show_terms, aggregates, costs, symbols, shown);
+    if let Some(projected) = projected {
+        let atoms = program
+            .atom_ids()
+            .filter(|&a| projected.contains(&program.symbol(a)));
+        program.projection = Some(atoms.collect());
+    }
     (Some(program), diagnostics)
+}
+
+/// The symbols of the atoms that `#project` directives name: every atom of
+/// a projected signature, and `a` for every atom `#project(a)`
+/// ([`compile::PROJECT_PREDICATE`]).
+fn projected_symbols(
+    atoms: &AtomTable,
+    preds: &Predicates,
+    symbols: &SymbolTable,
+    signatures: &[Signature],
+) -> FxHashSet<SymId> {
+    let mut projected = FxHashSet::default();
+    for (a, &pred) in atoms.preds.iter().enumerate() {
+        let signature = preds.signature(pred);
+        if signature.name == compile::PROJECT_PREDICATE {
+            projected.insert(symbols.args(atoms.syms[a])[0]);
+        } else if signatures.contains(&signature) {
+            projected.insert(atoms.syms[a]);
+        }
+    }
+    projected
+}
+
+/// The signature of an atom as written.
+fn atom_signature(atom: &ast::Atom) -> Signature {
+    let (name, arity) = match &atom.term.kind {
+        TermKind::Function { name, args } => (name.clone(), args.len()),
+        TermKind::Constant(name) => (name.clone(), 0),
+        _ => (String::new(), 0),
+    };
+    Signature {
+        strong_negation: atom.strong_negation,
+        name,
+        arity,
+    }
 }
 
 /// The objective: per priority, from the highest, one element per ground

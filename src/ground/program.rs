@@ -258,6 +258,9 @@ pub struct GroundProgram {
     /// level per priority, from the highest priority to the lowest; empty
     /// when the program does not optimize.
     pub costs: Vec<CostLevel>,
+    /// The atoms of `#project` directives, which `--project` projects the
+    /// answer sets onto (`None` without such directives: the shown atoms).
+    pub projection: Option<Vec<AtomId>>,
 }
 
 /// The cost of one priority level: the sum of the weights of the elements

@@ -271,6 +271,7 @@ impl<'a> Simplifier<'a> {
             show_terms,
             aggregates,
             costs,
+            projection: None,
         }
     }
 }

@@ -344,9 +344,28 @@ pub enum StatementKind {
         maximize: bool,
         elements: Vec<OptimizeElement>,
     },
+    /// `#external a : body. [value]`: in a single run the atom is false
+    /// unless derived, true with the value `true` and free with `free`.
+    External {
+        atom: Atom,
+        body: Vec<BodyElement>,
+        value: Option<Term>,
+    },
+    /// `#project a : body.` and `#project p/n.`: the atoms `--project`
+    /// projects the answer sets onto.
+    Project(ProjectTarget),
+    /// `#heuristic a : body. [w@p, m]`: accepted and without effect, as in
+    /// clingo without `--heuristic=Domain`.
+    Heuristic,
     /// A statement the parser recognises but asp2sat does not support yet
-    /// (weak constraints, `#minimize`, `#external`, ...).
+    /// (`#edge`, `#script`, theory atoms, ...).
     Unsupported { what: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProjectTarget {
+    Atom { atom: Atom, body: Vec<BodyElement> },
+    Signature(Signature),
 }
 
 /// A cost tuple `weight@priority, terms` under a condition: an element of

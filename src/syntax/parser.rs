@@ -24,7 +24,7 @@ use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
     CmpOp, Guard, Head, HeadAggregateElement, HeadLiteral, Literal, Naf, OptimizeElement,
-    Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
+    ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
 };
 
 /// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
@@ -917,9 +917,41 @@ impl<'s> Parser<'s> {
             }
             "#minimize" | "#minimise" => return self.optimize(start, false),
             "#maximize" | "#maximise" => return self.optimize(start, true),
-            "#heuristic" => "#heuristic directives",
-            "#external" => "#external directives",
-            "#project" => "#project directives",
+            "#heuristic" => {
+                self.bump();
+                let statement = self.skip_statement(start, "#heuristic directives")?;
+                return Ok(Statement {
+                    kind: StatementKind::Heuristic,
+                    ..statement
+                });
+            }
+            "#external" => {
+                self.bump();
+                let (atom, body) = self.conditional_atom()?;
+                let dot = self.expect(K::Dot, ".")?;
+                let mut end = dot.end;
+                let value = if self.eat(K::LBrack).is_some() {
+                    let value = self.term()?;
+                    end = self.expect(K::RBrack, "]")?.end;
+                    Some(value)
+                } else {
+                    None
+                };
+                return Ok(Statement {
+                    kind: StatementKind::External { atom, body, value },
+                    span: self.span(start, end),
+                });
+            }
+            "#project" => {
+                self.bump();
+                let target = if self.signature_ahead() {
+                    ProjectTarget::Signature(self.signature()?)
+                } else {
+                    let (atom, body) = self.conditional_atom()?;
+                    ProjectTarget::Atom { atom, body }
+                };
+                return self.finish(start, StatementKind::Project(target));
+            }
             "#edge" => "#edge directives",
             "#theory" => "#theory definitions",
             "#defined" => {
@@ -935,6 +967,20 @@ impl<'s> Parser<'s> {
         };
         self.bump();
         self.skip_statement(start, unsupported)
+    }
+
+    /// `a : body` (the `: body` optional, the body possibly empty) in
+    /// `#external` and `#project`.
+    fn conditional_atom(&mut self) -> PResult<(Atom, Vec<BodyElement>)> {
+        let first = self.pos;
+        let term = self.term()?;
+        let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+        let body = if self.eat(K::Colon).is_some() && !self.at(K::Dot) {
+            self.body()?
+        } else {
+            Vec::new()
+        };
+        Ok((atom, body))
     }
 
     /// `#minimize{ w@p, t.. : c; .. }.` (or `#maximize`), lparse's
@@ -2255,6 +2301,14 @@ mod tests {
         format!("{}{function}{{{}}}{guards}", naf(a.naf), elements.join(";"))
     }
 
+    fn condition_body(b: &[BodyElement]) -> String {
+        if b.is_empty() {
+            String::new()
+        } else {
+            format!(" : {}", body(b))
+        }
+    }
+
     fn signature(s: &Signature) -> String {
         let neg = if s.strong_negation { "-" } else { "" };
         format!("{neg}{}/{}", s.name, s.arity)
@@ -2360,6 +2414,25 @@ mod tests {
                 let directive = if *maximize { "#maximize" } else { "#minimize" };
                 format!("{directive}{{{}}}.", elements.join("; "))
             }
+            StatementKind::External {
+                atom: a,
+                body: b,
+                value,
+            } => format!(
+                "#external {}{}.{}",
+                atom(a),
+                condition_body(b),
+                value
+                    .as_ref()
+                    .map_or(String::new(), |v| format!(" [{}]", term(v)))
+            ),
+            StatementKind::Project(ProjectTarget::Atom { atom: a, body: b }) => {
+                format!("#project {}{}.", atom(a), condition_body(b))
+            }
+            StatementKind::Project(ProjectTarget::Signature(sig)) => {
+                format!("#project {}.", signature(sig))
+            }
+            StatementKind::Heuristic => "#heuristic.".to_string(),
             StatementKind::Unsupported { what } => format!("unsupported({what})."),
         }
     }
@@ -2546,6 +2619,10 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "p(X):q(X),not r(X),X<3 :- s.",
         );
         check("#false :- a. #false.", ":- a. .");
+        check(
+            "a | not b :- c. not a. not not a; b. a; not not b : c, d; not #false.",
+            "a | not b :- c. not a. not not a | b. a | not not b:c,d | not #false.",
+        );
     }
 
     #[test]
@@ -2671,9 +2748,9 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             ok.
             ",
             "
-            unsupported(#heuristic directives).
-            unsupported(#external directives).
-            unsupported(#project directives).
+            #heuristic.
+            #external a : b.
+            #project a/1.
             unsupported(#edge directives).
             unsupported(scripts).
             unsupported(#maxint).
@@ -2756,6 +2833,13 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         check(
             "#include <dir/file.lp>. #include \"a\\\"b\". #program step(t, u). #program base(). #base. #cumulative t.",
             r#"#include <dir/file.lp>. #include "a\"b". #program step. #program base. #program base. #program cumulative."#,
+        );
+        check(
+            "#external p(X) : q(X). [X] #external a. #external b:. #project a:. #project p/2. #project q(X) : r(X), not s. #heuristic p : q. [1@2,level] #edge (a,b) : c.",
+            "
+            #external p(X) : q(X). [X] #external a. #external b. #project a. #project p/2.
+            #project q(X) : r(X), not s. #heuristic. unsupported(#edge directives).
+            ",
         );
     }
 
