@@ -43,7 +43,8 @@
 //!    their bodies; constraints last;
 //! 4. the objective, one `#minimize` per priority level from the highest,
 //!    its elements by weight and conditions;
-//! 5. `#show` signatures sorted by name, arity and sign, then `#show` terms
+//! 5. `#edge (u,v):a.` per edge of `#edge` directives, by its atom;
+//! 6. `#show` signatures sorted by name, arity and sign, then `#show` terms
 //!    in term order.
 //!
 //! Inside a rule, head atoms, body literals (positive, then negative),
@@ -85,6 +86,7 @@ pub fn write(out: &mut impl Write, program: &GroundProgram) -> io::Result<()> {
     }
 
     text.objective(out)?;
+    text.edges(out)?;
     text.show(out, &rules)
 }
 
@@ -458,6 +460,25 @@ impl<'p> Printer<'p> {
             .filter(|&a| printed[a.index()] || (self.program.is_fact(a) && !self.is_auxiliary(a)))
             .map(|a| &self.program.atoms[a.index()])
             .collect()
+    }
+
+    /// `#edge (u,v):a.` for each edge of `#edge` directives, present when
+    /// its atom `a` holds (`#edge (u,v).` for a fact).
+    fn edges(&self, out: &mut impl Write) -> io::Result<()> {
+        let symbols = &self.program.symbols;
+        let mut edges: Vec<(Rank, SymId, SymId, AtomId)> = (self.program.edges.iter())
+            .map(|&(u, v, atom)| (self.rank[atom.index()], u, v, atom))
+            .collect();
+        edges.sort_unstable_by_key(|e| e.0);
+        for (rank, u, v, atom) in edges {
+            write!(out, "#edge ({},{})", symbols.display(u), symbols.display(v))?;
+            if !self.program.is_fact(atom) {
+                out.write_all(b":")?;
+                self.atom(out, rank)?;
+            }
+            out.write_all(b".\n")?;
+        }
+        Ok(())
     }
 
     /// The `#show` statements: the signatures of the shown atoms (only when

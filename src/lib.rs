@@ -26,6 +26,18 @@ use diagnostics::{Diagnostic, SourceMap, render_all};
 /// command line renders them. `#include` is not available here: it needs
 /// file I/O, which only the command line does.
 pub fn answer_sets(program: &str, max_models: usize) -> Result<Vec<Vec<String>>, String> {
+    let options = solve::SolveOptions {
+        max_models,
+        ..solve::SolveOptions::default()
+    };
+    answer_sets_with(program, options)
+}
+
+/// [`answer_sets`] with every option of the solver.
+pub fn answer_sets_with(
+    program: &str,
+    options: solve::SolveOptions,
+) -> Result<Vec<Vec<String>>, String> {
     let mut sources = SourceMap::default();
     let file = sources.add("<string>", program);
     let fail = |diagnostics: &[Diagnostic], sources: &SourceMap| render_all(diagnostics, sources);
@@ -36,10 +48,6 @@ pub fn answer_sets(program: &str, max_models: usize) -> Result<Vec<Vec<String>>,
     let (ground, diagnostics) = ground::ground(&statements, &[]);
     let Some(ground) = ground else {
         return Err(fail(&diagnostics, &sources));
-    };
-    let options = solve::SolveOptions {
-        max_models,
-        ..solve::SolveOptions::default()
     };
     let mut enumerator =
         solve::Enumerator::new(&ground, options).map_err(|e| fail(&[e], &sources))?;

@@ -274,6 +274,10 @@ case!(
     "v(true;false;free). #external e(X) : v(X). [X] #external f. g :- f. h :- e(free)."
 );
 case!(
+    edge_directive,
+    "node(1..3). {e(X,Y) : node(X), node(Y), X != Y}. #edge (X,Y) : e(X,Y). #edge (a,b;b,c). #edge (c,a) : e(1,2)."
+);
+case!(
     project_directive_and_parts,
     "#project p/1. {p(1..2)}. #program step(t). q(t). #program base. r :- p(1)."
 );

@@ -167,6 +167,10 @@ impl CRule {
 /// objective: `#cost(weight, priority, terms..)`, one predicate per arity.
 pub const COST_PREDICATE: &str = "#cost";
 
+/// The auxiliary predicate of `#edge (u, v) : body.`: `#edge((u, v))` holds
+/// when the edge is present.
+pub const EDGE_PREDICATE: &str = "#edge";
+
 /// The auxiliary predicate naming the atoms of `#project a : body.`:
 /// `#project(a)` for each ground instance.
 pub const PROJECT_PREDICATE: &str = "#project";
@@ -333,6 +337,28 @@ impl<'a> Compiler<'a> {
             }),
         );
         self.rule(&head, &body, span);
+    }
+
+    /// `#edge (u, v) : body.` becomes `#edge((u, v)) :- body.`
+    /// ([`EDGE_PREDICATE`]).
+    pub fn edge(&mut self, pair: &Term, body: &[BodyElement], span: Span) {
+        let head = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
+            atom: Atom {
+                strong_negation: false,
+                term: Term {
+                    kind: TermKind::Function {
+                        name: EDGE_PREDICATE.to_string(),
+                        args: vec![pair.clone()],
+                    },
+                    span: pair.span,
+                },
+                span: pair.span,
+            },
+            condition: Vec::new(),
+            span: pair.span,
+        }]);
+        self.rule(&head, body, span);
     }
 
     pub fn show_term(&mut self, term: &Term, body: &[BodyElement], span: Span) {

@@ -136,6 +136,7 @@ pub fn ground(
                     compiler.external(atom, body, value, span);
                 }
             }
+            StatementKind::Edge { pair, body } => compiler.edge(pair, body, span),
             StatementKind::Project(target) => {
                 let targets = projected.get_or_insert_with(Vec::new);
                 match target {
@@ -217,6 +218,7 @@ pub fn ground(
             .filter(|&a| projected.contains(&program.symbol(a)));
         program.projection = Some(atoms.collect());
     }
+    program.edges = edges(&program);
     (Some(program), diagnostics)
 }
 
@@ -239,6 +241,27 @@ fn projected_symbols(
         }
     }
     projected
+}
+
+/// The edges of `#edge` directives: each atom `#edge((u, v))`
+/// ([`compile::EDGE_PREDICATE`]) is the edge from `u` to `v`.
+fn edges(program: &GroundProgram) -> Vec<(SymId, SymId, AtomId)> {
+    let symbols = &program.symbols;
+    program
+        .atom_ids()
+        .filter_map(|atom| {
+            let (name, args, _) = symbols.as_function(program.symbol(atom))?;
+            if symbols.name_text(name) != compile::EDGE_PREDICATE || args.len() != 1 {
+                return None;
+            }
+            match symbols.as_function(args[0])? {
+                (tuple, &[u, v], false) if symbols.name_text(tuple).is_empty() => {
+                    Some((u, v, atom))
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// The signature of an atom as written.

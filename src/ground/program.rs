@@ -261,6 +261,10 @@ pub struct GroundProgram {
     /// The atoms of `#project` directives, which `--project` projects the
     /// answer sets onto (`None` without such directives: the shown atoms).
     pub projection: Option<Vec<AtomId>>,
+    /// The edges of `#edge` directives: `(u, v, a)` is the edge from `u` to
+    /// `v`, present when the atom `a` holds. The present edges must form an
+    /// acyclic graph.
+    pub edges: Vec<(SymId, SymId, AtomId)>,
 }
 
 /// The cost of one priority level: the sum of the weights of the elements

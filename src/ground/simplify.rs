@@ -272,6 +272,7 @@ impl<'a> Simplifier<'a> {
             aggregates,
             costs,
             projection: None,
+            edges: Vec::new(),
         }
     }
 }

@@ -354,11 +354,14 @@ pub enum StatementKind {
     /// `#project a : body.` and `#project p/n.`: the atoms `--project`
     /// projects the answer sets onto.
     Project(ProjectTarget),
+    /// `#edge (u, v) : body.`: the edges whose bodies hold form an acyclic
+    /// graph. `pair` is the tuple `(u, v)`, possibly a pool of tuples.
+    Edge { pair: Term, body: Vec<BodyElement> },
     /// `#heuristic a : body. [w@p, m]`: accepted and without effect, as in
     /// clingo without `--heuristic=Domain`.
     Heuristic,
     /// A statement the parser recognises but asp2sat does not support yet
-    /// (`#edge`, `#script`, theory atoms, ...).
+    /// (`#script`, theory atoms, ...).
     Unsupported { what: String },
 }
 

@@ -952,7 +952,16 @@ impl<'s> Parser<'s> {
                 };
                 return self.finish(start, StatementKind::Project(target));
             }
-            "#edge" => "#edge directives",
+            "#edge" => {
+                self.bump();
+                let pair = self.term()?;
+                let body = if self.eat(K::Colon).is_some() && !self.at(K::Dot) {
+                    self.body()?
+                } else {
+                    Vec::new()
+                };
+                return self.finish(start, StatementKind::Edge { pair, body });
+            }
             "#theory" => "#theory definitions",
             "#defined" => {
                 self.bump();
@@ -2433,6 +2442,9 @@ mod tests {
                 format!("#project {}.", signature(sig))
             }
             StatementKind::Heuristic => "#heuristic.".to_string(),
+            StatementKind::Edge { pair, body: b } => {
+                format!("#edge {}{}.", term(pair), condition_body(b))
+            }
             StatementKind::Unsupported { what } => format!("unsupported({what})."),
         }
     }
@@ -2751,7 +2763,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             #heuristic.
             #external a : b.
             #project a/1.
-            unsupported(#edge directives).
+            #edge (a,b).
             unsupported(scripts).
             unsupported(#maxint).
             ok.
@@ -2838,7 +2850,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "#external p(X) : q(X). [X] #external a. #external b:. #project a:. #project p/2. #project q(X) : r(X), not s. #heuristic p : q. [1@2,level] #edge (a,b) : c.",
             "
             #external p(X) : q(X). [X] #external a. #external b. #project a. #project p/2.
-            #project q(X) : r(X), not s. #heuristic. unsupported(#edge directives).
+            #project q(X) : r(X), not s. #heuristic. #edge (a,b) : c.
             ",
         );
     }

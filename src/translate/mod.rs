@@ -31,6 +31,7 @@
 //! [`translate`] and [`translate_exact`] only write clauses into a varisat
 //! [`ExtendFormula`] sink; they never call a solver.
 
+mod acyclicity;
 mod aggregates;
 mod bdd;
 mod bodies;
@@ -130,6 +131,9 @@ pub struct TranslationStats {
     /// Disjunctions of the conditions of cost elements.
     pub objective_variables: usize,
     pub objective_clauses: usize,
+    /// Reachability variables and gates of `#edge` directives.
+    pub acyclicity_variables: usize,
+    pub acyclicity_clauses: usize,
 }
 
 impl TranslationStats {
@@ -141,6 +145,7 @@ impl TranslationStats {
             + self.aggregate_variables
             + self.ranking_variables
             + self.objective_variables
+            + self.acyclicity_variables
     }
 
     pub fn clauses(&self) -> usize {
@@ -150,6 +155,7 @@ impl TranslationStats {
             + self.aggregate_clauses
             + self.ranking_clauses
             + self.objective_clauses
+            + self.acyclicity_clauses
     }
 }
 
@@ -732,6 +738,17 @@ fn completion(
         }
     }
 
+    // `#edge`: the present edges form an acyclic graph.
+    if !program.edges.is_empty() {
+        let (vars, clauses) = (writer.vars(), writer.clauses());
+        let edges: Vec<(SymId, SymId, Cond)> = (program.edges.iter())
+            .map(|&(u, v, atom)| (u, v, Cond::Lit(atom_vars[atom.index()].positive())))
+            .collect();
+        acyclicity::encode(&edges, &mut gates::Gates { sink: &mut writer });
+        stats.acyclicity_variables = writer.vars() - vars;
+        stats.acyclicity_clauses = writer.clauses() - clauses;
+    }
+
     // Show terms.
     let show_terms: Vec<Cond> = program
         .show_terms
@@ -769,8 +786,11 @@ fn completion(
     stats.body_variables = builder.body_variables;
     stats.cardinality_variables = builder.card_vars;
     stats.cardinality_clauses = builder.card_clauses;
-    stats.completion_clauses =
-        writer.clauses() - builder.card_clauses - stats.aggregate_clauses - stats.objective_clauses;
+    stats.completion_clauses = writer.clauses()
+        - builder.card_clauses
+        - stats.aggregate_clauses
+        - stats.objective_clauses
+        - stats.acyclicity_clauses;
 
     let (vars, clauses) = (writer.vars(), writer.clauses());
     let shown = shown_symbols(program, &atom_vars, &show_terms, &mut writer);
