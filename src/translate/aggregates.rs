@@ -184,20 +184,20 @@ impl RecursiveAggregate {
         gates: &mut Gates<S>,
         restrict: impl FnMut(AtomId, &mut Gates<S>) -> Cond,
     ) -> Cond {
-        self.restricted_with(
-            translation,
-            |body| translation.body_cond(body),
-            gates,
-            restrict,
-        )
+        let body_cond = |body| translation.body_cond(body);
+        self.restricted_with(translation, body_cond, false, gates, restrict)
     }
 
     /// [`Self::restricted`] with each condition body's truth given by
-    /// `body_cond` (its value in a model, for a search of its own).
+    /// `body_cond` (its value in a model, for a search of its own), and
+    /// with `every_element` the positive atoms of every element restricted:
+    /// the Ferraris reduct of the aggregate over the restricted atoms, for
+    /// an aggregate that its own atoms both raise and lower.
     pub(crate) fn restricted_with<S: ExtendFormula>(
         &self,
         translation: &Translation,
         body_cond: impl Fn(BodyId) -> Cond,
+        every_element: bool,
         gates: &mut Gates<S>,
         mut restrict: impl FnMut(AtomId, &mut Gates<S>) -> Cond,
     ) -> Cond {
@@ -213,7 +213,7 @@ impl RecursiveAggregate {
                 let mut alternatives = Vec::with_capacity(bodies.len());
                 for &body in bodies {
                     let mut conjuncts = vec![body_cond(body)];
-                    if *direction == Direction::Up {
+                    if every_element || *direction == Direction::Up {
                         for &p in translation.body_pos(body) {
                             conjuncts.push(restrict(p, gates));
                         }

@@ -49,9 +49,13 @@ pub struct MinimalityCheck {
 struct Component {
     atoms: Vec<AtomId>,
     rules: Vec<ComponentRule>,
-    /// Its aggregate atoms (recursive, each rising or falling with the
-    /// component's atoms: [`super::check_recursive_aggregates`]).
+    /// Its aggregate atoms, all recursive.
     aggregates: Vec<AtomId>,
+    /// One of them has a part that the component's atoms both raise and
+    /// lower: the search takes every element under the Ferraris reduct,
+    /// and a found set is cut away by the nogood of its context (there is
+    /// no loop formula of such aggregates here).
+    ferraris: bool,
 }
 
 /// A rule with a head atom in the component: every head of a
@@ -76,8 +80,14 @@ pub struct SupportTerms(FxHashMap<Vec<Lit>, Cond>);
 
 impl MinimalityCheck {
     /// The check of the components of `component` (one per atom) flagged
-    /// in `checked`.
-    pub(crate) fn new(program: &GroundProgram, component: &[u32], checked: &[bool]) -> Self {
+    /// in `checked`; those flagged in `ferraris` hold a non-monotone
+    /// recursive aggregate.
+    pub(crate) fn new(
+        program: &GroundProgram,
+        component: &[u32],
+        checked: &[bool],
+        ferraris: &[bool],
+    ) -> Self {
         let mut index = vec![UNCHECKED; checked.len()];
         let mut components = Vec::new();
         for (c, _) in checked.iter().enumerate().filter(|(_, on)| **on) {
@@ -86,6 +96,7 @@ impl MinimalityCheck {
                 atoms: Vec::new(),
                 rules: Vec::new(),
                 aggregates: Vec::new(),
+                ferraris: ferraris[c],
             });
         }
         let component_of: Vec<u32> = component.iter().map(|&c| index[c as usize]).collect();
@@ -223,7 +234,13 @@ impl MinimalityCheck {
                 None => Cond::True,
             };
             let mut gates = Gates { sink: &mut formula };
-            let holds = aggregate.restricted_with(translation, body_value, &mut gates, outside_set);
+            let holds = aggregate.restricted_with(
+                translation,
+                body_value,
+                component.ferraris,
+                &mut gates,
+                outside_set,
+            );
             let in_set = variable[&atom].negative();
             match holds {
                 Cond::True => formula.add_clause(&[in_set]),
@@ -234,13 +251,61 @@ impl MinimalityCheck {
         Some(UnfoundedSearch { formula, atoms })
     }
 
+    /// The clauses that cut away `model`, whose set `unfounded` of atoms of
+    /// `component` is unfounded: its loop formula ([`Self::loop_formula`]),
+    /// or in a component with a non-monotone aggregate the nogood of
+    /// everything the search read: the component's atoms, and the other
+    /// atoms of its rules and aggregates.
+    pub fn cut<S: ExtendFormula>(
+        &self,
+        translation: &Translation,
+        component: usize,
+        unfounded: &[AtomId],
+        model: &[bool],
+        terms: &mut SupportTerms,
+        definitions: &mut S,
+    ) -> Vec<Vec<Lit>> {
+        let c = &self.components[component];
+        if !c.ferraris {
+            return self.loop_formula(translation, component, unfounded, terms, definitions);
+        }
+        let mut read: Vec<AtomId> = c.atoms.clone();
+        for rule in &c.rules {
+            read.extend(&rule.heads);
+            read.extend(&rule.body.pos);
+            read.extend(&rule.body.neg);
+        }
+        for &atom in &c.aggregates {
+            let aggregate = translation
+                .recursive_aggregate(atom)
+                .expect("an aggregate atom on a cycle is recursive");
+            for &body in aggregate.conditions.iter().flatten() {
+                read.extend(translation.body_pos(body));
+                read.extend(translation.body_neg(body));
+            }
+        }
+        read.sort_unstable();
+        read.dedup();
+        let mut clause: Vec<Lit> = (read.iter())
+            .map(|&a| {
+                let lit = translation.atom_lit(a);
+                if model[a.index()] { !lit } else { lit }
+            })
+            .collect();
+        if normalize_clause(&mut clause) {
+            vec![clause]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The loop formula of `unfounded`, a set of atoms of `component`:
     /// per atom `u` of it, `¬u ∨ ⋁ (B ∧ ¬(H \ U))` over the rules with a head
     /// in `U` and no positive body atom in `U`, or the aggregate of an
     /// aggregate atom of `U` holding with the atoms of `U` false. Support
     /// terms of several literals are new variables of `definitions`, the
     /// solver the clauses are for.
-    pub fn loop_formula<S: ExtendFormula>(
+    fn loop_formula<S: ExtendFormula>(
         &self,
         translation: &Translation,
         component: usize,

@@ -399,10 +399,9 @@ pub fn normalize_clause(lits: &mut Vec<Lit>) -> bool {
 
 /// Translates a ground program into clauses added to `sink`.
 ///
-/// Fails, before writing anything, on a recursive aggregate it cannot
-/// check ([`check_recursive_aggregates`]). Components that are not
-/// head-cycle-free are translated by their completion, and
-/// [`Translation::minimality`] checks their models.
+/// Never fails: components that are not head-cycle-free, or hold a
+/// non-monotone recursive aggregate, are translated by their completion,
+/// and [`Translation::minimality`] checks their models.
 pub fn translate(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
@@ -423,8 +422,8 @@ pub fn translate(
 /// Every auxiliary variable is functionally determined by the atoms, so the
 /// number of models (no projection) is the number of answer sets, and the
 /// models projected to the shown symbols' variables are the distinct
-/// visible sets. Fails, before writing anything, like [`translate`], and
-/// when a component is not head-cycle-free.
+/// visible sets. Fails, before writing anything, when a component is not
+/// head-cycle-free or holds a non-monotone recursive aggregate.
 pub fn translate_exact(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
@@ -492,10 +491,16 @@ fn completion(
             ),
         ));
     }
-    check_recursive_aggregates(program, &components.component, &cyclic)?;
-    let minimality = if cycles.iter().any(Option::is_some) {
-        let checked: Vec<bool> = cycles.iter().map(Option::is_some).collect();
-        minimality::MinimalityCheck::new(program, &components.component, &checked)
+    let mut nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
+    if exact && let Some(error) = nonmonotone.iter_mut().find_map(Option::take) {
+        return Err(error);
+    }
+    let checked: Vec<bool> = (cycles.iter().zip(&nonmonotone))
+        .map(|(cycle, aggregate)| cycle.is_some() || aggregate.is_some())
+        .collect();
+    let minimality = if checked.contains(&true) {
+        let ferraris: Vec<bool> = nonmonotone.iter().map(Option::is_some).collect();
+        minimality::MinimalityCheck::new(program, &components.component, &checked, &ferraris)
     } else {
         minimality::MinimalityCheck::default()
     };
@@ -982,7 +987,7 @@ fn shown_symbols<S: ExtendFormula>(
 /// The positive dependency graph in CSR form: head atom → positive body
 /// atoms (for choice elements, of body and condition); aggregate atom →
 /// the positive atoms of the elements that can raise one of its parts (or
-/// move it both ways, which [`check_recursive_aggregates`] refuses on a
+/// move it both ways, which [`nonmonotone_aggregates`] finds on a
 /// cycle).
 struct Graph {
     offsets: Vec<usize>,
@@ -1103,18 +1108,21 @@ fn head_cycles(
     cycles
 }
 
-/// Rejects an aggregate on a positive cycle with a part that atoms of its
-/// own component can both raise and lower: its stability needs a
-/// minimality check under the reduct of its formula that asp2sat does not
-/// have.
-fn check_recursive_aggregates(
+/// Per component: its first aggregate on a positive cycle with a part
+/// that atoms of its own component can both raise and lower, if any, as the
+/// error the exact translation gives (its stability needs the minimality
+/// check under the aggregate's Ferraris reduct, which has no exact CNF of
+/// polynomial size in general).
+fn nonmonotone_aggregates(
     program: &GroundProgram,
-    component: &[u32],
+    components: &crate::graph::Components,
     cyclic: &[bool],
-) -> Result<(), Diagnostic> {
+) -> Vec<Option<Diagnostic>> {
+    let component = &components.component;
+    let mut found: Vec<Option<Diagnostic>> = (0..components.count).map(|_| None).collect();
     for definition in &program.aggregates {
         let own = component[definition.atom.index()];
-        if !cyclic[own as usize] {
+        if !cyclic[own as usize] || found[own as usize].is_some() {
             continue;
         }
         for (op, _) in definition.parts() {
@@ -1143,16 +1151,20 @@ fn check_recursive_aggregates(
                 } else {
                     format!("{} can raise and {} lower", name(up), name(down))
                 };
-                return Err(Diagnostic::error(
+                found[own as usize] = Some(Diagnostic::error(
                     definition.origin,
                     format!(
-                        "non-monotone recursive aggregate: {how} one of its guards, and depends on it; asp2sat does not support such recursion yet"
+                        "non-monotone recursive aggregate: {how} one of its guards, and depends \
+                         on it; no CNF of polynomial size expresses the stability of such \
+                         programs in general, so they are not translated exactly (`dimacs`, \
+                         `--translation=eager`): `asp2sat solve` checks them"
                     ),
                 ));
+                break;
             }
         }
     }
-    Ok(())
+    found
 }
 
 #[cfg(test)]
