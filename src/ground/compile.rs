@@ -244,23 +244,7 @@ impl<'a> Compiler<'a> {
                 span,
             }));
         }
-        let atom = Atom {
-            strong_negation: false,
-            term: Term {
-                kind: TermKind::Function {
-                    name: COST_PREDICATE.to_string(),
-                    args,
-                },
-                span,
-            },
-            span,
-        };
-        let head = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom,
-            condition: Vec::new(),
-            span,
-        }]);
+        let head = auxiliary_head(COST_PREDICATE, args, span);
         self.rule(&head, &element.condition, span);
     }
 
@@ -312,22 +296,7 @@ impl<'a> Compiler<'a> {
         } else {
             atom.term.clone()
         };
-        let head = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom: Atom {
-                strong_negation: false,
-                term: Term {
-                    kind: TermKind::Function {
-                        name: PROJECT_PREDICATE.to_string(),
-                        args: vec![term],
-                    },
-                    span: atom.span,
-                },
-                span: atom.span,
-            },
-            condition: Vec::new(),
-            span: atom.span,
-        }]);
+        let head = auxiliary_head(PROJECT_PREDICATE, vec![term], atom.span);
         let mut body = body.to_vec();
         body.insert(
             0,
@@ -342,22 +311,7 @@ impl<'a> Compiler<'a> {
     /// `#edge (u, v) : body.` becomes `#edge((u, v)) :- body.`
     /// ([`EDGE_PREDICATE`]).
     pub fn edge(&mut self, pair: &Term, body: &[BodyElement], span: Span) {
-        let head = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom: Atom {
-                strong_negation: false,
-                term: Term {
-                    kind: TermKind::Function {
-                        name: EDGE_PREDICATE.to_string(),
-                        args: vec![pair.clone()],
-                    },
-                    span: pair.span,
-                },
-                span: pair.span,
-            },
-            condition: Vec::new(),
-            span: pair.span,
-        }]);
+        let head = auxiliary_head(EDGE_PREDICATE, vec![pair.clone()], pair.span);
         self.rule(&head, body, span);
     }
 
@@ -1513,6 +1467,26 @@ fn unpool_literal(literal: &Literal) -> Vec<Literal> {
             .collect(),
         Literal::Boolean { .. } => vec![literal.clone()],
     }
+}
+
+/// The head `name(args)` of a rule defining an auxiliary atom.
+fn auxiliary_head(name: &str, args: Vec<Term>, span: Span) -> Head {
+    Head::Disjunction(vec![ast::HeadLiteral {
+        naf: Naf::Positive,
+        atom: Atom {
+            strong_negation: false,
+            term: Term {
+                kind: TermKind::Function {
+                    name: name.to_string(),
+                    args,
+                },
+                span,
+            },
+            span,
+        },
+        condition: Vec::new(),
+        span,
+    }])
 }
 
 /// `l : c` in a body holds when `l` holds for every instance of `c`: as an
