@@ -274,6 +274,10 @@ case!(
     "v(true;false;free). #external e(X) : v(X). [X] #external f. g :- f. h :- e(free)."
 );
 case!(
+    comparison_heads,
+    "{p(1..4)}. X+1 < 4 :- p(X). q(a;b). {r(X)} :- q(X). X = a :- r(X)."
+);
+case!(
     edge_directive,
     "node(1..3). {e(X,Y) : node(X), node(Y), X != Y}. #edge (X,Y) : e(X,Y). #edge (a,b;b,c). #edge (c,a) : e(1,2)."
 );

@@ -486,6 +486,23 @@ impl<'a> Compiler<'a> {
                     }
                 }
             }
+            // `l op r :- B.` is `:- B, not l op r.`
+            RuleHead::Ast(Head::Comparison {
+                lhs,
+                op,
+                rhs,
+                span: at,
+            }) => {
+                let mut body = body.to_vec();
+                body.push(BodyElement::Literal(Literal::Comparison {
+                    naf: Naf::Not,
+                    lhs: lhs.clone(),
+                    op: *op,
+                    rhs: rhs.clone(),
+                    span: *at,
+                }));
+                self.compile(RuleHead::Ast(&Head::Constraint), &body, span);
+            }
             RuleHead::Ast(Head::Constraint) => {
                 for body in &bodies {
                     self.compile_one(RuleShape::Constraint, body, span);

@@ -290,6 +290,13 @@ pub struct HeadAggregateElement {
 pub enum Head {
     /// An integrity constraint: `:- body.` (also a `#false` head).
     Constraint,
+    /// A comparison that must hold when the body does: `X = Y :- body.`
+    Comparison {
+        lhs: Term,
+        op: CmpOp,
+        rhs: Term,
+        span: Span,
+    },
     /// One or more disjuncts separated by `|`, `;` or DLV's `v`. A normal
     /// rule or fact has exactly one unconditional disjunct.
     Disjunction(Vec<HeadLiteral>),

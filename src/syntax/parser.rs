@@ -1235,6 +1235,17 @@ impl<'s> Parser<'s> {
                 self.head_aggregate(start, vec![guard])
             };
         }
+        if let Some(op) = comparison(self.peek()) {
+            self.bump();
+            let rhs = self.term()?;
+            let span = self.span(start, rhs.span.end as usize);
+            return Ok(Head::Comparison {
+                lhs: term,
+                op,
+                rhs,
+                span,
+            });
+        }
         let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
         self.disjunction(start, Naf::Positive, atom)
     }
@@ -2328,6 +2339,9 @@ mod tests {
             StatementKind::Rule { head, body: b } => {
                 let head = match head {
                     Head::Constraint => String::new(),
+                    Head::Comparison { lhs, op, rhs, .. } => {
+                        format!("{}{}{}", term(lhs), op.as_str(), term(rhs))
+                    }
                     Head::Disjunction(lits) => lits
                         .iter()
                         .map(|l| {
@@ -2631,6 +2645,10 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "p(X):q(X),not r(X),X<3 :- s.",
         );
         check("#false :- a. #false.", ":- a. .");
+        check(
+            "X = Y :- p(X,Y). f(X) < 3 :- q(X).",
+            "X=Y :- p(X,Y). f(X)<3 :- q(X).",
+        );
         check(
             "a | not b :- c. not a. not not a; b. a; not not b : c, d; not #false.",
             "a | not b :- c. not a. not not a | b. a | not not b:c,d | not #false.",

@@ -56,6 +56,7 @@ pub const FEATURES: &[&str] = &[
     "default negation",
     "arithmetic",
     "constraint",
+    "comparison head",
     "#show p/n",
     "#show term",
     "#const",
@@ -767,6 +768,15 @@ impl Gen {
             self.pos_atom(p, &mut body);
         }
         self.extras(&mut body, true);
+        if body.bound.len() >= 2 && self.rng.chance(0.25) {
+            // A comparison head: `X != Y :- body.` is `:- body, X = Y.`
+            self.mark("comparison head");
+            let (a, b) = (body.bound[0].clone(), body.bound[1].clone());
+            let op = *self.rng.pick(&["!=", "<", "<=", "=", ">"]);
+            self.lines
+                .push(format!("{a} {op} {b} :- {}.", body.lits.join(", ")));
+            return;
+        }
         self.lines.push(format!(":- {}.", body.lits.join(", ")));
     }
 
