@@ -558,8 +558,8 @@ impl<'a> Compiler<'a> {
                 };
                 let choice = Head::Choice {
                     guards: Vec::new(),
-                    elements: elements
-                        .iter()
+                    elements: (elements.iter())
+                        .filter(|e| e.naf == Naf::Positive)
                         .map(|e| ast::ChoiceElement {
                             atom: e.atom.clone(),
                             condition: e.condition.iter().cloned().chain(defined(e)).collect(),
@@ -573,6 +573,7 @@ impl<'a> Compiler<'a> {
                     (
                         e.terms.clone(),
                         e.literal_tuple,
+                        e.naf,
                         &e.atom,
                         &e.condition[..],
                         e.span,
@@ -595,9 +596,16 @@ impl<'a> Compiler<'a> {
                     span: *choice_span,
                 };
                 self.compile(RuleHead::Ast(&choice), body, span);
-                let counted = elements
-                    .iter()
-                    .map(|e| (Vec::new(), true, &e.atom, &e.condition[..], e.span));
+                let counted = elements.iter().map(|e| {
+                    (
+                        Vec::new(),
+                        true,
+                        Naf::Positive,
+                        &e.atom,
+                        &e.condition[..],
+                        e.span,
+                    )
+                });
                 self.require_aggregate(
                     AggregateFunction::Count,
                     counted,
@@ -635,7 +643,7 @@ impl<'a> Compiler<'a> {
     fn require_aggregate<'e>(
         &mut self,
         function: AggregateFunction,
-        elements: impl Iterator<Item = (Vec<Term>, bool, &'e Atom, &'e [Literal], Span)>,
+        elements: impl Iterator<Item = (Vec<Term>, bool, Naf, &'e Atom, &'e [Literal], Span)>,
         guards: &[ast::Guard],
         aggregate_span: Span,
         body: &[BodyElement],
@@ -643,16 +651,18 @@ impl<'a> Compiler<'a> {
     ) {
         let elements = elements
             .map(
-                |(terms, literal_tuple, atom, condition, element_span)| ast::AggregateElement {
-                    terms,
-                    literal_tuple,
-                    condition: std::iter::once(Literal::Atom {
-                        naf: Naf::Positive,
-                        atom: atom.clone(),
-                    })
-                    .chain(condition.iter().cloned())
-                    .collect(),
-                    span: element_span,
+                |(terms, literal_tuple, naf, atom, condition, element_span)| {
+                    ast::AggregateElement {
+                        terms,
+                        literal_tuple,
+                        condition: std::iter::once(Literal::Atom {
+                            naf,
+                            atom: atom.clone(),
+                        })
+                        .chain(condition.iter().cloned())
+                        .collect(),
+                        span: element_span,
+                    }
                 },
             )
             .collect();

@@ -278,6 +278,8 @@ pub struct HeadLiteral {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeadAggregateElement {
     pub terms: Vec<Term>,
+    /// `not a` counts when `a` does not hold, and chooses nothing.
+    pub naf: Naf,
     pub atom: Atom,
     pub condition: Vec<Literal>,
     /// lparse's weighted atom `a = w`: the tuple is `w` and the atom, as in

@@ -1303,6 +1303,7 @@ impl<'s> Parser<'s> {
                     };
                     elements.push(HeadAggregateElement {
                         terms: element.terms,
+                        naf: Naf::Positive,
                         atom,
                         condition: element.condition[1..].to_vec(),
                         literal_tuple: true,
@@ -1327,6 +1328,7 @@ impl<'s> Parser<'s> {
         self.braced_elements(|parser, start| {
             let terms = parser.element_terms()?;
             parser.expect(K::Colon, ":")?;
+            let naf = parser.naf();
             let first = parser.pos;
             let term = parser.term()?;
             let atom = parser
@@ -1335,6 +1337,7 @@ impl<'s> Parser<'s> {
             let (condition, end) = parser.optional_condition(atom.span.end)?;
             Ok(HeadAggregateElement {
                 terms,
+                naf,
                 atom,
                 condition,
                 literal_tuple: false,
@@ -2375,7 +2378,7 @@ mod tests {
                             .map(|e| AggregateElement {
                                 terms: e.terms.clone(),
                                 condition: std::iter::once(Literal::Atom {
-                                    naf: Naf::Positive,
+                                    naf: e.naf,
                                     atom: e.atom.clone(),
                                 })
                                 .chain(e.condition.iter().cloned())
@@ -2648,6 +2651,10 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         check(
             "X = Y :- p(X,Y). f(X) < 3 :- q(X).",
             "X=Y :- p(X,Y). f(X)<3 :- q(X).",
+        );
+        check(
+            "2 #count{ r,X : not r(X) : p(X); q : q } 4.",
+            "head#count{r,X:not r(X),p(X);q:q}>=2<=4.",
         );
         check(
             "a | not b :- c. not a. not not a; b. a; not not b : c, d; not #false.",
