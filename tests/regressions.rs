@@ -75,6 +75,10 @@ const ANSWERS: &[Case] = &[
     // ... also when an element's condition reads the choice's own atoms,
     // which grounds the elements one by one.
     ("r. 1/0 { q; u : not u } :- r.", &[], &["r"]),
+    // ... and of a head aggregate, or a choice with a negated element
+    // (a head aggregate too): it chose its atoms freely.
+    ("q. #count{ 1 : a : #true } 1/0 :- q.", &[], &["q"]),
+    ("q. { a; not b } 1+x :- q.", &[], &["q"]),
     (
         "e0(1). e0(2). (X/(X-1)) { p(I,X) : e0(I), not q(I); q(X) } :- e0(X).",
         &[],

@@ -276,6 +276,7 @@ impl<'a> Compiler<'a> {
         let choice = Head::Choice {
             guards: Vec::new(),
             elements: vec![ast::ChoiceElement {
+                naf: Naf::Positive,
                 atom: atom.clone(),
                 condition: Vec::new(),
                 span: atom.span,
@@ -561,6 +562,7 @@ impl<'a> Compiler<'a> {
                     elements: (elements.iter())
                         .filter(|e| e.naf == Naf::Positive)
                         .map(|e| ast::ChoiceElement {
+                            naf: Naf::Positive,
                             atom: e.atom.clone(),
                             condition: e.condition.iter().cloned().chain(defined(e)).collect(),
                             span: e.span,
@@ -568,7 +570,19 @@ impl<'a> Compiler<'a> {
                         .collect(),
                     span: *aggregate_span,
                 };
-                self.compile(RuleHead::Ast(&choice), body, span);
+                // An undefined guard drops the instance, as in a choice
+                // rule: nothing is chosen (`g = g` fails on undefined `g`).
+                let mut choice_body = body.to_vec();
+                choice_body.extend(guards.iter().map(|g| {
+                    BodyElement::Literal(Literal::Comparison {
+                        naf: Naf::Positive,
+                        lhs: g.term.clone(),
+                        op: CmpOp::Eq,
+                        rhs: g.term.clone(),
+                        span: g.term.span,
+                    })
+                }));
+                self.compile(RuleHead::Ast(&choice), &choice_body, span);
                 let counted = elements.iter().map(|e| {
                     (
                         e.terms.clone(),
@@ -582,6 +596,30 @@ impl<'a> Compiler<'a> {
                 if !guards.is_empty() {
                     self.require_aggregate(*function, counted, guards, *aggregate_span, body, span);
                 }
+            }
+            // A choice with a negated element is the head aggregate counting
+            // its literals: `1 { a; not b } 1` is `1 #count{ a; not b } 1`.
+            RuleHead::Ast(Head::Choice {
+                guards,
+                elements,
+                span: choice_span,
+            }) if elements.iter().any(|e| e.naf != Naf::Positive) => {
+                let aggregate = Head::Aggregate {
+                    function: AggregateFunction::Count,
+                    elements: (elements.iter())
+                        .map(|e| ast::HeadAggregateElement {
+                            terms: Vec::new(),
+                            naf: e.naf,
+                            atom: e.atom.clone(),
+                            condition: e.condition.clone(),
+                            literal_tuple: true,
+                            span: e.span,
+                        })
+                        .collect(),
+                    guards: guards.clone(),
+                    span: *choice_span,
+                };
+                self.compile(RuleHead::Ast(&aggregate), body, span);
             }
             RuleHead::Ast(Head::Choice {
                 guards,
@@ -624,6 +662,7 @@ impl<'a> Compiler<'a> {
                     for atom in unpool_atom(&element.atom) {
                         for condition in &conditions {
                             expanded.push(ast::ChoiceElement {
+                                naf: element.naf,
                                 atom: atom.clone(),
                                 condition: condition.clone(),
                                 span: element.span,

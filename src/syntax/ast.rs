@@ -258,6 +258,9 @@ pub struct Guard {
 /// `atom : condition` inside a choice head.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChoiceElement {
+    /// `not a` chooses nothing; it counts towards the bounds when `a` does
+    /// not hold.
+    pub naf: Naf,
     pub atom: Atom,
     pub condition: Vec<Literal>,
     pub span: Span,

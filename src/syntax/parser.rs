@@ -1464,13 +1464,16 @@ impl<'s> Parser<'s> {
         let mut elements = Vec::new();
         if self.eat(K::RBrace).is_none() {
             loop {
+                let element_start = self.tok().start;
+                let naf = self.naf();
                 let first = self.pos;
                 let term = self.term()?;
                 let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
                 let (condition, end) = self.optional_condition(atom.span.end)?;
                 let conditional = !condition.is_empty();
-                let span = self.span(atom.span.start as usize, end);
+                let span = self.span(element_start, end);
                 elements.push(ChoiceElement {
+                    naf,
                     atom,
                     condition,
                     span,
@@ -2362,7 +2365,14 @@ mod tests {
                             .join(",");
                         let elements = elements
                             .iter()
-                            .map(|e| format!("{}{}", atom(&e.atom), condition(&e.condition)))
+                            .map(|e| {
+                                format!(
+                                    "{}{}{}",
+                                    naf(e.naf),
+                                    atom(&e.atom),
+                                    condition(&e.condition)
+                                )
+                            })
                             .collect::<Vec<_>>()
                             .join("; ");
                         format!("choice[{guards}]{{{elements}}}")
@@ -2652,6 +2662,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "X = Y :- p(X,Y). f(X) < 3 :- q(X).",
             "X=Y :- p(X,Y). f(X)<3 :- q(X).",
         );
+        check("1 { not a; b : c } 1.", "choice[>=1,<=1]{not a; b:c}.");
         check(
             "2 #count{ r,X : not r(X) : p(X); q : q } 4.",
             "head#count{r,X:not r(X),p(X);q:q}>=2<=4.",

@@ -615,6 +615,14 @@ impl Gen {
             let a = self.atom(p, false, &args);
             elems.push(a);
         }
+        if self.rng.chance(0.1) {
+            // A negated element: counted towards the bounds, chosen never.
+            self.mark("negated head");
+            let p = *self.rng.pick(&self.below(self.preds.len()));
+            let args = self.head_args(self.preds[p].arity, &body, true);
+            let a = self.atom(p, false, &args);
+            elems.push(format!("not {a}"));
+        }
         let inner = elems.join("; ");
         let kind = self.rng.below(6);
         if kind >= 2 {
