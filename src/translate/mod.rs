@@ -479,7 +479,7 @@ fn completion(
     let cyclic = cyclic_components(&components, &graph);
     let tight = !cyclic.iter().any(|&c| c);
     let cycles = head_cycles(program, &components);
-    if exact && let Some(cycle) = cycles.iter().flatten().next() {
+    if exact && let Some(cycle) = cycles.values().next() {
         return Err(Diagnostic::error(
             cycle.origin,
             format!(
@@ -492,17 +492,22 @@ fn completion(
         ));
     }
     let mut nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
-    if exact && let Some(error) = nonmonotone.iter_mut().find_map(Option::take) {
+    if exact && let Some((_, error)) = nonmonotone.pop_first() {
         return Err(error);
     }
-    let checked: Vec<bool> = (cycles.iter().zip(&nonmonotone))
-        .map(|(cycle, aggregate)| cycle.is_some() || aggregate.is_some())
-        .collect();
-    let minimality = if checked.contains(&true) {
-        let ferraris: Vec<bool> = nonmonotone.iter().map(Option::is_some).collect();
-        minimality::MinimalityCheck::new(program, &components.component, &checked, &ferraris)
-    } else {
+    let minimality = if cycles.is_empty() && nonmonotone.is_empty() {
         minimality::MinimalityCheck::default()
+    } else {
+        let mut checked = vec![false; components.count];
+        let mut ferraris = vec![false; components.count];
+        for &c in cycles.keys() {
+            checked[c as usize] = true;
+        }
+        for &c in nonmonotone.keys() {
+            checked[c as usize] = true;
+            ferraris[c as usize] = true;
+        }
+        minimality::MinimalityCheck::new(program, &components.component, &checked, &ferraris)
     };
     drop(graph);
     let on_cycle = |atom: AtomId| cyclic[components.component[atom.index()] as usize];
@@ -1080,14 +1085,15 @@ impl HeadCycle {
     }
 }
 
-/// Per component: the first disjunctive rule with two head atoms in it, if
-/// any (the component is then not head-cycle-free).
+/// The components that are not head-cycle-free, each with its first
+/// disjunctive rule with two head atoms in it (few components have one: a
+/// map, not a slot per component).
 fn head_cycles(
     program: &GroundProgram,
     components: &crate::graph::Components,
-) -> Vec<Option<HeadCycle>> {
+) -> std::collections::BTreeMap<u32, HeadCycle> {
     let component = &components.component;
-    let mut cycles: Vec<Option<HeadCycle>> = (0..components.count).map(|_| None).collect();
+    let mut cycles = std::collections::BTreeMap::new();
     let mut heads_by_component: Vec<(u32, AtomId)> = Vec::new();
     for rule in &program.rules {
         let Head::Disjunction(heads) = &rule.head else {
@@ -1098,7 +1104,7 @@ fn head_cycles(
         heads_by_component.sort_unstable();
         for pair in heads_by_component.windows(2) {
             if pair[0].0 == pair[1].0 && pair[0].1 != pair[1].1 {
-                cycles[pair[0].0 as usize].get_or_insert(HeadCycle {
+                cycles.entry(pair[0].0).or_insert(HeadCycle {
                     origin: rule.origin,
                     heads: (pair[0].1, pair[1].1),
                 });
@@ -1108,21 +1114,21 @@ fn head_cycles(
     cycles
 }
 
-/// Per component: its first aggregate on a positive cycle with a part
-/// that atoms of its own component can both raise and lower, if any, as the
-/// error the exact translation gives (its stability needs the minimality
-/// check under the aggregate's Ferraris reduct, which has no exact CNF of
-/// polynomial size in general).
+/// The components with an aggregate on a positive cycle with a part that
+/// atoms of its own component can both raise and lower, each with the
+/// error the exact translation gives for its first such aggregate (its
+/// stability needs the minimality check under the aggregate's Ferraris
+/// reduct, which has no exact CNF of polynomial size in general).
 fn nonmonotone_aggregates(
     program: &GroundProgram,
     components: &crate::graph::Components,
     cyclic: &[bool],
-) -> Vec<Option<Diagnostic>> {
+) -> std::collections::BTreeMap<u32, Diagnostic> {
     let component = &components.component;
-    let mut found: Vec<Option<Diagnostic>> = (0..components.count).map(|_| None).collect();
+    let mut found = std::collections::BTreeMap::new();
     for definition in &program.aggregates {
         let own = component[definition.atom.index()];
-        if !cyclic[own as usize] || found[own as usize].is_some() {
+        if !cyclic[own as usize] || found.contains_key(&own) {
             continue;
         }
         for (op, _) in definition.parts() {
@@ -1151,7 +1157,9 @@ fn nonmonotone_aggregates(
                 } else {
                     format!("{} can raise and {} lower", name(up), name(down))
                 };
-                found[own as usize] = Some(Diagnostic::error(
+                found.insert(
+                    own,
+                    Diagnostic::error(
                     definition.origin,
                     format!(
                         "non-monotone recursive aggregate: {how} one of its guards, and depends \
