@@ -74,26 +74,31 @@ pub fn tarjan(n: usize, offsets: &[usize], targets: &[u32]) -> Components {
     }
 }
 
+/// Turns counts at `offsets[i + 1]` into the start of each node's range:
+/// `offsets[i]` becomes the sum of the counts before `i`.
+pub fn prefix_sums(offsets: &mut [usize]) {
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+}
+
+/// The adjacency of nodes `0..n` in the form [`tarjan`] takes: node `v`'s
+/// successors (with their payload) are `targets[offsets[v]..offsets[v + 1]]`,
+/// in the order of `edges`.
+pub fn csr<T: Copy>(n: usize, edges: &[(u32, T)]) -> (Vec<usize>, Vec<T>) {
+    let mut offsets = vec![0; n + 1];
+    for &(s, _) in edges {
+        offsets[s as usize + 1] += 1;
+    }
+    prefix_sums(&mut offsets);
+    let mut sorted = edges.to_vec();
+    sorted.sort_by_key(|&(s, _)| s);
+    (offsets, sorted.into_iter().map(|(_, t)| t).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn csr(n: usize, edges: &[(u32, u32)]) -> (Vec<usize>, Vec<u32>) {
-        let mut offsets = vec![0; n + 1];
-        for &(s, _) in edges {
-            offsets[s as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut fill = offsets.clone();
-        let mut targets = vec![0; edges.len()];
-        for &(s, t) in edges {
-            targets[fill[s as usize]] = t;
-            fill[s as usize] += 1;
-        }
-        (offsets, targets)
-    }
 
     #[test]
     fn finds_cycles_and_reverse_topological_order() {

@@ -9,8 +9,9 @@
 //! - Tight programs: every model of the completion is an answer set.
 //! - Non-tight programs: a model with unfounded atoms is cut away by its
 //!   loop formulas and the solver is called again; in components that are
-//!   not head-cycle-free, a second solver searches for unfounded sets
-//!   ([`minimality`]) once the linear check finds none; or, with
+//!   not head-cycle-free or hold a non-monotone recursive aggregate, a
+//!   second solver searches for unfounded sets ([`minimality`]) once the
+//!   linear check finds none; or, with
 //!   [`TranslationMode::Eager`], the exact translation with a level ranking
 //!   has no such models in the first place.
 //! - Blocking: the negation of the model restricted to the atom variables
@@ -410,10 +411,10 @@ impl Iterator for Enumerator {
     }
 }
 
-/// The loop formulas of the unfounded sets that `model` (one value per
-/// atom) has in the components that are not head-cycle-free, each
-/// component searched by a solver of its own ([`minimality`]), written for
-/// `solver`; empty when there are none.
+/// The cuts of the unfounded sets that `model` (one value per atom) has in
+/// the components the minimality check covers, each component searched by
+/// a solver of its own ([`minimality`]), written for `solver`; empty when
+/// there are none.
 pub(crate) fn minimality_cuts<S: ExtendFormula>(
     translation: &Translation,
     model: &[bool],

@@ -34,10 +34,8 @@ pub enum CLit {
 /// occur nowhere else in the rule are local to their element.
 #[derive(Clone, Debug)]
 pub struct CAggregate {
-    /// Under `not` or `not not`: its elements are no positive dependency.
-    pub negated: bool,
-    /// Under `not not`: it holds when the aggregate does.
-    pub double_negated: bool,
+    /// `not` or `not not` in front of it.
+    pub naf: Naf,
     pub function: AggregateFunction,
     pub elements: Vec<CAggregateElement>,
     pub guards: Vec<(CmpOp, CTerm)>,
@@ -57,6 +55,11 @@ pub struct CAggregate {
 }
 
 impl CAggregate {
+    /// Under `not` or `not not`: its elements are no positive dependency.
+    pub fn negated(&self) -> bool {
+        self.naf != Naf::Positive
+    }
+
     /// Whether an element's condition reads a predicate for which
     /// `selected` holds: positively, or also negatively with `negated`.
     pub fn reads(&self, selected: &dyn Fn(PredId) -> bool, negated: bool) -> bool {
@@ -266,12 +269,7 @@ impl<'a> Compiler<'a> {
             }));
             body
         };
-        let fact = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom: atom.clone(),
-            condition: Vec::new(),
-            span: atom.span,
-        }]);
+        let fact = literal_head(Naf::Positive, atom.clone(), atom.span);
         self.rule(&fact, &valued("true"), span);
         let choice = Head::Choice {
             guards: Vec::new(),
@@ -547,13 +545,7 @@ impl<'a> Compiler<'a> {
                             } else {
                                 t.clone()
                             };
-                            Literal::Comparison {
-                                naf: Naf::Positive,
-                                lhs: term.clone(),
-                                op: CmpOp::Eq,
-                                rhs: term,
-                                span: t.span,
-                            }
+                            is_defined(term, t.span)
                         })
                         .collect()
                 };
@@ -573,15 +565,11 @@ impl<'a> Compiler<'a> {
                 // An undefined guard drops the instance, as in a choice
                 // rule: nothing is chosen (`g = g` fails on undefined `g`).
                 let mut choice_body = body.to_vec();
-                choice_body.extend(guards.iter().map(|g| {
-                    BodyElement::Literal(Literal::Comparison {
-                        naf: Naf::Positive,
-                        lhs: g.term.clone(),
-                        op: CmpOp::Eq,
-                        rhs: g.term.clone(),
-                        span: g.term.span,
-                    })
-                }));
+                choice_body.extend(
+                    guards
+                        .iter()
+                        .map(|g| BodyElement::Literal(is_defined(g.term.clone(), g.term.span))),
+                );
                 self.compile(RuleHead::Ast(&choice), &choice_body, span);
                 let counted = elements.iter().map(|e| {
                     (
@@ -945,8 +933,7 @@ impl<'a> Compiler<'a> {
         let mut inputs: Vec<usize> = inputs.into_iter().collect();
         inputs.sort_unstable();
         Ok(CAggregate {
-            negated: aggregate.naf != Naf::Positive,
-            double_negated: aggregate.naf == Naf::NotNot,
+            naf: aggregate.naf,
             function: aggregate.function,
             elements,
             guards,
@@ -1094,12 +1081,7 @@ impl<'a> Compiler<'a> {
         };
         let atoms = unpool_atom(&disjunct.atom);
         for atom in &atoms {
-            let head = Head::Disjunction(vec![ast::HeadLiteral {
-                naf: disjunct.naf,
-                atom: atom.clone(),
-                condition: Vec::new(),
-                span,
-            }]);
+            let head = literal_head(disjunct.naf, atom.clone(), span);
             self.rule(
                 &head,
                 &[BodyElement::Literal(positive(conjunction.clone()))],
@@ -1115,13 +1097,7 @@ impl<'a> Compiler<'a> {
             .map(|atom| {
                 let mut condition = Vec::new();
                 let term = intervals_as_conditions(&atom.term, &mut condition);
-                condition.push(Literal::Comparison {
-                    naf: Naf::Positive,
-                    lhs: term.clone(),
-                    op: CmpOp::Eq,
-                    rhs: term.clone(),
-                    span,
-                });
+                condition.push(is_defined(term.clone(), span));
                 BodyElement::Conditional {
                     literal: Literal::Atom {
                         naf: disjunct.naf,
@@ -1138,12 +1114,7 @@ impl<'a> Compiler<'a> {
             .chain(disjunct.condition.iter().cloned().map(BodyElement::Literal))
             .chain(every_atom)
             .collect();
-        let head = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom: conjunction.clone(),
-            condition: Vec::new(),
-            span,
-        }]);
+        let head = literal_head(Naf::Positive, conjunction.clone(), span);
         self.rule(&head, &definition, span);
         conjunction
     }
@@ -1190,12 +1161,7 @@ impl<'a> Compiler<'a> {
                 ..atom.clone()
             },
         })];
-        let aux_head = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom: projection(variables),
-            condition: Vec::new(),
-            span: atom.span,
-        }]);
+        let aux_head = literal_head(Naf::Positive, projection(variables), atom.span);
         self.rule(&aux_head, &aux_body, atom.span);
         self.atom(&projection(captured), scope, out)
     }
@@ -1535,24 +1501,43 @@ fn unpool_literal(literal: &Literal) -> Vec<Literal> {
     }
 }
 
-/// The head `name(args)` of a rule defining an auxiliary atom.
-fn auxiliary_head(name: &str, args: Vec<Term>, span: Span) -> Head {
-    Head::Disjunction(vec![ast::HeadLiteral {
+/// `t = t`: holds exactly when `t` is defined (`1/0 = 1/0` does not), so
+/// that an undefined term drops what it guards.
+fn is_defined(term: Term, span: Span) -> Literal {
+    Literal::Comparison {
         naf: Naf::Positive,
-        atom: Atom {
-            strong_negation: false,
-            term: Term {
-                kind: TermKind::Function {
-                    name: name.to_string(),
-                    args,
-                },
-                span,
-            },
-            span,
-        },
+        lhs: term.clone(),
+        op: CmpOp::Eq,
+        rhs: term,
+        span,
+    }
+}
+
+/// The head of a rule with the one unconditional literal `naf atom`.
+fn literal_head(naf: Naf, atom: Atom, span: Span) -> Head {
+    Head::Disjunction(vec![ast::HeadLiteral {
+        naf,
+        atom,
         condition: Vec::new(),
         span,
     }])
+}
+
+/// The head `name(args)` of a rule defining an auxiliary atom.
+fn auxiliary_head(name: &str, args: Vec<Term>, span: Span) -> Head {
+    let term = Term {
+        kind: TermKind::Function {
+            name: name.to_string(),
+            args,
+        },
+        span,
+    };
+    let atom = Atom {
+        strong_negation: false,
+        term,
+        span,
+    };
+    literal_head(Naf::Positive, atom, span)
 }
 
 /// `l : c` in a body holds when `l` holds for every instance of `c`: as an
@@ -1768,7 +1753,7 @@ fn resolve_assignments(body: &mut Vec<CLit>, scope: &mut Scope) {
         let CLit::Aggregate(aggregate) = literal else {
             continue;
         };
-        if aggregate.negated {
+        if aggregate.negated() {
             continue;
         }
         let unbound = |term: &CTerm, bound: &[bool]| {

@@ -22,7 +22,7 @@ use crate::ground::program::{
 };
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::AggregateFunction;
-use crate::syntax::ast::CmpOp;
+use crate::syntax::ast::{CmpOp, Naf};
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::Ordering;
@@ -66,6 +66,22 @@ impl AtomTable {
         self.fact.push(false);
         self.by_sym.insert(sym, a);
         a
+    }
+
+    /// The auxiliary atom `name(k)` of `pred`, defined (it gets its rules or
+    /// definition from the table that numbers it).
+    fn auxiliary(
+        &mut self,
+        symbols: &mut SymbolTable,
+        name: NameId,
+        pred: PredId,
+        k: usize,
+    ) -> u32 {
+        let number = symbols.number(k as i32);
+        let sym = symbols.function_of(name, &[number], false);
+        let atom = self.get_or_insert(sym, pred);
+        self.defined[atom as usize] = true;
+        atom
     }
 
     pub fn find(&self, sym: SymId) -> Option<u32> {
@@ -122,10 +138,7 @@ impl DisjunctAtoms {
         if let Some(&d) = self.index.get(&key) {
             return (d, false);
         }
-        let number = symbols.number(self.index.len() as i32);
-        let sym = symbols.function_of(self.name, &[number], false);
-        let d = atoms.get_or_insert(sym, self.pred);
-        atoms.defined[d as usize] = true;
+        let d = atoms.auxiliary(symbols, self.name, self.pred, self.index.len());
         self.index.insert(key, d);
         (d, true)
     }
@@ -148,10 +161,7 @@ impl NegationAtoms {
         if let Some(&complement) = self.index.get(&atom) {
             return complement;
         }
-        let number = symbols.number(self.complements.len() as i32);
-        let sym = symbols.function_of(self.name, &[number], false);
-        let complement = atoms.get_or_insert(sym, self.pred);
-        atoms.defined[complement as usize] = true;
+        let complement = atoms.auxiliary(symbols, self.name, self.pred, self.complements.len());
         self.index.insert(atom, complement);
         self.complements.push((atom, complement));
         complement
@@ -178,10 +188,7 @@ impl AggregateAtoms {
         if let Some(&atom) = self.index.get(&key) {
             return atom;
         }
-        let number = symbols.number(self.definitions.len() as i32);
-        let sym = symbols.function_of(self.name, &[number], false);
-        let atom = atoms.get_or_insert(sym, self.pred);
-        atoms.defined[atom as usize] = true;
+        let atom = atoms.auxiliary(symbols, self.name, self.pred, self.definitions.len());
         let (value, elements, guards) = key.clone();
         self.definitions.push(AggregateDefinition {
             atom: AtomId(atom),
@@ -193,6 +200,17 @@ impl AggregateAtoms {
         self.index.insert(key, atom);
         atom
     }
+}
+
+/// An atom under `not` or `not not`, as grounding knows it.
+enum Negated {
+    /// A term of the atom is undefined: the literal drops the instance.
+    Undefined,
+    Fact,
+    /// Its predicate is complete and no rule derives the atom.
+    Underivable,
+    /// It may or may not hold: the literal stays in the rule.
+    Open(u32),
 }
 
 /// Which part of each relation a literal ranges over in one evaluation.
@@ -496,7 +514,7 @@ impl<'s> Instantiator<'s> {
             let CLit::Aggregate(aggregate) = literal else {
                 continue;
             };
-            if aggregate.negated {
+            if aggregate.negated() {
                 continue;
             }
             for element in &aggregate.elements {
@@ -870,45 +888,27 @@ impl Exec<'_> {
                     self.try_member(atom, *mask, rel.members[p as usize], steps, k, leaf);
                 }
             }
-            Step::Neg(atom) => {
-                let Some(sym) = self.atom_symbol(atom) else {
-                    return;
-                };
-                let complete = self.relations[atom.pred.index()].complete;
-                match self.atoms.find(sym) {
-                    Some(a) if self.atoms.fact[a as usize] => {}
-                    Some(a) if self.atoms.defined[a as usize] || !complete => {
-                        self.neg.push(a);
-                        self.run(steps, k + 1, leaf);
-                        self.neg.pop();
-                    }
-                    None if !complete => {
-                        let a = self.atoms.get_or_insert(sym, atom.pred);
-                        self.neg.push(a);
-                        self.run(steps, k + 1, leaf);
-                        self.neg.pop();
-                    }
-                    _ => self.run(steps, k + 1, leaf),
+            Step::Neg(atom) => match self.negated(atom) {
+                Negated::Undefined | Negated::Fact => {}
+                Negated::Open(a) => {
+                    self.neg.push(a);
+                    self.run(steps, k + 1, leaf);
+                    self.neg.pop();
                 }
-            }
+                Negated::Underivable => self.run(steps, k + 1, leaf),
+            },
             // `not not a`: true when `a` is a fact, false when it cannot
             // be derived, otherwise `not a'` with `a' :- not a.`.
-            Step::NotNot(atom) => {
-                let Some(sym) = self.atom_symbol(atom) else {
-                    return;
-                };
-                let complete = self.relations[atom.pred.index()].complete;
-                let a = match self.atoms.find(sym) {
-                    Some(a) if self.atoms.fact[a as usize] => return self.run(steps, k + 1, leaf),
-                    Some(a) if self.atoms.defined[a as usize] || !complete => a,
-                    None if !complete => self.atoms.get_or_insert(sym, atom.pred),
-                    _ => return,
-                };
-                let complement = self.negations.atom(self.symbols, self.atoms, a);
-                self.neg.push(complement);
-                self.run(steps, k + 1, leaf);
-                self.neg.pop();
-            }
+            Step::NotNot(atom) => match self.negated(atom) {
+                Negated::Undefined | Negated::Underivable => {}
+                Negated::Open(a) => {
+                    let complement = self.negations.atom(self.symbols, self.atoms, a);
+                    self.neg.push(complement);
+                    self.run(steps, k + 1, leaf);
+                    self.neg.pop();
+                }
+                Negated::Fact => self.run(steps, k + 1, leaf),
+            },
             Step::Filter(op, l, r) => {
                 let (Some(a), Some(b)) = (
                     l.eval(self.symbols, &self.env),
@@ -966,7 +966,7 @@ impl Exec<'_> {
                 aggregate,
                 recursive: true,
                 ..
-            } if self.heads_only.is_some() && aggregate.negated => self.run(steps, k + 1, leaf),
+            } if self.heads_only.is_some() && aggregate.negated() => self.run(steps, k + 1, leaf),
             // An instance whose heads are all derived already derives
             // nothing new, whatever its aggregates: they are not grounded
             // again in every round.
@@ -1047,14 +1047,14 @@ impl Exec<'_> {
         match aggregate.assigns {
             None => {
                 let key = ground.with_guards(self.symbols, &guards);
-                self.aggregate_literal(aggregate, aggregate.negated, key, steps, k, leaf)
+                self.aggregate_literal(aggregate, aggregate.naf, key, steps, k, leaf)
             }
             Some(var) => {
                 for value in ground.possible_values(self.symbols) {
                     guards.push((CmpOp::Eq, value));
                     self.env[var] = Some(value);
                     let key = ground.with_guards(self.symbols, &guards);
-                    self.aggregate_literal(aggregate, false, key, steps, k, leaf);
+                    self.aggregate_literal(aggregate, Naf::Positive, key, steps, k, leaf);
                     self.env[var] = None;
                     guards.pop();
                 }
@@ -1151,22 +1151,22 @@ impl Exec<'_> {
         elements.dedup();
         let guards = vec![(CmpOp::Ge, elements.len() as i64)];
         let key = Some((AggregateValue::Sum, elements, guards));
-        self.aggregate_literal(aggregate, false, key, steps, k, leaf);
+        self.aggregate_literal(aggregate, Naf::Positive, key, steps, k, leaf);
     }
 
-    /// Continues with the ground aggregate `key` in the body (`None`: its
-    /// guards can never hold).
+    /// Continues with the ground aggregate `key` under `naf` in the body
+    /// (`None`: its guards can never hold).
     fn aggregate_literal(
         &mut self,
         aggregate: &CAggregate,
-        negated: bool,
+        naf: Naf,
         key: Option<AggregateKey>,
         steps: &[Step<'_>],
         k: usize,
         leaf: &mut dyn FnMut(&mut Self),
     ) {
         // `not not` holds when the aggregate does.
-        let negated = negated && !aggregate.double_negated;
+        let negated = naf == Naf::Not;
         let Some((value, elements, guards)) = key else {
             // A guard no value can satisfy (`#count{..} > a`).
             if negated {
@@ -1186,12 +1186,11 @@ impl Exec<'_> {
                 let mut atom = self
                     .aggregates
                     .atom(self.symbols, self.atoms, key, aggregate.span);
-                let negated = if aggregate.double_negated {
+                // `not not A` is `not A'` with `A' :- not A.`
+                if naf == Naf::NotNot {
                     atom = self.negations.atom(self.symbols, self.atoms, atom);
-                    true
-                } else {
-                    negated
-                };
+                }
+                let negated = naf != Naf::Positive;
                 let literals = if negated {
                     &mut self.neg
                 } else {
@@ -1285,6 +1284,21 @@ impl Exec<'_> {
         });
         self.args = args;
         symbol
+    }
+
+    /// What grounding knows of the atom under a negation, under the current
+    /// binding.
+    fn negated(&mut self, atom: &CAtom) -> Negated {
+        let Some(sym) = self.atom_symbol(atom) else {
+            return Negated::Undefined;
+        };
+        let complete = self.relations[atom.pred.index()].complete;
+        match self.atoms.find(sym) {
+            Some(a) if self.atoms.fact[a as usize] => Negated::Fact,
+            Some(a) if self.atoms.defined[a as usize] || !complete => Negated::Open(a),
+            None if !complete => Negated::Open(self.atoms.get_or_insert(sym, atom.pred)),
+            _ => Negated::Underivable,
+        }
     }
 
     /// Evaluates a head atom and records it as derived.

@@ -72,6 +72,7 @@ pub fn ground(
     let mut part_grounded = true;
     let mut heuristic_reported = false;
     let mut external_reported = false;
+    let mut with_edges = false;
     for statement in statements {
         let span = statement.span;
         let in_part = matches!(
@@ -136,7 +137,10 @@ pub fn ground(
                     compiler.external(atom, body, value, span);
                 }
             }
-            StatementKind::Edge { pair, body } => compiler.edge(pair, body, span),
+            StatementKind::Edge { pair, body } => {
+                with_edges = true;
+                compiler.edge(pair, body, span);
+            }
             StatementKind::Project(target) => {
                 let targets = projected.get_or_insert_with(Vec::new);
                 match target {
@@ -218,7 +222,9 @@ pub fn ground(
             .filter(|&a| projected.contains(&program.symbol(a)));
         program.projection = Some(atoms.collect());
     }
-    program.edges = edges(&program);
+    if with_edges {
+        program.edges = edges(&program);
+    }
     (Some(program), diagnostics)
 }
 
@@ -231,12 +237,18 @@ fn projected_symbols(
     symbols: &SymbolTable,
     signatures: &[Signature],
 ) -> FxHashSet<SymId> {
+    // Per predicate: whether it is `#project` or a projected signature.
+    let mut by_directive = vec![false; preds.len()];
+    let mut whole = vec![false; preds.len()];
+    for pred in preds.ids() {
+        by_directive[pred.index()] = preds.get(pred).name == compile::PROJECT_PREDICATE;
+        whole[pred.index()] = signatures.contains(&preds.signature(pred));
+    }
     let mut projected = FxHashSet::default();
     for (a, &pred) in atoms.preds.iter().enumerate() {
-        let signature = preds.signature(pred);
-        if signature.name == compile::PROJECT_PREDICATE {
+        if by_directive[pred.index()] {
             projected.insert(symbols.args(atoms.syms[a])[0]);
-        } else if signatures.contains(&signature) {
+        } else if whole[pred.index()] {
             projected.insert(atoms.syms[a]);
         }
     }

@@ -57,6 +57,11 @@ impl Body {
         self.pos.is_empty() && self.neg.is_empty()
     }
 
+    /// Whether the body holds in `model` (one value per atom).
+    pub fn holds(&self, model: &[bool]) -> bool {
+        self.pos.iter().all(|a| model[a.index()]) && !self.neg.iter().any(|a| model[a.index()])
+    }
+
     /// The conjunction of both bodies.
     pub fn and(&self, other: &Body) -> Body {
         Body::new(

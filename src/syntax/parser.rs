@@ -955,11 +955,7 @@ impl<'s> Parser<'s> {
             "#edge" => {
                 self.bump();
                 let pair = self.term()?;
-                let body = if self.eat(K::Colon).is_some() && !self.at(K::Dot) {
-                    self.body()?
-                } else {
-                    Vec::new()
-                };
+                let body = self.directive_condition()?;
                 return self.finish(start, StatementKind::Edge { pair, body });
             }
             "#theory" => "#theory definitions",
@@ -978,18 +974,23 @@ impl<'s> Parser<'s> {
         self.skip_statement(start, unsupported)
     }
 
-    /// `a : body` (the `: body` optional, the body possibly empty) in
-    /// `#external` and `#project`.
+    /// `a : body` in `#external` and `#project` (see
+    /// [`Self::directive_condition`]).
     fn conditional_atom(&mut self) -> PResult<(Atom, Vec<BodyElement>)> {
         let first = self.pos;
         let term = self.term()?;
         let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
-        let body = if self.eat(K::Colon).is_some() && !self.at(K::Dot) {
-            self.body()?
+        Ok((atom, self.directive_condition()?))
+    }
+
+    /// The optional `: body` of `#external`, `#project` and `#edge`; the
+    /// body may be empty (`#external a:.`).
+    fn directive_condition(&mut self) -> PResult<Vec<BodyElement>> {
+        if self.eat(K::Colon).is_some() && !self.at(K::Dot) {
+            self.body()
         } else {
-            Vec::new()
-        };
-        Ok((atom, body))
+            Ok(Vec::new())
+        }
     }
 
     /// `#minimize{ w@p, t.. : c; .. }.` (or `#maximize`), lparse's

@@ -30,24 +30,12 @@ pub(crate) fn encode<S: ExtendFormula>(edges: &[(SymId, SymId, Cond)], gates: &m
             nodes - 1
         })
     };
-    let possible: Vec<(u32, u32, Cond)> = (edges.iter())
+    let possible: Vec<(u32, (u32, Cond))> = (edges.iter())
         .filter(|(_, _, present)| *present != Cond::False)
-        .map(|&(u, v, present)| (node(u), node(v), present))
+        .map(|&(u, v, present)| (node(u), (node(v), present)))
         .collect();
     let n = nodes as usize;
-    let mut offsets = vec![0usize; n + 1];
-    for &(u, _, _) in &possible {
-        offsets[u as usize + 1] += 1;
-    }
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut fill = offsets.clone();
-    let mut out = vec![(0u32, Cond::False); possible.len()];
-    for &(u, v, present) in &possible {
-        out[fill[u as usize]] = (v, present);
-        fill[u as usize] += 1;
-    }
+    let (offsets, out) = crate::graph::csr(n, &possible);
     let targets: Vec<u32> = out.iter().map(|&(v, _)| v).collect();
     let components = crate::graph::tarjan(n, &offsets, &targets);
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); components.count];

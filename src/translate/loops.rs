@@ -30,6 +30,7 @@ use super::aggregates::RecursiveAggregate;
 use super::gates::Gates;
 use super::{BodyId, Cond, Translation, normalize_clause};
 
+use crate::graph::prefix_sums;
 use crate::ground::program::AtomId;
 use varisat::{ExtendFormula, Lit};
 
@@ -113,12 +114,6 @@ impl LoopIndex {
     }
 }
 
-fn prefix_sums(offsets: &mut [usize]) {
-    for i in 1..offsets.len() {
-        offsets[i] += offsets[i - 1];
-    }
-}
-
 /// The atoms true in `model` (one value per atom) that the reduct does not
 /// derive, taking the atoms of components that are not head-cycle-free as
 /// founded when true. `model` should be a model of the completion; the
@@ -171,13 +166,11 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
     }
     // The atoms of components that are not head-cycle-free are founded here
     // when true: the minimality check decides them.
-    let minimality = translation.minimality();
-    if !minimality.is_empty() {
-        for a in 0..model.len() {
-            if model[a] && !derived[a] && minimality.covers(AtomId(a as u32)) {
-                derived[a] = true;
-                queue.push(a as u32);
-            }
+    for atom in translation.minimality().atoms() {
+        let a = atom.index();
+        if model[a] && !derived[a] {
+            derived[a] = true;
+            queue.push(atom.0);
         }
     }
     while let Some(atom) = queue.pop() {
@@ -219,10 +212,7 @@ pub fn loop_formulas<S: ExtendFormula>(
     for (i, atom) in unfounded.iter().enumerate() {
         local[atom.index()] = i as u32;
     }
-    let body_true = |body: BodyId| {
-        translation.body_pos(body).iter().all(|a| model[a.index()])
-            && !translation.body_neg(body).iter().any(|a| model[a.index()])
-    };
+    let body_true = |body: BodyId| translation.body_holds(body, model);
     // How M supports U: edges from an atom to the unfounded atoms in its
     // true support bodies. Its components are the separate cycles of M
     // (several subtours of a Hamiltonian cycle, say); each gets its own

@@ -15,9 +15,14 @@
 //! outside `U`. Such a set, if any, is found by a SAT search of its own
 //! ([`MinimalityCheck::search`]), one per component (an unfounded set
 //! meets a lowest component in an unfounded set of that component alone),
-//! and is cut away by its disjunctive loop formula ([`Self::loop_formula`]):
-//! some atom of `U` true implies a rule with a head in `U`, no positive
-//! body atom in `U`, a true body and its heads outside `U` false.
+//! and is cut away ([`MinimalityCheck::cut`]) by its disjunctive loop
+//! formula: some atom of `U` true implies a rule with a head in `U`, no
+//! positive body atom in `U`, a true body and its heads outside `U` false.
+//!
+//! A component with a recursive aggregate that its own atoms both raise and
+//! lower is checked the same way, the aggregate under its Ferraris reduct
+//! (clingo's semantics); a set found there is cut away by the nogood of
+//! everything the search read.
 //!
 //! The head-cycle-free components keep the linear unfounded-set check of
 //! [`super::loops`], which takes the atoms of these components as founded
@@ -35,13 +40,10 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 const UNCHECKED: u32 = u32::MAX;
 
-/// The components that are not head-cycle-free, with the rules that can
-/// derive their atoms.
+/// The components that are not head-cycle-free or hold a non-monotone
+/// recursive aggregate, with the rules that can derive their atoms.
 #[derive(Clone, Debug, Default)]
 pub struct MinimalityCheck {
-    /// Per atom: the index of its component in `components`, or
-    /// `UNCHECKED`.
-    component_of: Vec<u32>,
     components: Vec<Component>,
 }
 
@@ -79,27 +81,27 @@ pub struct UnfoundedSearch {
 pub struct SupportTerms(FxHashMap<Vec<Lit>, Cond>);
 
 impl MinimalityCheck {
-    /// The check of the components of `component` (one per atom) flagged
-    /// in `checked`; those flagged in `ferraris` hold a non-monotone
-    /// recursive aggregate.
+    /// The check of the strongly connected `components` in `checked`, each
+    /// with whether it holds a non-monotone recursive aggregate.
     pub(crate) fn new(
         program: &GroundProgram,
-        component: &[u32],
-        checked: &[bool],
-        ferraris: &[bool],
+        components_of_atoms: &crate::graph::Components,
+        checked: &std::collections::BTreeMap<u32, bool>,
     ) -> Self {
-        let mut index = vec![UNCHECKED; checked.len()];
+        let mut index = vec![UNCHECKED; components_of_atoms.count];
         let mut components = Vec::new();
-        for (c, _) in checked.iter().enumerate().filter(|(_, on)| **on) {
-            index[c] = components.len() as u32;
+        for (&c, &ferraris) in checked {
+            index[c as usize] = components.len() as u32;
             components.push(Component {
                 atoms: Vec::new(),
                 rules: Vec::new(),
                 aggregates: Vec::new(),
-                ferraris: ferraris[c],
+                ferraris,
             });
         }
-        let component_of: Vec<u32> = component.iter().map(|&c| index[c as usize]).collect();
+        let component_of: Vec<u32> = (components_of_atoms.component.iter())
+            .map(|&c| index[c as usize])
+            .collect();
         for (a, &c) in component_of.iter().enumerate() {
             if c != UNCHECKED {
                 components[c as usize].atoms.push(AtomId(a as u32));
@@ -139,10 +141,7 @@ impl MinimalityCheck {
                 }
             }
         }
-        MinimalityCheck {
-            component_of,
-            components,
-        }
+        MinimalityCheck { components }
     }
 
     /// Whether no component needs the check.
@@ -154,11 +153,9 @@ impl MinimalityCheck {
         self.components.len()
     }
 
-    /// Whether `atom` belongs to a component this check covers.
-    pub fn covers(&self, atom: AtomId) -> bool {
-        self.component_of
-            .get(atom.index())
-            .is_some_and(|&c| c != UNCHECKED)
+    /// The atoms of the components this check covers.
+    pub fn atoms(&self) -> impl Iterator<Item = AtomId> + '_ {
+        self.components.iter().flat_map(|c| c.atoms.iter().copied())
     }
 
     /// The search for a non-empty unfounded set of `component` under
@@ -191,9 +188,7 @@ impl MinimalityCheck {
         formula.add_clause(&all);
         let mut clause = Vec::new();
         for rule in &component.rules {
-            let body_true = rule.body.pos.iter().all(|a| model[a.index()])
-                && !rule.body.neg.iter().any(|a| model[a.index()]);
-            if !body_true {
+            if !rule.body.holds(model) {
                 continue;
             }
             clause.clear();
@@ -221,9 +216,11 @@ impl MinimalityCheck {
             formula.add_clause(&clause);
         }
         let body_value = |body: BodyId| {
-            let holds = translation.body_pos(body).iter().all(|a| model[a.index()])
-                && !translation.body_neg(body).iter().any(|a| model[a.index()]);
-            if holds { Cond::True } else { Cond::False }
+            if translation.body_holds(body, model) {
+                Cond::True
+            } else {
+                Cond::False
+            }
         };
         for &atom in component.aggregates.iter().filter(|a| model[a.index()]) {
             let aggregate = translation

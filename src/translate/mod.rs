@@ -266,6 +266,12 @@ impl Translation {
         self.bodies.neg(body)
     }
 
+    /// Whether a body holds in `model` (one value per atom).
+    pub fn body_holds(&self, body: BodyId, model: &[bool]) -> bool {
+        self.body_pos(body).iter().all(|a| model[a.index()])
+            && !self.body_neg(body).iter().any(|a| model[a.index()])
+    }
+
     /// The literal (or constant) standing for a body.
     pub fn body_cond(&self, body: BodyId) -> Cond {
         self.bodies.cond(body)
@@ -467,7 +473,8 @@ pub fn translate_exact(
 }
 
 /// The Clark completion, shown symbols and statistics; no loop index.
-/// With `exact`, fails when a component is not head-cycle-free.
+/// With `exact`, fails when a component is not head-cycle-free or holds a
+/// non-monotone recursive aggregate ([`NOT_EXACT`]).
 fn completion(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
@@ -483,10 +490,7 @@ fn completion(
         return Err(Diagnostic::error(
             cycle.origin,
             format!(
-                "disjunctive rule is not head-cycle-free: {}; no CNF of polynomial size \
-                 expresses the stability of such programs in general, so they are not \
-                 translated exactly (`dimacs`, `--translation=eager`): `asp2sat solve` \
-                 checks them",
+                "disjunctive rule is not head-cycle-free: {}; {NOT_EXACT}",
                 cycle.describe(program)
             ),
         ));
@@ -495,19 +499,15 @@ fn completion(
     if exact && let Some((_, error)) = nonmonotone.pop_first() {
         return Err(error);
     }
-    let minimality = if cycles.is_empty() && nonmonotone.is_empty() {
+    // The components to check, each with whether it holds a non-monotone
+    // aggregate.
+    let mut checked: std::collections::BTreeMap<u32, bool> =
+        cycles.keys().map(|&c| (c, false)).collect();
+    checked.extend(nonmonotone.keys().map(|&c| (c, true)));
+    let minimality = if checked.is_empty() {
         minimality::MinimalityCheck::default()
     } else {
-        let mut checked = vec![false; components.count];
-        let mut ferraris = vec![false; components.count];
-        for &c in cycles.keys() {
-            checked[c as usize] = true;
-        }
-        for &c in nonmonotone.keys() {
-            checked[c as usize] = true;
-            ferraris[c as usize] = true;
-        }
-        minimality::MinimalityCheck::new(program, &components.component, &checked, &ferraris)
+        minimality::MinimalityCheck::new(program, &components, &checked)
     };
     drop(graph);
     let on_cycle = |atom: AtomId| cyclic[components.component[atom.index()] as usize];
@@ -1040,9 +1040,7 @@ fn positive_graph(program: &GroundProgram) -> Graph {
     let n = program.atoms.len();
     let mut offsets = vec![0usize; n + 1];
     edges(program, |head, _| offsets[head.index() + 1] += 1);
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
+    crate::graph::prefix_sums(&mut offsets);
     let mut fill = offsets.clone();
     let mut targets = vec![0u32; offsets[n]];
     edges(program, |head, body| {
@@ -1067,6 +1065,12 @@ fn cyclic_components(components: &crate::graph::Components, graph: &Graph) -> Ve
     }
     cyclic
 }
+
+/// Why the exact translation refuses the components that need the
+/// minimality check.
+const NOT_EXACT: &str = "no CNF of polynomial size expresses the stability of such programs in \
+                         general, so they are not translated exactly (`dimacs`, \
+                         `--translation=eager`): `asp2sat solve` checks them";
 
 /// Two heads of one disjunctive rule that depend positively on each other.
 struct HeadCycle {
@@ -1163,9 +1167,7 @@ fn nonmonotone_aggregates(
                     definition.origin,
                     format!(
                         "non-monotone recursive aggregate: {how} one of its guards, and depends \
-                         on it; no CNF of polynomial size expresses the stability of such \
-                         programs in general, so they are not translated exactly (`dimacs`, \
-                         `--translation=eager`): `asp2sat solve` checks them"
+                         on it; {NOT_EXACT}"
                     ),
                 ));
                 break;
