@@ -283,7 +283,7 @@ case!(
 );
 case!(
     project_directive_and_parts,
-    "#project p/1. {p(1..2)}. #program step(t). q(t). #program base. r :- p(1)."
+    "#project p/1. {p(1..2)}. #program step(t). q(t). #edge (a,b;b,a). #program base. r :- p(1)."
 );
 
 // Strong negation.

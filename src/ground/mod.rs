@@ -82,6 +82,7 @@ pub fn ground(
                 | StatementKind::Optimize { .. }
                 | StatementKind::External { .. }
                 | StatementKind::Project(_)
+                | StatementKind::Edge { .. }
                 | StatementKind::Heuristic
         );
         if in_part && !part_grounded {
