@@ -278,6 +278,10 @@ case!(
     "{p(1..4)}. X+1 < 4 :- p(X). q(a;b). {r(X)} :- q(X). X = a :- r(X)."
 );
 case!(
+    comparison_disjuncts,
+    "{p(1..3)}. q(X) ; X < 2 :- p(X). r(X) | not p(X+1) | X > 5 :- p(X)."
+);
+case!(
     edge_directive,
     "node(1..3). {e(X,Y) : node(X), node(Y), X != Y}. #edge (X,Y) : e(X,Y). #edge (a,b;b,c). #edge (c,a) : e(1,2)."
 );

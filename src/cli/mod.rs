@@ -11,7 +11,8 @@
 mod output;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
-use crate::ground::{self, program::GroundProgram};
+use crate::ground::incremental::{Incremental, StepResult};
+use crate::ground::{self, Parts, program::GroundProgram};
 use crate::optimize::{Optimizer, Strategy};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions, TranslationMode};
 use crate::symbols::SymbolTable;
@@ -19,6 +20,7 @@ use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use clap::{Parser, Subcommand};
 use output::{OptMode, OptimizationSummary, Outcome, Sizes, Summary, Timings, Witness};
+use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -341,6 +343,8 @@ struct Loaded {
     sources: SourceMap,
     statements: Vec<Statement>,
     diagnostics: Vec<Diagnostic>,
+    /// The `#include <incmode>.` that asks for clingo's incremental mode.
+    incremental: Option<Span>,
 }
 
 /// Reads and parses the inputs, then every file they `#include`, once each.
@@ -349,6 +353,7 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
         sources: SourceMap::default(),
         statements: Vec::new(),
         diagnostics: Vec::new(),
+        incremental: None,
     };
     let mut seen: Vec<PathBuf> = Vec::new();
     // (name, directory of the including file, span of the `#include`).
@@ -408,10 +413,9 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
                 StatementKind::Include {
                     path,
                     library: true,
-                } if path == "incmode" => loaded.diagnostics.push(Diagnostic::error(
-                    statement.span,
-                    "clingo's incremental mode (#include <incmode>) is not supported by asp2sat yet",
-                )),
+                } if path == "incmode" => {
+                    loaded.incremental.get_or_insert(statement.span);
+                }
                 StatementKind::Include { path, .. } => includes.push((
                     path.clone(),
                     dir.clone().or_else(|| Some(PathBuf::from("."))),
@@ -560,7 +564,8 @@ struct Progress {
     json: bool,
     quiet: Quiet,
     inputs: Vec<String>,
-    witnesses: Vec<Witness>,
+    /// The models each solver call reported, for the JSON output.
+    calls: Vec<Vec<Witness>>,
     models: usize,
     /// The last model, with its number, when `--quiet=1` holds it back for
     /// the end of the run.
@@ -610,7 +615,8 @@ impl Progress {
         if self.json {
             if show_model {
                 let atoms = answer.atoms(symbols);
-                self.witnesses.push(Witness { atoms, costs });
+                let call = self.calls.last_mut().expect("a call is under way");
+                call.push(Witness { atoms, costs });
             }
             return;
         }
@@ -631,7 +637,9 @@ impl Progress {
         }
         let held = self.held.take();
         if self.json {
-            self.witnesses.extend(held.map(|(_, witness)| witness));
+            if let Some(call) = self.calls.last_mut() {
+                call.extend(held.map(|(_, witness)| witness));
+            }
         } else if let Some((number, witness)) = held {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "Answer: {number}\n{}", witness.atoms.join(" "));
@@ -642,12 +650,13 @@ impl Progress {
         let summary = Summary {
             outcome,
             models: self.models,
+            calls: self.calls.len(),
             timings: &self.timings,
             stats: sizes,
             optimization: self.optimization.as_ref(),
         };
         let text = if self.json {
-            output::json(&self.inputs, &self.witnesses, &summary)
+            output::json(&self.inputs, &self.calls, &summary)
         } else {
             output::summary_text(&summary)
         };
@@ -657,13 +666,13 @@ impl Progress {
     }
 }
 
-/// Reads, parses and grounds the inputs, reporting errors (and printing
-/// warnings) as gringo does. `Err` holds the exit code.
-fn load_and_ground(
+/// Reads and parses the inputs and the `-c` constants, reporting errors as
+/// gringo does. `Err` holds the exit code.
+fn load_program(
     inputs: &[String],
     consts: &[(String, String)],
     timings: &mut Timings,
-) -> Result<(GroundProgram, SourceMap), u8> {
+) -> Result<(Loaded, Vec<(String, Term)>), u8> {
     let started = Instant::now();
     let mut loaded = match load(inputs) {
         Ok(loaded) => loaded,
@@ -681,10 +690,19 @@ fn load_and_ground(
         Err(errors) => return Err(report_errors(&errors, &loaded.sources, "invalid constant")),
     };
     timings.parse = started.elapsed();
+    Ok((loaded, overrides))
+}
 
-    let ground_start = Instant::now();
-    let (program, diagnostics) = ground::ground(&loaded.statements, &overrides);
-    timings.ground = ground_start.elapsed();
+/// Grounds the parts that `parts` calls, printing the messages that are
+/// not in `printed` yet (the steps of incremental mode repeat most of
+/// theirs). `Err` holds the exit code.
+fn ground_parts(
+    loaded: &Loaded,
+    overrides: &[(String, Term)],
+    parts: &Parts,
+    printed: &mut FxHashSet<String>,
+) -> Result<GroundProgram, u8> {
+    let (program, diagnostics) = ground::ground_parts(&loaded.statements, overrides, parts);
     let Some(program) = program else {
         return Err(report_errors(
             &diagnostics,
@@ -692,9 +710,45 @@ fn load_and_ground(
             "grounding stopped because of errors",
         ));
     };
-    if !diagnostics.is_empty() {
-        eprint!("{}", render_all(&diagnostics, &loaded.sources));
+    for diagnostic in &diagnostics {
+        let text = render_all(std::slice::from_ref(diagnostic), &loaded.sources);
+        if !printed.contains(&text) {
+            eprint!("{text}");
+            printed.insert(text);
+        }
     }
+    Ok(program)
+}
+
+/// Reads, parses and grounds the inputs for `dimacs` and `ground`, which
+/// ground one program: incremental mode, a sequence of them, is `solve`'s.
+/// `Err` holds the exit code.
+fn load_and_ground(
+    inputs: &[String],
+    consts: &[(String, String)],
+    timings: &mut Timings,
+) -> Result<(GroundProgram, SourceMap), u8> {
+    let (loaded, overrides) = load_program(inputs, consts, timings)?;
+    if let Some(span) = loaded.incremental {
+        let error = Diagnostic::error(
+            span,
+            "clingo's incremental mode grounds and solves one program per step: \
+             `asp2sat solve` runs it, this command grounds a single program",
+        );
+        return Err(report_errors(
+            &[error],
+            &loaded.sources,
+            "grounding stopped because of errors",
+        ));
+    }
+    let ground_start = Instant::now();
+    let program = ground_parts(
+        &loaded,
+        &overrides,
+        &Parts::base(),
+        &mut FxHashSet::default(),
+    )?;
+    timings.ground = ground_start.elapsed();
     Ok((program, loaded.sources))
 }
 
@@ -832,7 +886,7 @@ fn solve(config: Config) -> u8 {
         json: config.json,
         quiet: config.quiet,
         inputs: config.inputs.clone(),
-        witnesses: Vec::new(),
+        calls: Vec::new(),
         models: 0,
         held: None,
         optimization: None,
@@ -846,32 +900,91 @@ fn solve(config: Config) -> u8 {
         spawn_watchdog(progress.clone(), limit);
     }
     let mut timings = Timings::default();
-    let (program, sources) = match load_and_ground(&config.inputs, &config.consts, &mut timings) {
+    let (loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    {
-        let mut progress = lock(&progress);
-        progress.timings.parse = timings.parse;
-        progress.timings.ground = timings.ground;
+    lock(&progress).timings.parse = timings.parse;
+    let incremental = match loaded.incremental {
+        None => None,
+        Some(span) => match Incremental::new(&loaded.statements, &overrides, span) {
+            Ok(incremental) => Some(incremental),
+            Err(errors) => return report_errors(&errors, &loaded.sources, "invalid constant"),
+        },
+    };
+    // One solver call, or one per step of incremental mode.
+    let mut printed = FxHashSet::default();
+    let mut last: Option<(Call, Sizes)> = None;
+    for step in 0.. {
+        let parts = match &incremental {
+            None if step == 0 => Parts::base(),
+            Some(incremental) if incremental.solves(step, last.as_ref().map(|c| c.0.result())) => {
+                incremental.parts(step)
+            }
+            _ => break,
+        };
+        let ground_start = Instant::now();
+        let program = match ground_parts(&loaded, &overrides, &parts, &mut printed) {
+            Ok(program) => program,
+            Err(code) => return code,
+        };
+        lock(&progress).timings.ground += ground_start.elapsed();
+        let call = solve_call(&program, &config, &progress, &loaded.sources, step == 0);
+        release_at_exit(program);
+        match call {
+            Ok(call) => last = Some(call),
+            Err(code) => return code,
+        }
     }
-    let code = run_solver(&program, &config, &progress, &sources);
-    release_at_exit(program);
-    code
+    let mut progress = lock(&progress);
+    let (outcome, sizes) = match last {
+        Some((call, sizes)) => (call.outcome(), Some(sizes)),
+        None => (Outcome::Unknown, None), // incremental mode with imax = 0
+    };
+    let sizes = sizes.filter(|_| config.stats);
+    progress.finish(outcome, sizes.as_ref());
+    outcome.exit_code(progress.models, false)
 }
 
-fn run_solver(
+/// How one solver call ended.
+struct Call {
+    models: usize,
+    exhausted: bool,
+}
+
+impl Call {
+    fn outcome(&self) -> Outcome {
+        match (self.models, self.exhausted) {
+            (0, _) => Outcome::Unsatisfiable,
+            (_, true) => Outcome::Exhausted,
+            (_, false) => Outcome::Satisfiable,
+        }
+    }
+
+    fn result(&self) -> StepResult {
+        if self.models > 0 {
+            StepResult::Satisfiable
+        } else {
+            StepResult::Unsatisfiable
+        }
+    }
+}
+
+/// Translates and solves one ground program, reporting its answer sets;
+/// `first` prints clingo's header before it. `Err` holds the exit code.
+fn solve_call(
     program: &GroundProgram,
     config: &Config,
     progress: &Mutex<Progress>,
     sources: &SourceMap,
-) -> u8 {
+    first: bool,
+) -> Result<(Call, Sizes), u8> {
     let optimizing = !program.costs.is_empty() && config.opt_mode != OptMode::Ignore;
     let searching = optimizing && matches!(config.opt_mode, OptMode::Opt | OptMode::OptN);
     // As clingo: an optimizing search goes on to the optimum unless `-n`
     // stops it.
     let models = config.models.unwrap_or(usize::from(!searching));
-    if searching && config.opt_mode == OptMode::Opt && models > 0 {
+    if searching && config.opt_mode == OptMode::Opt && models > 0 && first {
         eprintln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
     }
     let options = SolveOptions {
@@ -882,25 +995,31 @@ fn run_solver(
     let enumerator = match Enumerator::new(program, options) {
         Ok(e) => e,
         Err(error) => {
-            return report_errors(&[error], sources, "translation failed");
+            return Err(report_errors(&[error], sources, "translation failed"));
         }
     };
     if !config.json {
-        println!(
-            "{}\n{}\nSolving...",
-            output::VERSION_LINE,
-            output::reading_line(&config.inputs)
-        );
+        if first {
+            println!(
+                "{}\n{}",
+                output::VERSION_LINE,
+                output::reading_line(&config.inputs)
+            );
+        }
+        println!("Solving...");
     }
-    {
+    let models_before = {
         let mut progress = lock(progress);
-        progress.timings.translate = enumerator.stats().translate_time;
-        progress.solve_started = Some(Instant::now());
+        progress.timings.translate += enumerator.stats().translate_time;
+        progress.solve_started.get_or_insert_with(Instant::now);
+        progress.calls.push(Vec::new());
         progress.optimization = optimizing.then(|| OptimizationSummary {
             mode: config.opt_mode,
             ..OptimizationSummary::default()
         });
-    }
+        progress.models
+    };
+    let call_started = Instant::now();
     let (enumerator, exhausted) = if searching {
         let optimizer = Optimizer::new(enumerator, config.opt_strategy);
         optimize(optimizer, config.opt_mode, models, program, progress)
@@ -909,14 +1028,9 @@ fn run_solver(
     };
     let stats = enumerator.stats();
     let mut progress = lock(progress);
-    let outcome = match (progress.models, exhausted) {
-        (0, _) => Outcome::Unsatisfiable,
-        (_, true) => Outcome::Exhausted,
-        (_, false) => Outcome::Satisfiable,
-    };
     if exhausted {
-        let since = progress.last_model.or(progress.solve_started);
-        progress.timings.unsat = since.map_or(Duration::ZERO, |t| t.elapsed());
+        let since = progress.last_model.filter(|&t| t >= call_started);
+        progress.timings.unsat = since.unwrap_or(call_started).elapsed();
     }
     let sizes = Sizes {
         atoms: program.atoms.len(),
@@ -925,9 +1039,12 @@ fn run_solver(
         clauses: stats.clauses,
         loop_rounds: stats.loop_rounds,
     };
-    progress.finish(outcome, config.stats.then_some(&sizes));
     release_at_exit(enumerator);
-    outcome.exit_code(progress.models, false)
+    let call = Call {
+        models: progress.models - models_before,
+        exhausted,
+    };
+    Ok((call, sizes))
 }
 
 /// Reports the answer sets one by one (with their costs when `costs`);

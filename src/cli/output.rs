@@ -144,6 +144,8 @@ pub struct OptimizationSummary {
 pub struct Summary<'a> {
     pub outcome: Outcome,
     pub models: usize,
+    /// Solver calls: one, or one per step of incremental mode.
+    pub calls: usize,
     pub timings: &'a Timings,
     pub stats: Option<&'a Sizes>,
     pub optimization: Option<&'a OptimizationSummary>,
@@ -189,7 +191,7 @@ pub fn summary_text(s: &Summary<'_>) -> String {
             let _ = writeln!(out, "Optimization : {}", joined(costs, " "));
         }
     }
-    let _ = writeln!(out, "Calls        : 1");
+    let _ = writeln!(out, "Calls        : {}", s.calls.max(1));
     let _ = writeln!(
         out,
         "Time         : {:.3}s (Solving: {:.2}s 1st Model: {:.2}s Unsat: {:.2}s)",
@@ -234,21 +236,9 @@ pub struct Witness {
     pub costs: Option<Vec<i64>>,
 }
 
-/// clingo's `--outf=2` document, laid out as clingo lays it out.
-pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String {
-    let t = s.timings;
-    let mut out = String::new();
-    let _ = writeln!(out, "{{\n  \"Solver\": {},", json_string(VERSION_LINE));
-    let input: Vec<String> = if inputs.is_empty() {
-        vec![json_string("stdin")]
-    } else {
-        inputs
-            .iter()
-            .map(|i| json_string(display_input(i)))
-            .collect()
-    };
-    let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
-    out.push_str("  \"Call\": [\n    {\n");
+/// One solver call of the JSON document, with its models.
+fn json_call(witnesses: &[Witness]) -> String {
+    let mut out = String::from("    {\n");
     if !witnesses.is_empty() {
         out.push_str("      \"Witnesses\": [\n");
         let rendered: Vec<String> = witnesses
@@ -273,7 +263,33 @@ pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String
     } else {
         out.push('\n');
     }
-    out.push_str("    }\n  ],\n");
+    out.push_str("    }");
+    out
+}
+
+/// clingo's `--outf=2` document, laid out as clingo lays it out.
+pub fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> String {
+    let t = s.timings;
+    let mut out = String::new();
+    let _ = writeln!(out, "{{\n  \"Solver\": {},", json_string(VERSION_LINE));
+    let input: Vec<String> = if inputs.is_empty() {
+        vec![json_string("stdin")]
+    } else {
+        inputs
+            .iter()
+            .map(|i| json_string(display_input(i)))
+            .collect()
+    };
+    let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
+    // A run that stopped before its first call still lists one, empty.
+    let no_call = [Vec::new()];
+    let calls = if calls.is_empty() {
+        &no_call[..]
+    } else {
+        calls
+    };
+    let calls: Vec<String> = calls.iter().map(|witnesses| json_call(witnesses)).collect();
+    let _ = writeln!(out, "  \"Call\": [\n{}\n  ],", calls.join(",\n"));
     let _ = writeln!(out, "  \"Result\": {},", json_string(s.result()));
     let more = if s.outcome.more() { "yes" } else { "no" };
     let _ = write!(
@@ -301,7 +317,7 @@ pub fn json(inputs: &[String], witnesses: &[Witness], s: &Summary<'_>) -> String
         }
     }
     out.push_str("\n  },\n");
-    let _ = writeln!(out, "  \"Calls\": 1,");
+    let _ = writeln!(out, "  \"Calls\": {},", s.calls.max(1));
     let _ = write!(
         out,
         "  \"Time\": {{\n    \"Total\": {:.3},\n    \"Solve\": {:.3},\n    \"Model\": {:.3},\n    \"Unsat\": {:.3},\n    \"CPU\": {:.3}\n  }}",
@@ -347,7 +363,8 @@ mod tests {
         let timings = Timings::default();
         let summary = Summary {
             outcome: Outcome::Exhausted,
-            models: 2,
+            models: 3,
+            calls: 2,
             timings: &timings,
             stats: None,
             optimization: None,
@@ -355,20 +372,28 @@ mod tests {
         let text = json(
             &["a.lp".into()],
             &[
-                Witness {
-                    atoms: vec!["a".into()],
+                vec![
+                    Witness {
+                        atoms: vec!["a".into()],
+                        costs: None,
+                    },
+                    Witness {
+                        atoms: vec!["a".into(), "\"s\"".into()],
+                        costs: None,
+                    },
+                ],
+                vec![Witness {
+                    atoms: vec!["b".into()],
                     costs: None,
-                },
-                Witness {
-                    atoms: vec!["a".into(), "\"s\"".into()],
-                    costs: None,
-                },
+                }],
             ],
             &summary,
         );
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["Call"][0]["Witnesses"][1]["Value"][1], "\"s\"");
-        assert_eq!(v["Models"]["Number"], 2);
+        assert_eq!(v["Call"][1]["Witnesses"][0]["Value"][0], "b");
+        assert_eq!(v["Calls"], 2);
+        assert_eq!(v["Models"]["Number"], 3);
         assert_eq!(v["Models"]["More"], "no");
         assert_eq!(v["Result"], "SATISFIABLE");
     }
@@ -379,6 +404,7 @@ mod tests {
         let summary = Summary {
             outcome: Outcome::Unsatisfiable,
             models: 0,
+            calls: 0,
             timings: &timings,
             stats: None,
             optimization: None,
@@ -386,5 +412,6 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&json(&[], &[], &summary)).unwrap();
         assert_eq!(v["Result"], "UNSATISFIABLE");
         assert_eq!(v["Input"][0], "stdin");
+        assert_eq!(v["Call"].as_array().map(Vec::len), Some(1));
     }
 }

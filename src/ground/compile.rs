@@ -183,6 +183,9 @@ pub struct Compiler<'a> {
     pub symbols: &'a mut SymbolTable,
     pub preds: &'a mut Predicates,
     pub consts: &'a FxHashMap<String, SymId>,
+    /// The parameters of the program part being compiled, with their
+    /// values: constants that shadow `consts`.
+    pub params: Vec<(String, SymId)>,
     pub rules: Vec<CRule>,
     pub errors: Vec<Diagnostic>,
     fresh: usize,
@@ -204,6 +207,7 @@ impl<'a> Compiler<'a> {
             symbols,
             preds,
             consts,
+            params: Vec::new(),
             rules: Vec::new(),
             errors: Vec::new(),
             fresh: 0,
@@ -212,6 +216,17 @@ impl<'a> Compiler<'a> {
 
     pub fn rule(&mut self, head: &Head, body: &[BodyElement], span: Span) {
         self.compile(RuleHead::Ast(head), body, span);
+    }
+
+    /// The fact `atom.`
+    pub fn fact(&mut self, atom: &ast::Atom) {
+        let head = Head::Disjunction(vec![ast::HeadLiteral {
+            naf: Naf::Positive,
+            atom: atom.clone(),
+            condition: Vec::new(),
+            span: atom.span,
+        }]);
+        self.rule(&head, &[], atom.span);
     }
 
     /// A cost tuple `w@p, t.. : condition` becomes the rule `#cost(w, p,
@@ -485,22 +500,28 @@ impl<'a> Compiler<'a> {
                     }
                 }
             }
-            // `l op r :- B.` is `:- B, not l op r.`
+            // `H | l op r :- B.` is `H :- B, not l op r.` (a constraint
+            // when `H` is empty).
             RuleHead::Ast(Head::Comparison {
-                lhs,
-                op,
-                rhs,
-                span: at,
+                comparisons,
+                disjuncts,
             }) => {
                 let mut body = body.to_vec();
-                body.push(BodyElement::Literal(Literal::Comparison {
-                    naf: Naf::Not,
-                    lhs: lhs.clone(),
-                    op: *op,
-                    rhs: rhs.clone(),
-                    span: *at,
+                body.extend(comparisons.iter().map(|c| {
+                    BodyElement::Literal(Literal::Comparison {
+                        naf: Naf::Not,
+                        lhs: c.lhs.clone(),
+                        op: c.op,
+                        rhs: c.rhs.clone(),
+                        span: c.span,
+                    })
                 }));
-                self.compile(RuleHead::Ast(&Head::Constraint), &body, span);
+                let head = if disjuncts.is_empty() {
+                    Head::Constraint
+                } else {
+                    Head::Disjunction(disjuncts.clone())
+                };
+                self.compile(RuleHead::Ast(&head), &body, span);
             }
             RuleHead::Ast(Head::Constraint) => {
                 for body in &bodies {
@@ -1207,10 +1228,16 @@ impl<'a> Compiler<'a> {
             TermKind::String(s) => CTerm::Sym(self.symbols.string(s)),
             TermKind::Supremum => CTerm::Sym(self.symbols.intern(SymbolData::Supremum)),
             TermKind::Infimum => CTerm::Sym(self.symbols.intern(SymbolData::Infimum)),
-            TermKind::Constant(name) => match self.consts.get(name) {
-                Some(&value) => CTerm::Sym(value),
-                None => CTerm::Sym(self.symbols.function(name, &[], false)),
-            },
+            TermKind::Constant(name) => {
+                let param = self.params.iter().find(|(p, _)| p == name);
+                match param
+                    .map(|&(_, v)| v)
+                    .or_else(|| self.consts.get(name).copied())
+                {
+                    Some(value) => CTerm::Sym(value),
+                    None => CTerm::Sym(self.symbols.function(name, &[], false)),
+                }
+            }
             TermKind::Variable(name) => CTerm::Var(scope.var(name, term.span)),
             TermKind::Anonymous => {
                 self.fresh += 1;

@@ -24,7 +24,7 @@ use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::{CmpOp, Naf};
 use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::cmp::Ordering;
 use std::hash::BuildHasher;
 
@@ -105,6 +105,13 @@ pub struct Instantiator<'s> {
     pub aggregates: AggregateAtoms,
     disjuncts: DisjunctAtoms,
     negations: NegationAtoms,
+}
+
+/// What a group of parts starts from ([`Instantiator::begin_group`]).
+pub struct GroupStart {
+    rules: usize,
+    defined: Vec<bool>,
+    fact: Vec<bool>,
 }
 
 /// The atoms standing for ground aggregates; equal aggregates share one.
@@ -451,6 +458,59 @@ impl<'s> Instantiator<'s> {
                 self.evaluate(rule, None, &|_| false, Mode::Rules);
             }
         }
+    }
+
+    /// Starts a group of parts whose rules define the predicates `defined`
+    /// (clingo's `ground` call): every other predicate is complete, as
+    /// clingo grounds a call over the atoms known before it, and an atom
+    /// that a later call derives does not change the rules grounded
+    /// without it.
+    pub fn begin_group(&mut self, defined: &[PredId]) -> GroupStart {
+        for relation in &mut self.relations {
+            relation.complete = true;
+        }
+        for &p in defined {
+            self.relations[p.index()].complete = false;
+        }
+        GroupStart {
+            rules: self.rules.rules.len(),
+            defined: self.atoms.defined.clone(),
+            fact: self.atoms.fact.clone(),
+        }
+    }
+
+    /// clingo's `redefinition of atom` errors: the atoms that a group
+    /// defines, other than as a fact, and an earlier group defined too,
+    /// each with its first rule of the group (none for a fact, which has no
+    /// rule).
+    pub fn redefinitions(&self, start: &GroupStart) -> Vec<(PredId, String, Option<Span>)> {
+        let mut found: Vec<(u32, Option<Span>)> = Vec::new();
+        for rule in &self.rules.rules[start.rules..] {
+            let heads: Vec<AtomId> = match &rule.head {
+                Head::Constraint => Vec::new(),
+                Head::Atom(a) => vec![*a],
+                Head::Disjunction(atoms) => atoms.clone(),
+                Head::Choice { elements, .. } => elements.iter().map(|e| e.value).collect(),
+            };
+            found.extend(heads.into_iter().map(|a| (a.0, Some(rule.origin))));
+        }
+        let new_facts = (0..start.fact.len()).filter(|&a| self.atoms.fact[a] && !start.fact[a]);
+        found.extend(new_facts.map(|a| (a as u32, None)));
+        let mut reported = FxHashSet::default();
+        let mut redefined = Vec::new();
+        for (a, origin) in found {
+            let a = a as usize;
+            if !start.defined.get(a).copied().unwrap_or(false) || start.fact[a] {
+                continue;
+            }
+            // Auxiliary atoms (`#cost`, `#agg`, ..) stand for their
+            // definition, whichever rule repeats it.
+            let atom = self.symbols.display(self.atoms.syms[a]).to_string();
+            if !atom.starts_with('#') && reported.insert(a) {
+                redefined.push((self.atoms.preds[a], atom, origin));
+            }
+        }
+        redefined
     }
 
     /// The atoms, rules and `#show` terms grounded; the relations and their

@@ -10,6 +10,7 @@
 
 mod compile;
 mod eval;
+pub mod incremental;
 mod instantiate;
 mod predicates;
 pub mod program;
@@ -47,12 +48,65 @@ impl ShowConfig {
     }
 }
 
-/// Grounds a program. `overrides` are `-c name=value` constants from the
-/// command line, which take precedence over `#const`. Returns the program,
-/// or `None` when there were errors, and every message.
+/// A call of one program part with its arguments: clingo's `("step", [3])`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartCall {
+    pub name: String,
+    pub args: Vec<i32>,
+}
+
+/// What a run grounds: groups of part calls grounded one after another, as
+/// clingo's successive `ground` calls are (a group sees the atoms of the
+/// groups before it, never those of later ones), and the atoms assigned
+/// true (externals), facts of the last group.
+pub struct Parts {
+    pub groups: Vec<Vec<PartCall>>,
+    pub assigned_true: Vec<ast::Atom>,
+    /// The parts (name, arity) that other groundings of the same run call:
+    /// not reported as never grounded.
+    pub called_elsewhere: Vec<(&'static str, usize)>,
+}
+
+impl Parts {
+    /// A single run: the part `base`, as clingo grounds without a script.
+    pub fn base() -> Parts {
+        Parts {
+            groups: vec![vec![PartCall {
+                name: "base".to_string(),
+                args: Vec::new(),
+            }]],
+            assigned_true: Vec::new(),
+            called_elsewhere: Vec::new(),
+        }
+    }
+
+    fn calls(&self, name: &str, arity: usize) -> bool {
+        self.groups
+            .iter()
+            .flatten()
+            .any(|call| call.name == name && call.args.len() == arity)
+    }
+
+    fn called_in_run(&self, name: &str, arity: usize) -> bool {
+        self.calls(name, arity) || self.called_elsewhere.contains(&(name, arity))
+    }
+}
+
+/// Grounds the part `base` of a program. `overrides` are `-c name=value`
+/// constants from the command line, which take precedence over `#const`.
+/// Returns the program, or `None` when there were errors, and every message.
 pub fn ground(
     statements: &[Statement],
     overrides: &[(String, Term)],
+) -> (Option<GroundProgram>, Vec<Diagnostic>) {
+    ground_parts(statements, overrides, &Parts::base())
+}
+
+/// Grounds the program parts that `parts` calls, as [`ground`] does `base`.
+pub fn ground_parts(
+    statements: &[Statement],
+    overrides: &[(String, Term)],
+    parts: &Parts,
 ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut symbols = SymbolTable::default();
@@ -65,37 +119,32 @@ pub fn ground(
         &mut diagnostics,
     );
 
+    // Each statement's part: its name and the parameters its `#program`
+    // directive names (each file starts in `base`, as in clingo).
+    let mut sections: Vec<(&str, &[String])> = Vec::with_capacity(statements.len());
+    let mut section: (&str, &[String]) = ("base", &[]);
+    let mut file = None;
+    for statement in statements {
+        if file.replace(statement.span.file) != Some(statement.span.file) {
+            section = ("base", &[]);
+        }
+        if let StatementKind::Program { name, params } = &statement.kind {
+            section = (name, params);
+        }
+        sections.push(section);
+    }
+
     let mut show = ShowConfig::default();
-    let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
     let mut declared: Vec<Signature> = Vec::new();
     let mut projected: Option<Vec<Signature>> = None;
-    let mut part_grounded = true;
     let mut heuristic_reported = false;
     let mut external_reported = false;
     let mut with_edges = false;
-    for statement in statements {
+    let mut uncalled_reported: FxHashSet<(&str, usize)> = FxHashSet::default();
+    for (statement, &(part, params)) in statements.iter().zip(&sections) {
         let span = statement.span;
-        let in_part = matches!(
-            statement.kind,
-            StatementKind::Rule { .. }
-                | StatementKind::ShowTerm { .. }
-                | StatementKind::Optimize { .. }
-                | StatementKind::External { .. }
-                | StatementKind::Project(_)
-                | StatementKind::Edge { .. }
-                | StatementKind::Heuristic
-        );
-        if in_part && !part_grounded {
-            continue;
-        }
+        let called = parts.calls(part, params.len());
         match &statement.kind {
-            StatementKind::Rule { head, body } => compiler.rule(head, body, span),
-            StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
-            StatementKind::Optimize { maximize, elements } => {
-                for element in elements {
-                    compiler.cost_element(*maximize, element);
-                }
-            }
             StatementKind::ShowSignature(signature) => {
                 show.hide_by_default = true;
                 show.shown.insert(signature.clone());
@@ -104,28 +153,28 @@ pub fn ground(
             StatementKind::Hide(Some(signature)) => {
                 show.hidden.insert(signature.clone());
             }
-            StatementKind::Program { name } => {
-                part_grounded = name == "base";
-                if !part_grounded {
-                    diagnostics.push(Diagnostic::info(
-                        span,
-                        format!(
-                            "program part `{name}` is not grounded: a single run grounds `base` \
-                             only, as clingo does without a script"
-                        ),
-                    ));
-                }
+            StatementKind::Program { name, params }
+                if !parts.called_in_run(name, params.len())
+                    && uncalled_reported.insert((name, params.len())) =>
+            {
+                diagnostics.push(Diagnostic::info(
+                    span,
+                    format!(
+                        "program part `{name}` is not grounded: a single run grounds `base` \
+                         only, as clingo does without a script"
+                    ),
+                ));
             }
-            StatementKind::Heuristic => {
-                if !std::mem::replace(&mut heuristic_reported, true) {
-                    diagnostics.push(Diagnostic::info(
-                        span,
-                        "#heuristic directives have no effect: asp2sat has no domain \
-                         heuristics (clingo ignores them too unless --heuristic=Domain)",
-                    ));
-                }
+            StatementKind::Heuristic
+                if called && !std::mem::replace(&mut heuristic_reported, true) =>
+            {
+                diagnostics.push(Diagnostic::info(
+                    span,
+                    "#heuristic directives have no effect: asp2sat has no domain \
+                     heuristics (clingo ignores them too unless --heuristic=Domain)",
+                ));
             }
-            StatementKind::External { atom, body, value } => {
+            StatementKind::External { atom, .. } if called => {
                 declared.push(atom_signature(atom));
                 if !std::mem::replace(&mut external_reported, true) {
                     diagnostics.push(Diagnostic::info(
@@ -134,31 +183,70 @@ pub fn ground(
                          or `free`: a single run assigns no external",
                     ));
                 }
-                if let Some(value) = value {
-                    compiler.external(atom, body, value, span);
-                }
             }
-            StatementKind::Edge { pair, body } => {
-                with_edges = true;
-                compiler.edge(pair, body, span);
+            StatementKind::Edge { .. } if called => with_edges = true,
+            StatementKind::Project(ProjectTarget::Signature(signature)) if called => {
+                projected
+                    .get_or_insert_with(Vec::new)
+                    .push(signature.clone());
             }
-            StatementKind::Project(target) => {
-                let targets = projected.get_or_insert_with(Vec::new);
-                match target {
-                    ProjectTarget::Signature(signature) => targets.push(signature.clone()),
-                    ProjectTarget::Atom { atom, body } => compiler.projected(atom, body, span),
-                }
+            StatementKind::Project(ProjectTarget::Atom { .. }) if called => {
+                projected.get_or_insert_with(Vec::new);
             }
             StatementKind::Unsupported { what } => diagnostics.push(Diagnostic::error(
                 span,
                 format!("{what} are not supported by asp2sat yet"),
             )),
-            StatementKind::Const { .. }
-            | StatementKind::Include { .. }
-            | StatementKind::Defined(_) => {}
+            _ => {}
         }
     }
-    let rules = std::mem::take(&mut compiler.rules);
+    declared.extend(parts.assigned_true.iter().map(atom_signature));
+
+    // The rules of each group, every part called compiled with its
+    // arguments bound to its parameters.
+    let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
+    let mut groups: Vec<Vec<CRule>> = Vec::with_capacity(parts.groups.len());
+    for (index, group) in parts.groups.iter().enumerate() {
+        for call in group {
+            for (statement, &(part, params)) in statements.iter().zip(&sections) {
+                if part != call.name || params.len() != call.args.len() {
+                    continue;
+                }
+                compiler.params = params
+                    .iter()
+                    .zip(&call.args)
+                    .map(|(p, &v)| (p.clone(), compiler.symbols.number(v)))
+                    .collect();
+                let span = statement.span;
+                match &statement.kind {
+                    StatementKind::Rule { head, body } => compiler.rule(head, body, span),
+                    StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
+                    StatementKind::Optimize { maximize, elements } => {
+                        for element in elements {
+                            compiler.cost_element(*maximize, element);
+                        }
+                    }
+                    StatementKind::External {
+                        atom,
+                        body,
+                        value: Some(value),
+                    } => compiler.external(atom, body, value, span),
+                    StatementKind::Edge { pair, body } => compiler.edge(pair, body, span),
+                    StatementKind::Project(ProjectTarget::Atom { atom, body }) => {
+                        compiler.projected(atom, body, span)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        compiler.params.clear();
+        if index + 1 == parts.groups.len() {
+            for atom in &parts.assigned_true {
+                compiler.fact(atom);
+            }
+        }
+        groups.push(std::mem::take(&mut compiler.rules));
+    }
     diagnostics.append(&mut compiler.errors);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
@@ -171,13 +259,8 @@ pub fn ground(
         })
         .chain(&declared)
         .collect();
-    diagnostics.extend(undefined_predicate_infos(&rules, &preds, &declared));
+    diagnostics.extend(undefined_predicate_infos(&groups, &preds, &declared));
 
-    let (components, mut final_rules) = schedule(&rules, &preds);
-    let unsupported = unsupported_recursion(&components);
-    if !unsupported.is_empty() {
-        return (None, unsupported);
-    }
     let aggregate_pred = preds.intern("#agg", 1, false);
     let disjunct_pred = preds.intern("#disjunct", 1, false);
     let negation_pred = preds.intern("#not", 1, false);
@@ -188,26 +271,47 @@ pub fn ground(
         disjunct_pred,
         negation_pred,
     );
-    for (component, component_rules) in &components {
-        // A bounded choice whose conditions depend on its own component is
-        // grounded in two parts: one generator `{a} :- B, c.` per element
-        // inside the component, and the rule itself once everything is
-        // known, where it adds the bounds (its support equals the
-        // generators').
-        let mut generators = Vec::new();
-        let mut ready: Vec<&CRule> = Vec::new();
-        for &rule in component_rules {
-            if condition_in_component(rule, component) {
-                generators.extend(element_generators(rule));
-                final_rules.push(rule);
-            } else {
-                ready.push(rule);
-            }
+    for rules in &groups {
+        let (components, mut final_rules) = schedule(rules, &preds);
+        let unsupported = unsupported_recursion(&components);
+        if !unsupported.is_empty() {
+            return (None, unsupported);
         }
-        ready.extend(generators.iter());
-        grounder.ground_component(component, &ready);
+        let defined: Vec<PredId> = components.iter().flat_map(|(c, _)| c.clone()).collect();
+        let before = grounder.begin_group(&defined);
+        for (component, component_rules) in &components {
+            // A bounded choice whose conditions depend on its own component is
+            // grounded in two parts: one generator `{a} :- B, c.` per element
+            // inside the component, and the rule itself once everything is
+            // known, where it adds the bounds (its support equals the
+            // generators').
+            let mut generators = Vec::new();
+            let mut ready: Vec<&CRule> = Vec::new();
+            for &rule in component_rules {
+                if condition_in_component(rule, component) {
+                    generators.extend(element_generators(rule));
+                    final_rules.push(rule);
+                } else {
+                    ready.push(rule);
+                }
+            }
+            ready.extend(generators.iter());
+            grounder.ground_component(component, &ready);
+        }
+        grounder.ground_final(&final_rules);
+        let redefined = grounder.redefinitions(&before);
+        if !redefined.is_empty() {
+            let errors = redefined.into_iter().map(|(pred, atom, origin)| {
+                let defining = || rules.iter().find(|r| r.head_preds().contains(&pred));
+                let span = origin.or_else(|| defining().map(|r| r.span));
+                Diagnostic::error(
+                    span.unwrap_or_default(),
+                    format!("redefinition of atom `{atom}`: an earlier step defines it"),
+                )
+            });
+            return (None, errors.collect());
+        }
     }
-    grounder.ground_final(&final_rules);
     let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
@@ -563,11 +667,12 @@ fn element_generators(rule: &CRule) -> Vec<CRule> {
 /// gringo's `info: atom does not occur in any rule head`, once per
 /// predicate: usually a typo.
 fn undefined_predicate_infos(
-    rules: &[CRule],
+    groups: &[Vec<CRule>],
     preds: &Predicates,
     declared: &FxHashSet<&Signature>,
 ) -> Vec<Diagnostic> {
-    let defined: FxHashSet<PredId> = rules.iter().flat_map(|r| r.head_preds()).collect();
+    let rules = groups.iter().flatten();
+    let defined: FxHashSet<PredId> = rules.clone().flat_map(|r| r.head_preds()).collect();
     let mut reported = FxHashSet::default();
     let mut infos = Vec::new();
     for rule in rules {

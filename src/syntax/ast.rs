@@ -291,16 +291,25 @@ pub struct HeadAggregateElement {
     pub span: Span,
 }
 
+/// A comparison as a disjunct of a head: `X < 3` in `p(X) ; X < 3 :- q(X).`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeadComparison {
+    pub lhs: Term,
+    pub op: CmpOp,
+    pub rhs: Term,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Head {
     /// An integrity constraint: `:- body.` (also a `#false` head).
     Constraint,
-    /// A comparison that must hold when the body does: `X = Y :- body.`
+    /// A disjunction with comparisons among its disjuncts (`X = Y :-
+    /// body.`, `q(t+1) ; t < 3.`): when the body holds, a comparison holds
+    /// or one of the `disjuncts` (possibly none) does.
     Comparison {
-        lhs: Term,
-        op: CmpOp,
-        rhs: Term,
-        span: Span,
+        comparisons: Vec<HeadComparison>,
+        disjuncts: Vec<HeadLiteral>,
     },
     /// One or more disjuncts separated by `|`, `;` or DLV's `v`. A normal
     /// rule or fact has exactly one unconditional disjunct.
@@ -348,8 +357,10 @@ pub enum StatementKind {
     /// `#include "file".` — resolved by the command line, which does the I/O.
     /// `#include <name>.` (`library`) names one of clingo's built-in files.
     Include { path: String, library: bool },
-    /// `#program base.` and friends: accepted, only `base` is supported.
-    Program { name: String },
+    /// `#program name(p1, .., pk).` starts a program part (gringo 3's
+    /// `#base.`, `#cumulative t.` and `#volatile t.` too); its parameters
+    /// are constants bound when the part is grounded.
+    Program { name: String, params: Vec<String> },
     /// `#minimize{ .. }.`, `#maximize{ .. }.` (`maximize`), or a weak
     /// constraint `:~ body. [w@p, t..]` (one element).
     Optimize {

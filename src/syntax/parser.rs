@@ -23,8 +23,8 @@ use nom_locate::LocatedSpan;
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
-    CmpOp, Guard, Head, HeadAggregateElement, HeadLiteral, Literal, Naf, OptimizeElement,
-    ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
+    CmpOp, Guard, Head, HeadAggregateElement, HeadComparison, HeadLiteral, Literal, Naf,
+    OptimizeElement, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
 };
 
 /// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
@@ -572,6 +572,13 @@ fn infix(kind: K) -> Option<(Infix, u8, bool)> {
     })
 }
 
+/// The first disjunct of a head, as far as it has been read.
+enum Disjunct {
+    /// A term at the given token: an atom, or a comparison's left side.
+    Term(usize, Term),
+    Atom(Naf, Atom),
+}
+
 fn comparison(kind: K) -> Option<CmpOp> {
     Some(match kind {
         K::Eq | K::EqEq | K::Assign => CmpOp::Eq,
@@ -895,9 +902,11 @@ impl<'s> Parser<'s> {
             "#program" => {
                 self.bump();
                 let name = self.expect(K::Ident, "<IDENTIFIER>")?;
+                let mut params = Vec::new();
                 if self.eat(K::LParen).is_some() && self.eat(K::RParen).is_none() {
                     loop {
-                        self.expect(K::Ident, "<IDENTIFIER>")?;
+                        let param = self.expect(K::Ident, "<IDENTIFIER>")?;
+                        params.push(self.text(param).to_owned());
                         if self.eat(K::RParen).is_some() {
                             break;
                         }
@@ -905,15 +914,17 @@ impl<'s> Parser<'s> {
                     }
                 }
                 let name = self.text(name).to_owned();
-                return self.finish(start, StatementKind::Program { name });
+                return self.finish(start, StatementKind::Program { name, params });
             }
             "#base" | "#cumulative" | "#volatile" => {
                 self.bump();
+                let mut params = Vec::new();
                 if name != "#base" {
-                    self.expect(K::Ident, "<IDENTIFIER>")?;
+                    let param = self.expect(K::Ident, "<IDENTIFIER>")?;
+                    params.push(self.text(param).to_owned());
                 }
                 let name = name[1..].to_owned();
-                return self.finish(start, StatementKind::Program { name });
+                return self.finish(start, StatementKind::Program { name, params });
             }
             "#minimize" | "#minimise" => return self.optimize(start, false),
             "#maximize" | "#maximise" => return self.optimize(start, true),
@@ -1198,12 +1209,12 @@ impl<'s> Parser<'s> {
             if alone && matches!(&atom.term.kind, TermKind::Constant(name) if name == "#false") {
                 return Ok(Head::Constraint);
             }
-            return self.disjunction(start, Naf::Positive, atom);
+            return self.disjunction_from(start, Disjunct::Atom(Naf::Positive, atom));
         }
         if self.at(K::Not) {
             let naf = self.naf();
             let atom = self.disjunct_atom()?;
-            return self.disjunction(start, naf, atom);
+            return self.disjunction_from(start, Disjunct::Atom(naf, atom));
         }
         if self.aggregate_at(self.pos) {
             return self.head_aggregate(start, Vec::new());
@@ -1236,19 +1247,79 @@ impl<'s> Parser<'s> {
                 self.head_aggregate(start, vec![guard])
             };
         }
-        if let Some(op) = comparison(self.peek()) {
-            self.bump();
-            let rhs = self.term()?;
-            let span = self.span(start, rhs.span.end as usize);
-            return Ok(Head::Comparison {
-                lhs: term,
-                op,
-                rhs,
-                span,
+        self.disjunction_from(start, Disjunct::Term(first, term))
+    }
+
+    /// A disjunction whose first disjunct starts with `term` (at token
+    /// `first`): atoms, possibly negated or conditional, and comparisons
+    /// `lhs op rhs`.
+    fn disjunction_from(&mut self, mut start: usize, first: Disjunct) -> PResult<Head> {
+        let mut comparisons = Vec::new();
+        let mut literals = Vec::new();
+        let mut next = Some(first);
+        loop {
+            let (naf, atom) = match next.take() {
+                Some(Disjunct::Atom(naf, atom)) => (naf, atom),
+                None if self.is_directive(&["#true", "#false"]) => {
+                    (Naf::Positive, self.disjunct_atom()?)
+                }
+                None if self.at(K::Not) => (self.naf(), self.disjunct_atom()?),
+                None => {
+                    let first = self.pos;
+                    let term = self.term()?;
+                    next = Some(Disjunct::Term(first, term));
+                    continue;
+                }
+                Some(Disjunct::Term(_, lhs)) if comparison(self.peek()).is_some() => {
+                    let op = comparison(self.bump().kind).expect("a comparison");
+                    let rhs = self.term()?;
+                    let span = self.span(start, rhs.span.end as usize);
+                    comparisons.push(HeadComparison { lhs, op, rhs, span });
+                    if !self.disjunction_separator(false) {
+                        break;
+                    }
+                    self.bump();
+                    start = self.tok().start;
+                    continue;
+                }
+                Some(Disjunct::Term(first, term)) => (
+                    Naf::Positive,
+                    self.to_atom(first, term).ok_or_else(|| self.unexpected())?,
+                ),
+            };
+            let (condition, end) = self.optional_condition(atom.span.end)?;
+            let conditional = !condition.is_empty();
+            literals.push(HeadLiteral {
+                naf,
+                atom,
+                condition,
+                span: self.span(start, end),
             });
+            if !self.disjunction_separator(conditional) {
+                break;
+            }
+            self.bump();
+            start = self.tok().start;
         }
-        let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
-        self.disjunction(start, Naf::Positive, atom)
+        Ok(if comparisons.is_empty() {
+            Head::Disjunction(literals)
+        } else {
+            Head::Comparison {
+                comparisons,
+                disjuncts: literals,
+            }
+        })
+    }
+
+    /// Whether the next token separates disjuncts: `|`, `;`, DLV's `v`, or
+    /// `,` after an unconditional disjunct.
+    fn disjunction_separator(&self, conditional: bool) -> bool {
+        match self.peek() {
+            K::Bar | K::Semi => true,
+            K::Ident => self.text(self.tok()) == "v",
+            K::Comma => !conditional,
+            _ => false,
+        }
     }
 
     /// An atom of a disjunctive head; `#true` and `#false` are atoms of
@@ -1428,34 +1499,6 @@ impl<'s> Parser<'s> {
             "#max" => AggregateFunction::Max,
             other => return Ok(Err(format!("`{other}` aggregates"))),
         })))
-    }
-
-    fn disjunction(&mut self, mut start: usize, mut naf: Naf, mut atom: Atom) -> PResult<Head> {
-        let mut literals = Vec::new();
-        loop {
-            let (condition, end) = self.optional_condition(atom.span.end)?;
-            let conditional = !condition.is_empty();
-            let span = self.span(start, end);
-            literals.push(HeadLiteral {
-                naf,
-                atom,
-                condition,
-                span,
-            });
-            let separator = match self.peek() {
-                K::Bar | K::Semi => true,
-                K::Ident => self.text(self.tok()) == "v",
-                K::Comma => !conditional,
-                _ => false,
-            };
-            if !separator {
-                return Ok(Head::Disjunction(literals));
-            }
-            self.bump();
-            start = self.tok().start;
-            naf = self.naf();
-            atom = self.disjunct_atom()?;
-        }
     }
 
     /// `{ elements }` and an optional right guard; `start` is the head's
@@ -2346,9 +2389,21 @@ mod tests {
             StatementKind::Rule { head, body: b } => {
                 let head = match head {
                     Head::Constraint => String::new(),
-                    Head::Comparison { lhs, op, rhs, .. } => {
-                        format!("{}{}{}", term(lhs), op.as_str(), term(rhs))
-                    }
+                    Head::Comparison {
+                        comparisons,
+                        disjuncts,
+                    } => disjuncts
+                        .iter()
+                        .map(|l| {
+                            format!("{}{}{}", naf(l.naf), atom(&l.atom), condition(&l.condition))
+                        })
+                        .chain(
+                            comparisons.iter().map(|c| {
+                                format!("{}{}{}", term(&c.lhs), c.op.as_str(), term(&c.rhs))
+                            }),
+                        )
+                        .collect::<Vec<_>>()
+                        .join(" | "),
                     Head::Disjunction(lits) => lits
                         .iter()
                         .map(|l| {
@@ -2431,7 +2486,12 @@ mod tests {
                 path,
                 library: true,
             } => format!("#include <{path}>."),
-            StatementKind::Program { name } => format!("#program {name}."),
+            StatementKind::Program { name, params } if params.is_empty() => {
+                format!("#program {name}.")
+            }
+            StatementKind::Program { name, params } => {
+                format!("#program {name}({}).", params.join(","))
+            }
             StatementKind::Optimize { maximize, elements } => {
                 let elements: Vec<String> = elements
                     .iter()
@@ -2663,6 +2723,11 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "X = Y :- p(X,Y). f(X) < 3 :- q(X).",
             "X=Y :- p(X,Y). f(X)<3 :- q(X).",
         );
+        // Comparisons among the disjuncts (clingo's test lp/show.lp).
+        check(
+            "q(k+1), k < 3. a ; not b | X != 1 ; #true :- c(X).",
+            "q((k+1)) | k<3. a | not b | #true | X!=1 :- c(X).",
+        );
         check("1 { not a; b : c } 1.", "choice[>=1,<=1]{not a; b:c}.");
         check(
             "2 #count{ r,X : not r(X) : p(X); q : q } 4.",
@@ -2881,7 +2946,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "#include <dir/file.lp>. #include \"a\\\"b\". #program step(t, u). #program base(). #base. #cumulative t.",
-            r#"#include <dir/file.lp>. #include "a\"b". #program step. #program base. #program base. #program cumulative."#,
+            r#"#include <dir/file.lp>. #include "a\"b". #program step(t,u). #program base. #program base. #program cumulative(t)."#,
         );
         check(
             "#external p(X) : q(X). [X] #external a. #external b:. #project a:. #project p/2. #project q(X) : r(X), not s. #heuristic p : q. [1@2,level] #edge (a,b) : c.",
