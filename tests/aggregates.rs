@@ -111,6 +111,26 @@ const CASES: &[(&str, &str)] = &[
         "",
     ),
     ("q(1..3). { p(1..3) }. ok :- X < 3 : p(X).", ""),
+    // A literal that binds variables of its own stands for the disjunction
+    // of its instances, as in clingo (lparse.cc's conjunction-7).
+    ("{ p(1..3) } 1. r :- p(X) : #true.", ""),
+    (
+        "q(1..2). { p(1..3,1..2) }. r(Y) :- q(Y), p(X,Y) : q(Z), Z < Y.",
+        "",
+    ),
+    ("{ p(1..3) } 2. r :- p(X), X > Y : q(Y). q(1;2).", ""),
+    // Recursive conditions: `a :- b : c.` is not monotone in `c`.
+    ("a :- b : c. c :- a.", ""),
+    ("p :- p : q. q :- q : p.", ""),
+    ("{ b }. a :- b : c. c :- a. c :- b.", ""),
+    (
+        "q(1;2). p(X) :- q(X), p(X) : r(X). r(X) :- q(X), r(X) : p(X). p :- p(X). :- not p.",
+        "",
+    ),
+    (
+        "d(1..3). { s(1..3) }. r(X) :- s(X). r(X) :- d(X), not s(Y) : r(Y), Y < X.",
+        "",
+    ),
     // DLV's forms.
     ("{ p(1..3) }. ok :- #count{X : p(X)} > 1.", ""),
     ("{ p(1..3) }. s(N) :- N = #max{X : p(X)}, N > 1.", ""),
@@ -339,7 +359,14 @@ fn random_program(seed: u64) -> (String, bool) {
             ));
         }
         if rng.chance(0.15) {
-            let conditional = *rng.pick(&["p(X) : q(X)", "not q(X) : p(X)", "X > G : p(X)"]);
+            // The last two bind variables of their own in the literal.
+            let conditional = *rng.pick(&[
+                "p(X) : q(X)",
+                "not q(X) : p(X)",
+                "X > G : p(X)",
+                "q(Y) : p(G)",
+                "w(X,W) : p(X), X != G",
+            ]);
             text.push_str(&format!("k{r} :- d(G), {conditional}.\n"));
         }
         if rng.chance(0.15) {
@@ -373,8 +400,8 @@ fn random_program(seed: u64) -> (String, bool) {
 
 /// Rules where `r/1` depends on itself through an aggregate in every
 /// position (positive, negated, both guards, assignments), through the
-/// literal of a conditional literal and through a conditional disjunct.
-/// Always `true`. A sum with weights of both signs, `!=`, and `#min`/`#max`
+/// literal and the condition of a conditional literal and through a
+/// conditional disjunct. Always `true`. A sum with weights of both signs, `!=`, and `#min`/`#max`
 /// against an upper guard move both ways with `r`, and a disjunction with
 /// heads in the cycle is not head-cycle-free: `solve` checks such programs
 /// for minimality, and `dimacs` refuses them.
@@ -404,6 +431,22 @@ fn recursion_through_aggregates(rng: &mut Rng, text: &mut String) -> bool {
     }
     if rng.chance(0.3) {
         text.push_str("r(X) : d(X), X > 1 | u :- r(1).\n");
+    }
+    if rng.chance(0.5) {
+        // A conditional literal whose condition is recursive: `r` is not
+        // monotone in it (`a :- b : c.` holds when `c` is false).
+        let conditional = *rng.pick(&[
+            "q(Y) : r(Y), Y < X",
+            "r(Y) : r(Z), d(Y), Y = Z - 1",
+            "not q(Y) : r(Y), Y != X",
+            "p(Y) : d(Y), not r(Y), Y < X",
+            "r(X) : r(Y), Y > X",
+            "#false : r(Y), Y > X + 1",
+        ]);
+        text.push_str(&format!("r(X) :- d(X), {conditional}.\n"));
+        if rng.chance(0.3) {
+            text.push_str("z :- z : r(1).\nr(2) :- z.\n");
+        }
     }
     true
 }

@@ -51,6 +51,12 @@ pub struct CAggregate {
     /// dependency (in `#count{..: c, not l} = 0` it would be a negative one,
     /// which differs when `l` is recursive).
     pub conditional: bool,
+    /// A conditional literal whose condition depends on the rule's head
+    /// (`a :- b : c.` with `c` depending on `a`): grounded instead as one
+    /// atom per instance standing for the implication `c → b`, under which
+    /// `a` is not monotone in `c`
+    /// ([`super::instantiate::ImplicationAtoms`]).
+    pub implication: bool,
     pub span: Span,
 }
 
@@ -95,6 +101,10 @@ pub struct CAggregateElement {
     /// `c`): `not l` compiled, grounded once `c` is; `None` when `not l`
     /// always holds. Always `None` in other aggregates.
     pub unless: Option<CLit>,
+    /// `unless` is the positive literal `l` itself, which binds variables
+    /// of its own (`r :- p(X) : #true.`): as in clingo, `l` stands for the
+    /// disjunction of its instances.
+    pub literal_binds: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -894,8 +904,23 @@ impl<'a> Compiler<'a> {
             let mut possible = true;
             let mut literal_tuple = Vec::new();
             let mut unless = None;
+            let own = if conditional {
+                literal_own_variables(&element.condition, globals)
+            } else {
+                Vec::new()
+            };
+            let literal_binds = !own.is_empty();
             for (i, literal) in element.condition.iter().enumerate() {
                 let before = condition.len();
+                let last = i + 1 == element.condition.len();
+                let literal = match literal {
+                    // `not l` of a literal that binds: `l` itself.
+                    Literal::Atom { atom, .. } if literal_binds && last => &Literal::Atom {
+                        naf: Naf::Positive,
+                        atom: atom.clone(),
+                    },
+                    literal => literal,
+                };
                 possible &= self.literal(literal, scope, &mut condition)?;
                 // The compiled literal is the last one pushed, after the
                 // bindings of any intervals inside it.
@@ -909,6 +934,7 @@ impl<'a> Compiler<'a> {
             let mut terms = element
                 .terms
                 .iter()
+                .filter(|t| !matches!(&t.kind, TermKind::Variable(v) if own.contains(v)))
                 .map(|t| self.term(t, scope, &mut condition))
                 .collect::<Result<Vec<_>, _>>()?;
             terms.extend(literal_tuple);
@@ -917,6 +943,7 @@ impl<'a> Compiler<'a> {
                     terms,
                     condition,
                     unless,
+                    literal_binds,
                 });
             }
         }
@@ -961,6 +988,7 @@ impl<'a> Compiler<'a> {
             assigns: None,
             inputs,
             conditional,
+            implication: false,
             span: aggregate.span,
         })
     }
@@ -1567,6 +1595,23 @@ fn auxiliary_head(name: &str, args: Vec<Term>, span: Span) -> Head {
     literal_head(Naf::Positive, atom, span)
 }
 
+/// The variables of a conditional literal `l : c` (the element `c, not l`
+/// of [`conditional_as_aggregate`]) that only its atom `l` binds: neither
+/// `c` nor the rule does. Empty unless `l` is a positive atom.
+fn literal_own_variables(element: &[Literal], globals: &FxHashSet<String>) -> Vec<String> {
+    let Some((Literal::Atom { naf: Naf::Not, .. }, condition)) = element.split_last() else {
+        return Vec::new();
+    };
+    let mut bound = Vec::new();
+    for literal in condition {
+        literal_variable_names(literal, &mut bound);
+    }
+    let mut own = Vec::new();
+    literal_variable_names(&element[element.len() - 1], &mut own);
+    own.retain(|v| !bound.contains(v) && !globals.contains(v));
+    own
+}
+
 /// `l : c` in a body holds when `l` holds for every instance of `c`: as an
 /// aggregate, no instance of `c` has `l` false, `#count{ V : c, ¬l } = 0`
 /// over the variables `V` of the element.
@@ -1877,6 +1922,9 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
             for element in &aggregate.elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);
+                if element.literal_binds {
+                    bind_fixpoint(element.unless.as_slice(), &mut local);
+                }
                 for literal in element.condition.iter().chain(&element.unless) {
                     literal_terms(literal, &mut |t| require(t, &local));
                 }

@@ -105,6 +105,7 @@ pub struct Instantiator<'s> {
     pub aggregates: AggregateAtoms,
     disjuncts: DisjunctAtoms,
     negations: NegationAtoms,
+    implications: ImplicationAtoms,
 }
 
 /// What a group of parts starts from ([`Instantiator::begin_group`]).
@@ -172,6 +173,98 @@ impl NegationAtoms {
         self.index.insert(atom, complement);
         self.complements.push((atom, complement));
         complement
+    }
+}
+
+/// The atoms `#impl(k)` that stand for the instances `c → l` of conditional
+/// literals whose condition is recursive (`a :- l : c.` with `c` depending
+/// on `a`), one per distinct implication. `x ↔ (c → l)` is defined by the
+/// rules of the rewriting of nested implications (Cabalar, Pearce and
+/// Valverde, "Reducing propositional theories in equilibrium logic to
+/// logic programs", EPIA 2005), strongly equivalent in the logic of
+/// here-and-there to `(c → l) → x`: `x :- l.`, `x :- not
+/// c_j.` and `x | c_j :- not not l.` for every literal `c_j` of `c` (for a
+/// negated `c_j = not d`, `x :- not not d.` and `x :- not not l, not not
+/// d.`). `l` with several alternative bodies is first an atom `g :- l_a.`
+/// of its own.
+pub struct ImplicationAtoms {
+    pred: PredId,
+    name: NameId,
+    /// The rules defining the atoms, added when the grounding is finished.
+    rules: Vec<(Head, Body, Span)>,
+    index: FxHashMap<(Vec<Body>, Body), u32>,
+    /// Atoms numbered so far (the `g` of some implications too).
+    numbered: usize,
+}
+
+impl ImplicationAtoms {
+    /// The atom standing for `condition → (l_1 ∨ .. ∨ l_n)`, the `l_a`
+    /// being the bodies `literal` (none: `l` never holds).
+    fn atom(
+        &mut self,
+        symbols: &mut SymbolTable,
+        atoms: &mut AtomTable,
+        negations: &mut NegationAtoms,
+        key: (Vec<Body>, Body),
+        origin: Span,
+    ) -> u32 {
+        if let Some(&atom) = self.index.get(&key) {
+            return atom;
+        }
+        let numbered = &mut self.numbered;
+        let mut fresh = |atoms: &mut AtomTable, symbols: &mut SymbolTable| {
+            *numbered += 1;
+            atoms.auxiliary(symbols, self.name, self.pred, *numbered - 1)
+        };
+        let x = AtomId(fresh(atoms, symbols));
+        let (literal, condition) = &key;
+        let mut define = |head: Head, body: Body| self.rules.push((head, body, origin));
+        let literal = match &literal[..] {
+            [] => None,
+            [single] => Some(single.clone()),
+            alternatives => {
+                let g = AtomId(fresh(atoms, symbols));
+                for alternative in alternatives {
+                    define(Head::Atom(g), alternative.clone());
+                }
+                Some(Body::new(vec![g], Vec::new()))
+            }
+        };
+        // `not not b` for a body `b`: `not #not(p)` for its atoms `p`, and
+        // its `not n` as they are.
+        let mut not_not = |body: &Body| {
+            let mut neg: Vec<AtomId> = (body.pos.iter())
+                .map(|p| AtomId(negations.atom(symbols, atoms, p.0)))
+                .collect();
+            neg.extend(body.neg.iter().copied());
+            neg
+        };
+        let not_not_literal = literal.as_ref().map(&mut not_not);
+        let not_not_condition: Vec<AtomId> = condition
+            .neg
+            .iter()
+            .map(|&d| not_not(&Body::new(vec![d], Vec::new()))[0])
+            .collect();
+        if let Some(literal) = &literal {
+            define(Head::Atom(x), literal.clone());
+        }
+        for &c in condition.pos.iter() {
+            define(Head::Atom(x), Body::new(Vec::new(), vec![c]));
+            if let Some(neg) = &not_not_literal {
+                let head = if x < c { vec![x, c] } else { vec![c, x] };
+                define(Head::Disjunction(head), Body::new(Vec::new(), neg.clone()));
+            }
+        }
+        for &not_d in &not_not_condition {
+            define(Head::Atom(x), Body::new(Vec::new(), vec![not_d]));
+            if let Some(neg) = &not_not_literal {
+                let mut neg = neg.clone();
+                neg.push(not_d);
+                define(Head::Atom(x), Body::new(Vec::new(), neg));
+            }
+        }
+        self.index.insert(key, x.0);
+        x.0
     }
 }
 
@@ -335,16 +428,15 @@ impl RuleSet {
 }
 
 impl<'s> Instantiator<'s> {
-    /// `aggregate_pred`, `disjunct_pred` and `negation_pred` are the
-    /// predicates `#agg/1`, `#disjunct/1` and `#not/1` of the auxiliary
-    /// atoms.
-    pub fn new(
-        symbols: &'s mut SymbolTable,
-        preds: &Predicates,
-        aggregate_pred: PredId,
-        disjunct_pred: PredId,
-        negation_pred: PredId,
-    ) -> Self {
+    /// `auxiliary` are the predicates `#agg/1`, `#disjunct/1`, `#not/1`
+    /// and `#impl/1` of the auxiliary atoms.
+    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates, auxiliary: [PredId; 4]) -> Self {
+        let [
+            aggregate_pred,
+            disjunct_pred,
+            negation_pred,
+            implication_pred,
+        ] = auxiliary;
         let pred_names = preds
             .ids()
             .map(|p| symbols.name(&preds.get(p).name))
@@ -353,6 +445,7 @@ impl<'s> Instantiator<'s> {
         let aggregate_name = symbols.name(&preds.get(aggregate_pred).name);
         let disjunct_name = symbols.name(&preds.get(disjunct_pred).name);
         let negation_name = symbols.name(&preds.get(negation_pred).name);
+        let implication_name = symbols.name(&preds.get(implication_pred).name);
         Instantiator {
             symbols,
             pred_names,
@@ -377,6 +470,13 @@ impl<'s> Instantiator<'s> {
                 name: negation_name,
                 complements: Vec::new(),
                 index: FxHashMap::default(),
+            },
+            implications: ImplicationAtoms {
+                pred: implication_pred,
+                name: implication_name,
+                rules: Vec::new(),
+                index: FxHashMap::default(),
+                numbered: 0,
             },
         }
     }
@@ -527,6 +627,9 @@ impl<'s> Instantiator<'s> {
             let origin = Span::default();
             (self.rules).insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
         }
+        for (head, body, origin) in std::mem::take(&mut self.implications.rules) {
+            (self.rules).insert(head, &body.pos, &body.neg, origin);
+        }
         (
             self.atoms,
             self.rules.rules,
@@ -651,6 +754,7 @@ impl<'s> Instantiator<'s> {
             aggregates: &mut self.aggregates,
             disjuncts: &mut self.disjuncts,
             negations: &mut self.negations,
+            implications: &mut self.implications,
             pred_names: &self.pred_names,
             pred_negative: &self.pred_negative,
             env: vec![None; rule.num_vars],
@@ -883,6 +987,7 @@ struct Exec<'a> {
     aggregates: &'a mut AggregateAtoms,
     disjuncts: &'a mut DisjunctAtoms,
     negations: &'a mut NegationAtoms,
+    implications: &'a mut ImplicationAtoms,
     pred_names: &'a [NameId],
     pred_negative: &'a [bool],
     env: Vec<Option<SymId>>,
@@ -1147,31 +1252,51 @@ impl Exec<'_> {
                     return;
                 };
                 let condition = exec.body(pos_base, neg_base);
-                // `not l` grounded: `None` when it cannot hold (`l` is
-                // certain), an empty body when it is certain.
-                let not_literal = match &plan.unless {
+                // The bodies under which `l` holds: `None` when it is
+                // certain, none when it never holds.
+                let literal: Option<Vec<Body>> = match &plan.unless {
+                    // `l` binds variables of its own (`p(X) : #true`): the
+                    // disjunction of its instances, as in clingo.
+                    Some((_, matches)) if element.literal_binds => {
+                        let mark = (exec.pos.len(), exec.neg.len());
+                        let mut bodies = Some(Vec::new());
+                        exec.run(matches, 0, &mut |exec| {
+                            let body = exec.body(mark.0, mark.1);
+                            match &mut bodies {
+                                _ if body.is_empty() => bodies = None, // a fact
+                                Some(bodies) => bodies.push(body),
+                                None => {}
+                            }
+                        });
+                        bodies
+                    }
                     // `l` never holds: `#false`, or a literal with an
                     // undefined term (`p(1+a)`, `not p(1+a)`), which clingo
                     // takes as false.
-                    None => Some(Body::default()),
+                    None => Some(Vec::new()),
                     Some((CLit::Neg(atom) | CLit::Pos(atom), _))
                         if exec.atom_symbol(atom).is_none() =>
                     {
-                        Some(Body::default())
+                        Some(Vec::new())
                     }
                     Some((CLit::Cmp(_, lhs, rhs), _))
                         if lhs.eval(exec.symbols, &exec.env).is_none()
                             || rhs.eval(exec.symbols, &exec.env).is_none() =>
                     {
-                        Some(Body::default())
+                        Some(Vec::new())
                     }
+                    // `not l` grounded: no body when it cannot hold (`l` is
+                    // certain), an empty one when it is certain.
                     Some((_, unless)) => {
                         let (pos_mark, neg_mark) = (exec.pos.len(), exec.neg.len());
                         let mut found = None;
                         exec.run(unless, 0, &mut |exec| {
                             found = Some(exec.body(pos_mark, neg_mark))
                         });
-                        found
+                        found.map(|not_literal| match not_literal.is_empty() {
+                            true => Vec::new(),
+                            false => vec![Body::from_slices(&not_literal.neg, &not_literal.pos)],
+                        })
                     }
                 };
                 let key = (tuple, condition);
@@ -1179,14 +1304,40 @@ impl Exec<'_> {
                     order.push(key);
                     Some(Vec::new())
                 });
-                match (not_literal, entry) {
+                match (literal, entry) {
                     (None, entry) => *entry = None,
-                    (Some(not_literal), Some(literals)) if !not_literal.is_empty() => {
-                        literals.push(Body::from_slices(&not_literal.neg, &not_literal.pos))
-                    }
-                    _ => {}
+                    (Some(bodies), Some(literals)) => literals.extend(bodies),
+                    (Some(_), None) => {}
                 }
             });
+        }
+        if aggregate.implication && self.heads_only.is_none() {
+            let mark = self.pos.len();
+            for (tuple, condition) in order {
+                // `None`: some `l` of the instance is certain.
+                let Some(mut literal) = instances.remove(&(tuple, condition.clone())).flatten()
+                else {
+                    continue;
+                };
+                literal.sort();
+                literal.dedup();
+                if literal.is_empty() && condition.is_empty() {
+                    self.pos.truncate(mark);
+                    return; // a certain condition and no `l` that can hold
+                }
+                let key = (literal, condition);
+                let atom = (self.implications).atom(
+                    self.symbols,
+                    self.atoms,
+                    self.negations,
+                    key,
+                    aggregate.span,
+                );
+                self.pos.push(atom);
+            }
+            self.run(steps, k + 1, leaf);
+            self.pos.truncate(mark);
+            return;
         }
         let mut elements: Vec<WeightedElement> = Vec::new();
         for key in order {

@@ -264,19 +264,22 @@ pub fn ground_parts(
     let aggregate_pred = preds.intern("#agg", 1, false);
     let disjunct_pred = preds.intern("#disjunct", 1, false);
     let negation_pred = preds.intern("#not", 1, false);
+    let implication_pred = preds.intern("#impl", 1, false);
+    for rules in &mut groups {
+        mark_recursive_conditions(rules, &preds);
+    }
     let mut grounder = Instantiator::new(
         &mut symbols,
         &preds,
-        aggregate_pred,
-        disjunct_pred,
-        negation_pred,
+        [
+            aggregate_pred,
+            disjunct_pred,
+            negation_pred,
+            implication_pred,
+        ],
     );
     for rules in &groups {
         let (components, mut final_rules) = schedule(rules, &preds);
-        let unsupported = unsupported_recursion(&components);
-        if !unsupported.is_empty() {
-            return (None, unsupported);
-        }
         let defined: Vec<PredId> = components.iter().flat_map(|(c, _)| c.clone()).collect();
         let before = grounder.begin_group(&defined);
         for (component, component_rules) in &components {
@@ -589,32 +592,37 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
     (components, final_rules)
 }
 
-/// Recursion that asp2sat cannot solve yet: a conditional literal whose
-/// condition is recursive (`a :- b : c.` with `c` depending on `a`), which
-/// is not monotone in `c` under the Ferraris reduct. Recursive
-/// aggregates are grounded once their component is complete
-/// ([`Instantiator::ground_component`]); translation refuses those that
-/// are neither monotone nor antimonotone in a recursive atom.
-fn unsupported_recursion(components: &[(Vec<PredId>, Vec<&CRule>)]) -> Vec<Diagnostic> {
-    let mut errors = Vec::new();
-    for (component, rules) in components {
-        let in_component = |p: PredId| component.contains(&p);
-        for rule in rules {
-            for literal in &rule.body {
-                let CLit::Aggregate(aggregate) = literal else {
-                    continue;
-                };
-                // The literal may be recursive, the condition may not.
-                if aggregate.conditional && aggregate.reads(&in_component, true) {
-                    errors.push(Diagnostic::error(
-                        aggregate.span,
-                        "recursive conditional literals (whose condition depends on the rule's head) are not supported by asp2sat yet",
-                    ));
-                }
+/// Marks the conditional literals whose condition depends on their rule's
+/// head (`a :- b : c.` with `c` depending on `a`) as implications
+/// ([`CAggregate::implication`](compile::CAggregate)): under the Ferraris
+/// reduct `a` is not monotone in `c`, which the aggregate a conditional
+/// literal otherwise grounds to does not capture.
+fn mark_recursive_conditions(rules: &mut [CRule], preds: &Predicates) {
+    let (components, _) = schedule(rules, preds);
+    let mut component_of: FxHashMap<PredId, usize> = FxHashMap::default();
+    for (c, (members, _)) in components.iter().enumerate() {
+        component_of.extend(members.iter().map(|&p| (p, c)));
+    }
+    let mut marked: Vec<(usize, usize)> = Vec::new();
+    for (r, rule) in rules.iter().enumerate() {
+        let Some(&c) = rule.head_preds().first().and_then(|p| component_of.get(p)) else {
+            continue;
+        };
+        let in_component = |p: PredId| components[c].0.contains(&p);
+        for (l, literal) in rule.body.iter().enumerate() {
+            if let CLit::Aggregate(aggregate) = literal
+                && aggregate.conditional
+                && aggregate.reads(&in_component, true)
+            {
+                marked.push((r, l));
             }
         }
     }
-    errors
+    for (r, l) in marked {
+        if let CLit::Aggregate(aggregate) = &mut rules[r].body[l] {
+            aggregate.implication = true;
+        }
+    }
 }
 
 /// Whether a choice element's condition reads a predicate of the component
