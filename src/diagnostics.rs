@@ -136,6 +136,9 @@ pub struct Diagnostic {
     pub span: Span,
     pub message: String,
     pub notes: Vec<Note>,
+    /// clingo's message group, which `-W` switches on and off (`other`
+    /// unless a message belongs to one of its named groups).
+    pub group: &'static str,
 }
 
 impl Diagnostic {
@@ -145,6 +148,7 @@ impl Diagnostic {
             span,
             message: message.into(),
             notes: Vec::new(),
+            group: "other",
         }
     }
 

@@ -286,6 +286,72 @@ impl Enumerator {
         }
     }
 
+    /// The next approximation of the brave (`brave`) or cautious
+    /// consequences: the shown symbols true in some (in every) answer set
+    /// found so far, given `known`, the previous approximation (`None` at
+    /// first). Each answer set after the first must hold a shown symbol
+    /// outside `known` (brave) or lack one inside it (cautious), so the
+    /// approximations grow (shrink) until no answer set improves them:
+    /// then `None`, and `known` is exact. clasp's `--enum-mode=brave` and
+    /// `cautious`, by iterated SAT calls.
+    pub fn next_consequences(
+        &mut self,
+        brave: bool,
+        known: Option<&[SymId]>,
+    ) -> Option<Vec<SymId>> {
+        if let Some(known) = known {
+            let shown = self.translation.shown().to_vec();
+            let mut clause = Vec::new();
+            for (symbol, cond) in &shown {
+                let inside = known.binary_search(symbol).is_ok();
+                match cond.lit() {
+                    Some(lit) if brave && !inside => clause.push(lit),
+                    Some(_) if !brave && inside => {
+                        // The symbol false: every condition it is shown
+                        // under false.
+                        let conditions: Vec<Lit> = (shown.iter())
+                            .filter(|(s, _)| s == symbol)
+                            .filter_map(|(_, c)| c.lit())
+                            .collect();
+                        let absent = self.solver.new_var().positive();
+                        for condition in conditions {
+                            self.solver.add_clause(&[!absent, !condition]);
+                        }
+                        clause.push(absent);
+                    }
+                    _ => {}
+                }
+            }
+            if clause.is_empty() {
+                return None;
+            }
+            self.solver.add_clause(&clause);
+        }
+        let start = Instant::now();
+        let found = self.stable_model(&[]);
+        self.stats.solve_time += start.elapsed();
+        if !found {
+            return None;
+        }
+        self.stats.models += 1;
+        let mut model = self.answer_set().shown;
+        model.sort_unstable();
+        model.dedup();
+        Some(match known {
+            None => model,
+            Some(known) if brave => {
+                let mut union: Vec<SymId> = known.iter().chain(&model).copied().collect();
+                union.sort_unstable();
+                union.dedup();
+                union
+            }
+            Some(known) => (known.iter())
+                .filter(|s| model.binary_search(s).is_ok())
+                .copied()
+                .collect(),
+        })
+    }
+
     /// After [`Self::find_under`] found nothing: the assumptions that
     /// together admit no answer set (a subset of them).
     pub(crate) fn failed_core(&self) -> Vec<Lit> {

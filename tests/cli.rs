@@ -1065,3 +1065,189 @@ fn dimacs_refuses_incremental_mode_at_the_include() {
         "incremental.lp:2:1-20: error: clingo's incremental mode",
     );
 }
+
+// ---------------------------------------------------------------------------
+// clingo's invocation and options
+
+/// `asp2sat <args>` without a subcommand, as clingo is invoked.
+fn clingo_style(args: &[&str]) -> Out {
+    let mut cmd = asp2sat();
+    cmd.args(args);
+    output(cmd)
+}
+
+#[test]
+fn solve_is_the_default_subcommand() {
+    // clingo fixtures/cli/three_models.lp 0: all three, exit 30.
+    let out = clingo_style(&["fixtures/cli/three_models.lp", "0"]);
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    assert_eq!(text_answers(&out.stdout).len(), 3);
+    // No file: standard input.
+    let mut cmd = asp2sat();
+    cmd.write_stdin("a.\n");
+    let out = output(cmd);
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    assert!(out.stdout.contains("Reading from stdin"), "{}", out.stdout);
+    for version in [&["--version"][..], &["solve", "--version"], &["-v"]] {
+        let out = clingo_style(version);
+        assert_eq!(out.code, Some(0));
+        assert!(out.stdout.starts_with("asp2sat version "), "{}", out.stdout);
+    }
+}
+
+#[test]
+fn options_scripts_pass_to_clingo_are_accepted() {
+    for args in [
+        &["-V0", "fixtures/cli/three_models.lp"][..],
+        &["--verbose=0", "fixtures/cli/three_models.lp"],
+        &["-W", "none", "fixtures/cli/three_models.lp"],
+        &["--warn=no-atom-undefined", "fixtures/cli/three_models.lp"],
+        // One `--quiet` a run: clingo rejects repeated options too.
+        &["--quiet=1", "fixtures/cli/three_models.lp"],
+        &["-q2", "fixtures/cli/three_models.lp"],
+        &["--quiet=2,2", "fixtures/cli/three_models.lp"],
+        &[
+            "--stats=2",
+            "--project=show",
+            "fixtures/cli/three_models.lp",
+        ],
+        &["--outf=1", "fixtures/cli/three_models.lp"],
+        &["--outf=3", "fixtures/cli/three_models.lp"],
+        &[
+            "-t",
+            "2",
+            "--seed=7",
+            "--configuration=jumpy",
+            "fixtures/cli/three_models.lp",
+        ],
+        &[
+            "--heuristic=Domain",
+            "--sat-prepro",
+            "--eq=0",
+            "--fast-exit",
+            "fixtures/cli/three_models.lp",
+        ],
+        &[
+            "--rand-freq=0.1",
+            "--enum-mode=record",
+            "--time-limit=0",
+            "fixtures/cli/three_models.lp",
+        ],
+        &["--mode=gringo", "fixtures/cli/three_models.lp"],
+        &["--help=2"],
+    ] {
+        let out = clingo_style(args);
+        assert!(
+            matches!(out.code, Some(0 | 10 | 30)),
+            "{args:?}: exit {:?}\n{}",
+            out.code,
+            out.stderr
+        );
+        no_panic(&out);
+    }
+    let out = clingo_style(&["-t", "2", "fixtures/cli/three_models.lp"]);
+    assert_stderr_has(&out, "asp2sat: info: -t 2 has no effect");
+    let out = clingo_style(&["-W", "none", "-t", "2", "fixtures/cli/three_models.lp"]);
+    assert!(!out.stderr.contains("info"), "{}", out.stderr);
+}
+
+#[test]
+fn verbosity_0_prints_models_and_result_only() {
+    // clingo -V0 -n 0 three_models.lp: three model lines, then SATISFIABLE.
+    let out = clingo_style(&["-V0", "-n", "0", "fixtures/cli/three_models.lp"]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", out.stdout);
+    assert_eq!(lines[3], "SATISFIABLE");
+}
+
+#[test]
+fn competition_format_shows_the_last_model() {
+    // clingo --outf=1: `% ` comments, ANSWER with atoms ended by `.`.
+    let out = clingo_style(&["--outf=1", "-n", "0", "fixtures/cli/one_model.lp"]);
+    assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+    assert!(out.stdout.contains("\nANSWER\n"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .lines()
+            .all(|l| l.starts_with('%') || l == "ANSWER" || l.ends_with('.'))
+    );
+    let out = clingo_style(&["--outf=1", "fixtures/cli/unsat.lp"]);
+    assert!(out.stdout.contains("\nINCONSISTENT\n"), "{}", out.stdout);
+    let out = clingo_style(&["--outf=3", "fixtures/cli/one_model.lp"]);
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn brave_and_cautious_consequences() {
+    // clingo --enum-mode=brave/cautious on {a;b;c}. :- a,b. d :- not c.:
+    // brave a b c d, cautious none.
+    let program = "{a;b;c}. :- a,b. d :- not c.\n";
+    let run = |mode: &str| {
+        let mut cmd = asp2sat();
+        cmd.args([&format!("--enum-mode={mode}"), "--outf=2"]);
+        cmd.write_stdin(program);
+        let out = output(cmd);
+        assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
+        let document = json(&out.stdout);
+        let witnesses = document["Call"][0]["Witnesses"].as_array().unwrap().clone();
+        let last = witnesses.last().unwrap()["Value"]
+            .as_array()
+            .unwrap()
+            .clone();
+        last.iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let mut brave = run("brave");
+    brave.sort();
+    assert_eq!(brave, ["a", "b", "c", "d"]);
+    assert!(run("cautious").is_empty());
+    let mut cmd = asp2sat();
+    cmd.arg("--enum-mode=cautious");
+    cmd.write_stdin("a. {b}. c :- a.\n");
+    let out = output(cmd);
+    assert!(
+        out.stdout.contains("  Cautious   : yes\nConsequences : 2"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_time_limit_is_reported_as_clingo_reports_it() {
+    // clingo --time-limit=1 on a hard program: TIME LIMIT : 1, exit 1.
+    let mut cmd = asp2sat();
+    cmd.args(["--time-limit=1", "--outf=2"]);
+    cmd.write_stdin(
+        "p(1..14). h(1..13). 1 { in(P,H) : h(H) } 1 :- p(P). :- in(P,H), in(Q,H), P < Q.\n",
+    );
+    let out = output(cmd);
+    assert_eq!(out.code, Some(1), "stderr: {}", out.stderr);
+    let document = json(&out.stdout);
+    assert_eq!(document["TIME LIMIT"], 1);
+    assert_eq!(document["Result"], "UNKNOWN");
+}
+
+#[test]
+fn sigint_prints_the_summary_and_exits_as_clingo() {
+    // clingo -n 0 -q on 2^40 models, SIGINT: INTERRUPTED : 1, exit 11.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-q", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // SAFETY: kill only sends a signal to the child's process id.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(11), "{stdout}");
+    assert!(stdout.contains("INTERRUPTED  : 1"), "{stdout}");
+}

@@ -8,18 +8,26 @@
 //! [`ground`] (also `solve --text`) prints the ground program
 //! (`crate::ground_text`).
 
+mod args;
 mod output;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{self, Parts, program::GroundProgram};
-use crate::optimize::{Optimizer, Strategy};
-use crate::solve::{AnswerSet, Enumerator, SolveOptions, TranslationMode};
+use crate::optimize::Optimizer;
+use crate::solve::{AnswerSet, Enumerator, SolveOptions};
 use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
-use clap::{Parser, Subcommand};
-use output::{OptMode, OptimizationSummary, Outcome, Sizes, Summary, Timings, Witness};
+use args::{
+    Args, Command, Config, Consequences, DimacsArgs, Invocation, Projection, Quiet, Warnings,
+    parse_consts,
+};
+use clap::Parser;
+use output::{
+    Format, Interruption, OptMode, OptimizationSummary, Outcome, Sizes, Style, Summary, Timings,
+    Witness,
+};
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -33,288 +41,48 @@ pub const EXIT_INPUT_ERROR: u8 = 65;
 /// (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_ERROR: u8 = 74;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "asp2sat",
-    version,
-    about = "Ground answer set programs and solve them with a SAT solver.\n\
-             Accepts clingo 4+, gringo 3/lparse and DLV syntax in one language."
-)]
-struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Compute answer sets, printed as clingo prints them.
-    Solve(SolveArgs),
-    /// Write a DIMACS CNF whose models are exactly the answer sets, one
-    /// model each, with a symbol table and projection lines for the shown
-    /// atoms.
-    Dimacs(DimacsArgs),
-    /// Print the ground program after simplification, in clingo's `--text`
-    /// syntax (the same as `solve --text`).
-    Ground(GroundArgs),
-}
-
-#[derive(clap::Args, Debug)]
-struct GroundArgs {
-    /// Input files; `-` or none reads standard input.
-    inputs: Vec<String>,
-    /// Replace `#const NAME = ...` with VALUE.
-    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
-    consts: Vec<String>,
-}
-
-#[derive(clap::Args, Debug)]
-struct DimacsArgs {
-    /// Input files; `-` or none reads standard input.
-    inputs: Vec<String>,
-    /// Replace `#const NAME = ...` with VALUE.
-    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
-    consts: Vec<String>,
-    /// Write the CNF to FILE (atomically: a temporary file in the same
-    /// directory, renamed when complete) instead of standard output.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Print the sizes of the program and of the CNF, split by origin, to
-    /// standard error.
-    #[arg(long)]
-    stats: bool,
-    /// Write a weighted CNF for MaxSAT solvers (the MaxSAT Evaluation's
-    /// WCNF): the same hard clauses, and one soft clause per cost element
-    /// of the optimize statements, priorities folded into weights.
-    #[arg(long)]
-    wcnf: bool,
-}
-
-/// `--translation` of `solve`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum TranslationArg {
-    /// Completion plus loop formulas added when a model is unfounded.
-    #[default]
-    Lazy,
-    /// The exact CNF of `asp2sat dimacs` (level ranking): no loop formulas.
-    Eager,
-}
-
-#[derive(clap::Args, Debug)]
-struct SolveArgs {
-    /// Input files; `-` or none reads standard input. A bare number is
-    /// taken as the number of models, as clingo does (`asp2sat solve 0 f.lp`).
-    inputs: Vec<String>,
-    /// Number of answer sets to compute; 0 computes all.
-    #[arg(short = 'n', long = "models", value_name = "N")]
-    models: Option<usize>,
-    /// Replace `#const NAME = ...` with VALUE.
-    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
-    consts: Vec<String>,
-    /// Output format: 0 for clingo's text, 2 for clingo's JSON.
-    #[arg(long = "outf", value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
-    outf: u8,
-    /// Print each distinct set of shown atoms once.
-    #[arg(long)]
-    project: bool,
-    /// What to print, as clingo's `--quiet=<models>[,<costs>[,<calls>]]`:
-    /// each 0 (all), 1 (the last, or the optimal ones) or 2 (none); `-q`
-    /// alone prints only the summary.
-    #[arg(short = 'q', long, value_name = "LEVELS", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
-    quiet: Option<String>,
-    /// How optimize statements are used: `opt` finds an optimal answer set
-    /// (printing each better one on the way), `optN` then enumerates the
-    /// optimal ones, `enum` enumerates answer sets with their costs,
-    /// `ignore` ignores the statements.
-    #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
-    opt_mode: String,
-    /// How the optimum is searched for: `usc` (the default) is guided by
-    /// unsatisfiable cores, `bb` tightens a bound after each answer set and
-    /// prints each better one.
-    #[arg(long = "opt-strategy", value_enum, value_name = "STRATEGY", default_value_t = StrategyArg::Usc)]
-    opt_strategy: StrategyArg,
-    /// Print the time of each stage and the size of the problem.
-    #[arg(long)]
-    stats: bool,
-    /// Stop after this many seconds, reporting what was found so far.
-    #[arg(long = "time-limit", value_name = "SECONDS")]
-    time_limit: Option<u64>,
-    /// How non-tight programs are translated: `lazy` loop formulas or the
-    /// `eager` exact CNF that `asp2sat dimacs` exports.
-    #[arg(long, value_enum, value_name = "MODE", default_value_t = TranslationArg::Lazy)]
-    translation: TranslationArg,
-    /// Print the ground program after simplification, in clingo's `--text`
-    /// syntax, instead of solving.
-    #[arg(long)]
-    text: bool,
-}
-
-/// clingo's `--opt-strategy` values.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum StrategyArg {
-    Bb,
-    Usc,
-}
-
-/// Validated settings of one `solve` run.
-struct Config {
-    inputs: Vec<String>,
-    /// `-n`: 0 for all; when not given, 1, or all for an optimizing search.
-    models: Option<usize>,
-    consts: Vec<(String, String)>,
-    json: bool,
-    project: bool,
-    quiet: Quiet,
-    opt_mode: OptMode,
-    opt_strategy: Strategy,
-    stats: bool,
-    time_limit: Option<Duration>,
-    translation: TranslationMode,
-    text: bool,
-}
-
-impl Config {
-    fn from_args(args: SolveArgs) -> Result<Config, String> {
-        let mut models = args.models;
-        let mut inputs = Vec::new();
-        for input in args.inputs {
-            let is_number = !input.is_empty() && input.bytes().all(|b| b.is_ascii_digit());
-            if is_number && !Path::new(&input).exists() && models.is_none() {
-                models = Some(
-                    input
-                        .parse()
-                        .map_err(|_| format!("invalid number of models: {input}"))?,
-                );
-            } else {
-                inputs.push(input);
-            }
-        }
-        let consts = parse_consts(&args.consts)?;
-        Ok(Config {
-            inputs,
-            models,
-            consts,
-            json: match args.outf {
-                0 => false,
-                2 => true,
-                other => {
-                    return Err(format!(
-                        "--outf={other} is not supported: use 0 (text) or 2 (JSON)"
-                    ));
-                }
-            },
-            project: args.project,
-            quiet: args
-                .quiet
-                .as_deref()
-                .map_or(Ok(Quiet::default()), Quiet::parse)?,
-            opt_mode: parse_opt_mode(&args.opt_mode)?,
-            opt_strategy: match args.opt_strategy {
-                StrategyArg::Bb => Strategy::Linear,
-                StrategyArg::Usc => Strategy::Core,
-            },
-            stats: args.stats,
-            time_limit: args.time_limit.map(Duration::from_secs),
-            translation: match args.translation {
-                TranslationArg::Lazy => TranslationMode::Lazy,
-                TranslationArg::Eager => TranslationMode::Eager,
-            },
-            text: args.text,
-        })
-    }
-}
-
-/// What `--quiet` leaves printed: 0 every model (or cost vector), 1 the
-/// last one (with `optN`, the optimal ones), 2 none.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Quiet {
-    models: u8,
-    costs: u8,
-}
-
-impl Quiet {
-    /// clingo's `<models>[,<costs>[,<calls>]]`; the costs level defaults
-    /// to the models level, the calls level is accepted and unused (one
-    /// call is all asp2sat makes).
-    fn parse(levels: &str) -> Result<Quiet, String> {
-        let parsed: Vec<u8> = levels
-            .split(',')
-            .map(|level| match level.trim() {
-                "0" => Ok(0),
-                "1" => Ok(1),
-                "2" => Ok(2),
-                _ => Err(format!(
-                    "invalid --quiet levels '{levels}': expected up to three of 0, 1, 2 separated by commas"
-                )),
-            })
-            .collect::<Result<_, _>>()?;
-        if parsed.len() > 3 {
-            return Err(format!("invalid --quiet levels '{levels}': at most three"));
-        }
-        Ok(Quiet {
-            models: parsed[0],
-            costs: parsed.get(1).copied().unwrap_or(parsed[0]),
-        })
-    }
-}
-
-/// clingo's `--opt-mode=<mode>`.
-fn parse_opt_mode(mode: &str) -> Result<OptMode, String> {
-    let (name, bounds) = mode.split_once(',').unwrap_or((mode, ""));
-    if !bounds.is_empty() {
-        return Err(format!(
-            "--opt-mode={mode}: initial bounds are not supported by asp2sat yet"
-        ));
-    }
-    match name {
-        "opt" => Ok(OptMode::Opt),
-        "optN" => Ok(OptMode::OptN),
-        "enum" => Ok(OptMode::Enum),
-        "ignore" => Ok(OptMode::Ignore),
-        _ => Err(format!(
-            "invalid --opt-mode '{mode}': expected opt, optN, enum or ignore"
-        )),
-    }
-}
-
-/// `-c NAME=VALUE` flags as pairs.
-fn parse_consts(consts: &[String]) -> Result<Vec<(String, String)>, String> {
-    consts
-        .iter()
-        .map(|c| match c.split_once('=') {
-            Some((name, value)) if is_identifier(name.trim()) => {
-                Ok((name.trim().to_string(), value.to_string()))
-            }
-            _ => Err(format!(
-                "invalid constant definition '{c}': expected NAME=VALUE, e.g. -c n=9"
-            )),
-        })
-        .collect()
-}
-
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.trim_start_matches('_').chars();
-    chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
-}
-
 /// Entry point of the binary; returns the exit code, and the caller ends
 /// the process with it right away (see [`release_at_exit`]).
 pub fn main() -> u8 {
-    let args = match Args::try_parse() {
+    let (raw, no_effect) = match args::invocation(std::env::args_os().collect()) {
+        Invocation::Version => {
+            let _ = writeln!(std::io::stdout(), "{}", output::VERSION_LINE);
+            return 0;
+        }
+        Invocation::Parse(raw, no_effect) => (raw, no_effect),
+    };
+    let args = match Args::try_parse_from(raw) {
         Ok(args) => args,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
         }
     };
+    let report_no_effect = |warnings: &Warnings| {
+        for option in no_effect.iter().filter(|_| warnings.shows("other")) {
+            eprintln!(
+                "asp2sat: info: {option} has no effect: it tunes clingo's solver, and asp2sat \
+                 solves with varisat"
+            );
+        }
+    };
     match args.command {
         Command::Solve(args) => match Config::from_args(args) {
-            Ok(config) if config.text => ground(&config.inputs, &config.consts),
-            Ok(config) => solve(config),
+            Ok(config) => {
+                report_no_effect(&config.warnings);
+                if config.text {
+                    ground(&config.inputs, &config.consts)
+                } else {
+                    solve(config)
+                }
+            }
             Err(message) => input_error(&message),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
-            Ok(consts) => dimacs(&args, &consts),
+            Ok(consts) => {
+                report_no_effect(&Warnings::default());
+                dimacs(&args, &consts)
+            }
             Err(message) => input_error(&message),
         },
         Command::Ground(args) => match parse_consts(&args.consts) {
@@ -561,7 +329,7 @@ fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) ->
 /// What has been printed so far; shared with the time-limit watchdog so
 /// that an interrupted run still ends with a complete summary.
 struct Progress {
-    json: bool,
+    style: Style,
     quiet: Quiet,
     inputs: Vec<String>,
     /// The models each solver call reported, for the JSON output.
@@ -572,6 +340,9 @@ struct Progress {
     held: Option<(usize, Witness)>,
     /// For a program that optimizes: what the summary says of it.
     optimization: Option<OptimizationSummary>,
+    /// With `--enum-mode=brave` or `cautious`: which, and the number of
+    /// consequences.
+    consequences: Option<(Consequences, usize)>,
     started: Instant,
     /// When the search began and when it last found a model, so that an
     /// interrupted run reports its times too.
@@ -594,9 +365,8 @@ impl Progress {
     ) {
         self.models += 1;
         self.last_model = Some(Instant::now());
-        self.timings
-            .first_model
-            .get_or_insert(self.started.elapsed());
+        let solving = self.solve_started.unwrap_or(self.started);
+        self.timings.first_model.get_or_insert(solving.elapsed());
         if let Some(optimization) = &mut self.optimization {
             optimization.costs.clone_from(&costs);
         }
@@ -612,53 +382,91 @@ impl Progress {
                 },
             ));
         }
-        if self.json {
-            if show_model {
-                let atoms = answer.atoms(symbols);
-                let call = self.calls.last_mut().expect("a call is under way");
-                call.push(Witness { atoms, costs });
+        match self.style.format {
+            Format::Nothing => return,
+            Format::Json => {
+                if show_model {
+                    let atoms = answer.atoms(symbols);
+                    let call = self.calls.last_mut().expect("a call is under way");
+                    call.push(Witness { atoms, costs });
+                }
+                return;
             }
-            return;
+            Format::Text | Format::Competition => {}
         }
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         if show_model {
-            let _ = output::write_answer(&mut out, number, answer, symbols);
+            let atoms = answer.shown.iter().map(|&s| symbols.display(s));
+            let _ = output::write_answer(&mut out, self.style, number, atoms);
         }
         if let Some(costs) = costs.filter(|_| show_costs) {
-            let _ = output::write_costs(&mut out, &costs);
+            let _ = output::write_costs(&mut out, self.style, &costs);
         }
         let _ = out.flush();
     }
 
-    fn finish(&mut self, outcome: Outcome, sizes: Option<&Sizes>) {
+    /// clingo's `Consequences: [lower;upper]` after a model of
+    /// `--enum-mode=brave` or `cautious`.
+    fn write_consequences(&mut self, (lower, upper): (usize, usize)) {
+        if matches!(self.style.format, Format::Text | Format::Competition) && self.quiet.models == 0
+        {
+            let _ = writeln!(std::io::stdout(), "Consequences: [{lower};{upper}]");
+        }
+    }
+
+    /// Prints what is held back and the summary; `interrupted` when the
+    /// search did not end by itself.
+    fn finish(
+        &mut self,
+        outcome: Outcome,
+        sizes: Option<&Sizes>,
+        interrupted: Option<Interruption>,
+    ) {
         self.timings.total = self.started.elapsed();
+        self.timings.cpu = processor_time();
         if let Some(solve_started) = self.solve_started {
             self.timings.solve = solve_started.elapsed();
         }
         let held = self.held.take();
-        if self.json {
-            if let Some(call) = self.calls.last_mut() {
-                call.extend(held.map(|(_, witness)| witness));
+        match self.style.format {
+            Format::Nothing => return,
+            Format::Json => {
+                if let Some(call) = self.calls.last_mut() {
+                    call.extend(held.map(|(_, witness)| witness));
+                }
             }
-        } else if let Some((number, witness)) = held {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "Answer: {number}\n{}", witness.atoms.join(" "));
-            if let Some(costs) = witness.costs.filter(|_| self.quiet.costs == 1) {
-                let _ = output::write_costs(&mut out, &costs);
+            Format::Text | Format::Competition => {
+                if let Some((number, witness)) = held {
+                    let mut out = std::io::stdout().lock();
+                    let _ =
+                        output::write_answer(&mut out, self.style, number, witness.atoms.iter());
+                    if let Some(costs) = witness.costs.filter(|_| self.quiet.costs == 1) {
+                        let _ = output::write_costs(&mut out, self.style, &costs);
+                    }
+                }
             }
         }
         let summary = Summary {
             outcome,
+            interrupted,
+            consequences: self.consequences.map(|(kind, count)| {
+                let name = if kind == Consequences::Brave {
+                    "Brave"
+                } else {
+                    "Cautious"
+                };
+                (name, count)
+            }),
             models: self.models,
             calls: self.calls.len(),
             timings: &self.timings,
             stats: sizes,
             optimization: self.optimization.as_ref(),
         };
-        let text = if self.json {
+        let text = if self.style.format == Format::Json {
             output::json(&self.inputs, &self.calls, &summary)
         } else {
-            output::summary_text(&summary)
+            output::summary_text(&summary, self.style)
         };
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
@@ -700,6 +508,7 @@ fn ground_parts(
     loaded: &Loaded,
     overrides: &[(String, Term)],
     parts: &Parts,
+    warnings: &Warnings,
     printed: &mut FxHashSet<String>,
 ) -> Result<GroundProgram, u8> {
     let (program, diagnostics) = ground::ground_parts(&loaded.statements, overrides, parts);
@@ -710,7 +519,7 @@ fn ground_parts(
             "grounding stopped because of errors",
         ));
     };
-    for diagnostic in &diagnostics {
+    for diagnostic in diagnostics.iter().filter(|d| warnings.shows(d.group)) {
         let text = render_all(std::slice::from_ref(diagnostic), &loaded.sources);
         if !printed.contains(&text) {
             eprint!("{text}");
@@ -742,11 +551,13 @@ fn load_and_ground(
         ));
     }
     let ground_start = Instant::now();
+    let mut printed = FxHashSet::default();
     let program = ground_parts(
         &loaded,
         &overrides,
         &Parts::base(),
-        &mut FxHashSet::default(),
+        &Warnings::default(),
+        &mut printed,
     )?;
     timings.ground = ground_start.elapsed();
     Ok((program, loaded.sources))
@@ -882,14 +693,19 @@ fn write_atomically(
 }
 
 fn solve(config: Config) -> u8 {
+    let style = Style {
+        format: config.format,
+        verbosity: config.verbosity,
+    };
     let progress = Arc::new(Mutex::new(Progress {
-        json: config.json,
+        style,
         quiet: config.quiet,
         inputs: config.inputs.clone(),
         calls: Vec::new(),
         models: 0,
         held: None,
         optimization: None,
+        consequences: None,
         started: Instant::now(),
         solve_started: None,
         last_model: None,
@@ -898,6 +714,13 @@ fn solve(config: Config) -> u8 {
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
         spawn_watchdog(progress.clone(), limit);
+    }
+    if let Err(e) = stop_on_signals(progress.clone()) {
+        eprintln!("asp2sat: warning: signals will end the run without a summary: {e}");
+    }
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = output::write_header(&mut out, style, &config.inputs).and_then(|()| out.flush());
     }
     let mut timings = Timings::default();
     let (loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
@@ -924,11 +747,15 @@ fn solve(config: Config) -> u8 {
             _ => break,
         };
         let ground_start = Instant::now();
-        let program = match ground_parts(&loaded, &overrides, &parts, &mut printed) {
-            Ok(program) => program,
-            Err(code) => return code,
-        };
+        let mut program =
+            match ground_parts(&loaded, &overrides, &parts, &config.warnings, &mut printed) {
+                Ok(program) => program,
+                Err(code) => return code,
+            };
         lock(&progress).timings.ground += ground_start.elapsed();
+        if config.project == Projection::Show {
+            program.projection = None; // the shown atoms, even with `#project`
+        }
         let call = solve_call(&program, &config, &progress, &loaded.sources, step == 0);
         release_at_exit(program);
         match call {
@@ -942,7 +769,7 @@ fn solve(config: Config) -> u8 {
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
     let sizes = sizes.filter(|_| config.stats);
-    progress.finish(outcome, sizes.as_ref());
+    progress.finish(outcome, sizes.as_ref(), None);
     outcome.exit_code(progress.models, false)
 }
 
@@ -989,7 +816,7 @@ fn solve_call(
     }
     let options = SolveOptions {
         max_models: models,
-        project: config.project,
+        project: config.project != Projection::No,
         translation: config.translation,
     };
     let enumerator = match Enumerator::new(program, options) {
@@ -998,15 +825,10 @@ fn solve_call(
             return Err(report_errors(&[error], sources, "translation failed"));
         }
     };
-    if !config.json {
-        if first {
-            println!(
-                "{}\n{}",
-                output::VERSION_LINE,
-                output::reading_line(&config.inputs)
-            );
-        }
-        println!("Solving...");
+    {
+        let mut out = std::io::stdout().lock();
+        let style = lock(progress).style;
+        let _ = output::write_solving(&mut out, style).and_then(|()| out.flush());
     }
     let models_before = {
         let mut progress = lock(progress);
@@ -1020,7 +842,9 @@ fn solve_call(
         progress.models
     };
     let call_started = Instant::now();
-    let (enumerator, exhausted) = if searching {
+    let (enumerator, exhausted) = if config.consequences != Consequences::None {
+        consequences(enumerator, config.consequences, program, progress)
+    } else if searching {
         let optimizer = Optimizer::new(enumerator, config.opt_strategy);
         optimize(optimizer, config.opt_mode, models, program, progress)
     } else {
@@ -1045,6 +869,45 @@ fn solve_call(
         exhausted,
     };
     Ok((call, sizes))
+}
+
+/// Reports the brave or cautious consequences, each better approximation
+/// as a model, as clingo's `--enum-mode=brave` and `cautious` do (the
+/// optimize statements are not used); returns the enumerator and `true`:
+/// the last approximation is exact.
+fn consequences(
+    mut enumerator: Enumerator,
+    kind: Consequences,
+    program: &GroundProgram,
+    progress: &Mutex<Progress>,
+) -> (Enumerator, bool) {
+    let brave = kind == Consequences::Brave;
+    let mut shown: Vec<_> = (enumerator.translation().shown().iter())
+        .filter(|(_, cond)| *cond != crate::translate::Cond::False)
+        .map(|&(symbol, _)| symbol)
+        .collect();
+    shown.sort_unstable();
+    shown.dedup();
+    let mut known: Option<Vec<_>> = None;
+    while let Some(next) = enumerator.next_consequences(brave, known.as_deref()) {
+        // clingo's `[lower;upper]`: the symbols known to be consequences
+        // and those that may still be.
+        let bounds = if brave {
+            (next.len(), shown.len())
+        } else {
+            (0, next.len())
+        };
+        let mut progress = lock(progress);
+        let number = progress.models + 1;
+        let answer = AnswerSet {
+            shown: next.clone(),
+        };
+        progress.answer(number, &answer, &program.symbols, None, false);
+        progress.write_consequences(bounds);
+        progress.consequences = Some((kind, next.len()));
+        known = Some(next);
+    }
+    (enumerator, true)
 }
 
 /// Reports the answer sets one by one (with their costs when `costs`);
@@ -1125,8 +988,54 @@ fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
 fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
     std::thread::spawn(move || {
         std::thread::sleep(limit);
-        let mut progress = lock(&progress);
-        progress.finish(Outcome::Unknown, None);
-        std::process::exit(i32::from(Outcome::Unknown.exit_code(progress.models, true)));
+        interrupt(&progress, Interruption::TimeLimit);
     });
+}
+
+/// Ends the process with clingo's interrupted summary on SIGINT or
+/// SIGTERM: the models found so far are printed already, the summary (and
+/// the JSON document) is completed. A second signal ends the process at
+/// once, should the summary not come.
+fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let signalled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so the first signal only sets the flag.
+        signal_hook::flag::register_conditional_shutdown(signal, 1, signalled.clone())?;
+        signal_hook::flag::register(signal, signalled.clone())?;
+    }
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            eprintln!("*** Info : (asp2sat): INTERRUPTED by signal!");
+            interrupt(&progress, Interruption::Signal);
+        }
+    });
+    Ok(())
+}
+
+/// Prints the summary of a run that did not end by itself and exits with
+/// clingo's code for it.
+fn interrupt(progress: &Mutex<Progress>, why: Interruption) -> ! {
+    let mut progress = lock(progress);
+    progress.finish(Outcome::Unknown, None, Some(why));
+    std::process::exit(i32::from(Outcome::Unknown.exit_code(progress.models, true)));
+}
+
+/// The processor time the process has used, user and system, as clingo's
+/// `CPU Time` reports it.
+fn processor_time() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+    // SAFETY: getrusage writes a complete `rusage` into the pointer it is
+    // given and reports failure by its return value.
+    let usage = unsafe {
+        if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+            return Duration::ZERO;
+        }
+        usage.assume_init()
+    };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
 }

@@ -3,9 +3,8 @@
 //! Pure formatting: these functions return strings or write into any
 //! `std::io::Write` the caller gives; [`super`] decides where output goes.
 
-use crate::solve::AnswerSet;
-use crate::symbols::SymbolTable;
 use std::fmt::Write as _;
+use std::io;
 use std::time::Duration;
 
 pub const VERSION_LINE: &str = concat!("asp2sat version ", env!("CARGO_PKG_VERSION"));
@@ -61,6 +60,8 @@ pub struct Timings {
     /// Time spent after the last model proving there are no more.
     pub unsat: Duration,
     pub total: Duration,
+    /// The process's processor time (user and system).
+    pub cpu: Duration,
 }
 
 /// Sizes for `--stats`.
@@ -71,6 +72,64 @@ pub struct Sizes {
     pub variables: usize,
     pub clauses: usize,
     pub loop_rounds: usize,
+}
+
+/// `--outf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    /// The ASP competition's: `ANSWER`, `COST`, `OPTIMUM`, `INCONSISTENT`,
+    /// everything else a `%` comment.
+    Competition,
+    Json,
+    Nothing,
+}
+
+/// `--verbose`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `-V0`: the models and the result only.
+    Quiet,
+    Normal,
+}
+
+/// How the text formats print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    pub format: Format,
+    pub verbosity: Verbosity,
+}
+
+impl Style {
+    /// A line of clingo's own (header, summary): `% ` in front in the
+    /// competition format; `None` when it is not printed.
+    fn comment(self) -> Option<&'static str> {
+        match (self.format, self.verbosity) {
+            (Format::Text, Verbosity::Normal) => Some(""),
+            (Format::Competition, _) => Some("% "),
+            _ => None,
+        }
+    }
+}
+
+/// clingo's header, before grounding: its version and the inputs.
+pub fn write_header(out: &mut impl io::Write, style: Style, inputs: &[String]) -> io::Result<()> {
+    match style.comment() {
+        Some(prefix) => writeln!(
+            out,
+            "{prefix}{VERSION_LINE}\n{prefix}{}",
+            reading_line(inputs)
+        ),
+        None => Ok(()),
+    }
+}
+
+/// `Solving...`, before each solver call.
+pub fn write_solving(out: &mut impl io::Write, style: Style) -> io::Result<()> {
+    match style.comment() {
+        Some(prefix) => writeln!(out, "{prefix}Solving..."),
+        None => Ok(()),
+    }
 }
 
 pub fn reading_line(inputs: &[String]) -> String {
@@ -89,22 +148,36 @@ fn display_input(name: &str) -> &str {
 /// grounding-heavy program has hundreds of thousands of atoms, too many to
 /// render into strings first.
 pub fn write_answer(
-    out: &mut impl std::io::Write,
+    out: &mut impl io::Write,
+    style: Style,
     number: usize,
-    answer: &AnswerSet,
-    symbols: &SymbolTable,
-) -> std::io::Result<()> {
-    writeln!(out, "Answer: {number}")?;
-    for (i, &symbol) in answer.shown.iter().enumerate() {
+    atoms: impl Iterator<Item = impl std::fmt::Display>,
+) -> io::Result<()> {
+    let terminator = match style.format {
+        Format::Competition => {
+            writeln!(out, "% Answer: {number}\nANSWER")?;
+            "."
+        }
+        _ if style.verbosity == Verbosity::Quiet => "",
+        _ => {
+            writeln!(out, "Answer: {number}")?;
+            ""
+        }
+    };
+    for (i, atom) in atoms.enumerate() {
         let separator = if i == 0 { "" } else { " " };
-        write!(out, "{separator}{}", symbols.display(symbol))?;
+        write!(out, "{separator}{atom}{terminator}")?;
     }
     writeln!(out)
 }
 
-/// `Optimization: c1 .. ck`, the cost vector clingo prints after a model.
-pub fn write_costs(out: &mut impl std::io::Write, costs: &[i64]) -> std::io::Result<()> {
-    writeln!(out, "Optimization: {}", joined(costs, " "))
+/// The cost vector clingo prints after a model: `Optimization: c1 .. ck`,
+/// `COST c1 .. ck` in the competition format.
+pub fn write_costs(out: &mut impl io::Write, style: Style, costs: &[i64]) -> io::Result<()> {
+    match style.format {
+        Format::Competition => writeln!(out, "COST {}", joined(costs, " ")),
+        _ => writeln!(out, "Optimization: {}", joined(costs, " ")),
+    }
 }
 
 /// The costs separated by `separator`.
@@ -141,8 +214,31 @@ pub struct OptimizationSummary {
     pub proven: bool,
 }
 
+/// Why a run stopped before its search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interruption {
+    /// `--time-limit`.
+    TimeLimit,
+    /// SIGINT or SIGTERM.
+    Signal,
+}
+
+impl Interruption {
+    /// The summary's key: `TIME LIMIT : 1` or `INTERRUPTED : 1`.
+    fn key(self) -> &'static str {
+        match self {
+            Interruption::TimeLimit => "TIME LIMIT",
+            Interruption::Signal => "INTERRUPTED",
+        }
+    }
+}
+
 pub struct Summary<'a> {
     pub outcome: Outcome,
+    pub interrupted: Option<Interruption>,
+    /// With `--enum-mode=brave` or `cautious`: `Brave` or `Cautious`, and
+    /// the number of consequences.
+    pub consequences: Option<(&'static str, usize)>,
     pub models: usize,
     /// Solver calls: one, or one per step of incremental mode.
     pub calls: usize,
@@ -168,48 +264,102 @@ impl Summary<'_> {
     }
 }
 
-pub fn summary_text(s: &Summary<'_>) -> String {
+/// The result and summary after the models: clingo's, the competition
+/// format's result word and `%` comments, or (`-V0`) the result alone.
+pub fn summary_text(s: &Summary<'_>, style: Style) -> String {
     let t = s.timings;
     let mut out = String::new();
-    let _ = writeln!(out, "{}\n", s.result());
+    let Some(prefix) = style.comment() else {
+        if style.format == Format::Text {
+            let _ = writeln!(out, "{}", s.result());
+        }
+        return out;
+    };
+    let competition = style.format == Format::Competition;
+    if competition {
+        let word = match s.result() {
+            "UNSATISFIABLE" => Some("INCONSISTENT"),
+            "OPTIMUM FOUND" => Some("OPTIMUM"),
+            "UNKNOWN" => Some("UNKNOWN"),
+            _ => None,
+        };
+        if let Some(word) = word {
+            let _ = writeln!(out, "{word}");
+        }
+        let _ = writeln!(out, "% ");
+    } else {
+        let _ = writeln!(out, "{}\n", s.result());
+    }
+    // The competition format's labels are two columns wider.
+    let width = if competition { 15 } else { 13 };
+    let line = |out: &mut String, label: &str, value: std::fmt::Arguments<'_>| {
+        let _ = writeln!(out, "{prefix}{label:<width$}: {value}");
+    };
+    if let Some(interruption) = s.interrupted {
+        line(&mut out, interruption.key(), format_args!("1"));
+    }
     let more = if s.outcome.more() { "+" } else { "" };
-    let _ = writeln!(out, "Models       : {}{more}", s.models);
+    line(&mut out, "Models", format_args!("{}{more}", s.models));
+    if let Some((kind, count)) = s.consequences {
+        let proven = if s.interrupted.is_none() {
+            "yes"
+        } else {
+            "unknown"
+        };
+        line(&mut out, &format!("  {kind}"), format_args!("{proven}"));
+        line(&mut out, "Consequences", format_args!("{count}"));
+    }
     if let Some(optimization) = s.optimization() {
         let proven = if optimization.proven {
             "yes"
         } else {
             "unknown"
         };
-        let _ = writeln!(out, "  Optimum    : {proven}");
+        line(&mut out, "  Optimum", format_args!("{proven}"));
         // clingo prints the count of optimal answer sets only above 1.
         if optimization.mode == OptMode::OptN && optimization.optimal > 1 {
-            let _ = writeln!(out, "  Optimal    : {}", optimization.optimal);
+            line(
+                &mut out,
+                "  Optimal",
+                format_args!("{}", optimization.optimal),
+            );
         }
         if let Some(costs) = &optimization.costs
             && optimization.mode != OptMode::Enum
         {
-            let _ = writeln!(out, "Optimization : {}", joined(costs, " "));
+            line(
+                &mut out,
+                "Optimization",
+                format_args!("{}", joined(costs, " ")),
+            );
         }
     }
-    let _ = writeln!(out, "Calls        : {}", s.calls.max(1));
-    let _ = writeln!(
-        out,
-        "Time         : {:.3}s (Solving: {:.2}s 1st Model: {:.2}s Unsat: {:.2}s)",
-        t.total.as_secs_f64(),
-        t.solve.as_secs_f64(),
-        t.first_model.unwrap_or_default().as_secs_f64(),
-        t.unsat.as_secs_f64()
+    line(&mut out, "Calls", format_args!("{}", s.calls.max(1)));
+    line(
+        &mut out,
+        "Time",
+        format_args!(
+            "{:.3}s (Solving: {:.2}s 1st Model: {:.2}s Unsat: {:.2}s)",
+            t.total.as_secs_f64(),
+            t.solve.as_secs_f64(),
+            t.first_model.unwrap_or_default().as_secs_f64(),
+            t.unsat.as_secs_f64()
+        ),
     );
-    let _ = writeln!(out, "CPU Time     : {:.3}s", t.total.as_secs_f64());
+    line(
+        &mut out,
+        "CPU Time",
+        format_args!("{:.3}s", t.cpu.as_secs_f64()),
+    );
     if let Some(sizes) = s.stats {
-        out.push('\n');
+        let _ = writeln!(out, "{}", prefix.trim_end());
         for (name, time) in [
             ("Parse", t.parse),
             ("Ground", t.ground),
             ("Translate", t.translate),
             ("Solve", t.solve),
         ] {
-            let _ = writeln!(out, "{name:<13}: {:.3}s", time.as_secs_f64());
+            line(&mut out, name, format_args!("{:.3}s", time.as_secs_f64()));
         }
         for (name, value) in [
             ("Atoms", sizes.atoms),
@@ -218,7 +368,7 @@ pub fn summary_text(s: &Summary<'_>) -> String {
             ("Clauses", sizes.clauses),
             ("Loop rounds", sizes.loop_rounds),
         ] {
-            let _ = writeln!(out, "{name:<13}: {value}");
+            line(&mut out, name, format_args!("{value}"));
         }
     }
     out
@@ -291,6 +441,9 @@ pub fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> Strin
     let calls: Vec<String> = calls.iter().map(|witnesses| json_call(witnesses)).collect();
     let _ = writeln!(out, "  \"Call\": [\n{}\n  ],", calls.join(",\n"));
     let _ = writeln!(out, "  \"Result\": {},", json_string(s.result()));
+    if let Some(interruption) = s.interrupted {
+        let _ = writeln!(out, "  \"{}\": 1,", interruption.key());
+    }
     let more = if s.outcome.more() { "yes" } else { "no" };
     let _ = write!(
         out,
@@ -325,7 +478,7 @@ pub fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> Strin
         t.solve.as_secs_f64(),
         t.first_model.unwrap_or_default().as_secs_f64(),
         t.unsat.as_secs_f64(),
-        t.total.as_secs_f64()
+        t.cpu.as_secs_f64()
     );
     if let Some(sizes) = s.stats {
         let _ = write!(
@@ -363,6 +516,8 @@ mod tests {
         let timings = Timings::default();
         let summary = Summary {
             outcome: Outcome::Exhausted,
+            interrupted: None,
+            consequences: None,
             models: 3,
             calls: 2,
             timings: &timings,
@@ -403,6 +558,8 @@ mod tests {
         let timings = Timings::default();
         let summary = Summary {
             outcome: Outcome::Unsatisfiable,
+            interrupted: Some(Interruption::TimeLimit),
+            consequences: None,
             models: 0,
             calls: 0,
             timings: &timings,
@@ -411,6 +568,7 @@ mod tests {
         };
         let v: serde_json::Value = serde_json::from_str(&json(&[], &[], &summary)).unwrap();
         assert_eq!(v["Result"], "UNSATISFIABLE");
+        assert_eq!(v["TIME LIMIT"], 1);
         assert_eq!(v["Input"][0], "stdin");
         assert_eq!(v["Call"].as_array().map(Vec::len), Some(1));
     }

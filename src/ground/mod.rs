@@ -690,10 +690,9 @@ fn undefined_predicate_infos(
                 && !declared.contains(&preds.signature(a.pred))
                 && reported.insert(a.pred)
             {
-                infos.push(Diagnostic::info(
-                    a.span,
-                    "atom does not occur in any rule head",
-                ));
+                let mut info = Diagnostic::info(a.span, "atom does not occur in any rule head");
+                info.group = "atom-undefined";
+                infos.push(info);
             }
         }
     }

@@ -1,0 +1,712 @@
+//! The command line's flags: clap parses the raw arguments into [`Args`],
+//! which are validated into a [`Config`].
+//!
+//! clingo's invocation is accepted as it is: `solve` is the default
+//! subcommand (`asp2sat [FILES] [N] [OPTIONS]`, standard input when there
+//! are no files), clingo's short forms (`-V0`, `-q2`, `-W none`, `-t 2`)
+//! and optional values (`--stats=2`, `--project=show`, `--help=2`) are
+//! read as clingo reads them, and clingo's solver-tuning options, which
+//! have no counterpart in varisat, are accepted with one info line
+//! ([`NO_EFFECT`]).
+
+use super::output::{Format, OptMode, Verbosity};
+use crate::optimize::Strategy;
+use crate::solve::TranslationMode;
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The exit codes, as `--help` lists them.
+const EXIT_CODES: &str = "\
+Exit codes of solve (clingo's): 10 an answer set was found, 20 there is \
+none, 30 every answer set was found; 1 more when the search was interrupted \
+(a time limit or a signal), 0 or 1 when it stopped before any result; 65 \
+an error in the input or the flags; 74 the output could not be written.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "asp2sat",
+    version,
+    disable_version_flag = true,
+    about = "Ground answer set programs and solve them with a SAT solver.\n\
+             Accepts clingo 4+, gringo 3/lparse and DLV syntax in one language.\n\
+             `asp2sat [FILES] [N] [OPTIONS]` is `asp2sat solve`, as clingo is invoked.",
+    after_help = EXIT_CODES
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Compute answer sets, printed as clingo prints them (the default).
+    #[command(after_help = EXIT_CODES)]
+    Solve(SolveArgs),
+    /// Write a DIMACS CNF whose models are exactly the answer sets, one
+    /// model each, with a symbol table and projection lines for the shown
+    /// atoms.
+    Dimacs(DimacsArgs),
+    /// Print the ground program after simplification, in clingo's `--text`
+    /// syntax (the same as `solve --text`).
+    Ground(GroundArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct GroundArgs {
+    /// Input files; `-` or none reads standard input.
+    pub inputs: Vec<String>,
+    /// Replace `#const NAME = ...` with VALUE.
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
+    pub consts: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DimacsArgs {
+    /// Input files; `-` or none reads standard input.
+    pub inputs: Vec<String>,
+    /// Replace `#const NAME = ...` with VALUE.
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
+    pub consts: Vec<String>,
+    /// Write the CNF to FILE (atomically: a temporary file in the same
+    /// directory, renamed when complete) instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print the sizes of the program and of the CNF, split by origin, to
+    /// standard error.
+    #[arg(long)]
+    pub stats: bool,
+    /// Write a weighted CNF for MaxSAT solvers (the MaxSAT Evaluation's
+    /// WCNF): the same hard clauses, and one soft clause per cost element
+    /// of the optimize statements, priorities folded into weights.
+    #[arg(long)]
+    pub wcnf: bool,
+}
+
+/// `--translation` of `solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum TranslationArg {
+    /// Completion plus loop formulas added when a model is unfounded.
+    #[default]
+    Lazy,
+    /// The exact CNF of `asp2sat dimacs` (level ranking): no loop formulas.
+    Eager,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Input files; `-` or none reads standard input. A bare number is
+    /// taken as the number of models, as clingo does (`asp2sat 0 f.lp`).
+    inputs: Vec<String>,
+    /// Number of answer sets to compute; 0 computes all.
+    #[arg(short = 'n', long = "models", value_name = "N")]
+    models: Option<usize>,
+    /// Replace `#const NAME = ...` with VALUE.
+    #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
+    consts: Vec<String>,
+    /// Output format: 0 clingo's text, 1 the ASP competition's format, 2
+    /// clingo's JSON, 3 none (only the exit code tells the result).
+    #[arg(long = "outf", value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    outf: u8,
+    /// Print each distinct projection of the answer sets once: onto the
+    /// `#project` atoms (`project`), the shown atoms (`show`), the former
+    /// when there are any (`auto`, the default of a bare `--project`), or
+    /// not (`no`).
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
+    project: Option<String>,
+    /// What to print, as clingo's `--quiet=<models>[,<costs>[,<calls>]]`:
+    /// each 0 (all), 1 (the last, or the optimal ones) or 2 (none); `-q`
+    /// alone prints only the summary.
+    #[arg(short = 'q', long, value_name = "LEVELS", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
+    quiet: Option<String>,
+    /// 0 prints the answer sets and the result only, 1 (the default) also
+    /// clingo's header and summary; higher levels are 1.
+    #[arg(short = 'V', long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "1")]
+    verbose: Option<u8>,
+    /// Messages to print (clingo's `-W`): `none`, `all`, or `[no-]GROUP` for
+    /// the groups atom-undefined, file-included, operation-undefined,
+    /// variable-unbounded, global-variable and other. Errors are always
+    /// printed.
+    #[arg(short = 'W', long = "warn", value_name = "WARN")]
+    warn: Vec<String>,
+    /// How optimize statements are used: `opt` finds an optimal answer set
+    /// (printing each better one on the way), `optN` then enumerates the
+    /// optimal ones, `enum` enumerates answer sets with their costs,
+    /// `ignore` ignores the statements.
+    #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
+    opt_mode: String,
+    /// How the optimum is searched for: `usc` (the default) is guided by
+    /// unsatisfiable cores, `bb` tightens a bound after each answer set and
+    /// prints each better one.
+    #[arg(long = "opt-strategy", value_name = "STRATEGY", default_value = "usc")]
+    opt_strategy: String,
+    /// What is enumerated: answer sets (`auto`, `bt`, `record`), or the
+    /// atoms true in some answer set (`brave`) or in all (`cautious`),
+    /// each better approximation printed as a model.
+    #[arg(
+        short = 'e',
+        long = "enum-mode",
+        value_name = "MODE",
+        default_value = "auto"
+    )]
+    enum_mode: String,
+    /// Print the time of each stage and the size of the problem (clingo's
+    /// `--stats[=N]`: any level above 0).
+    #[arg(short = 's', long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "1")]
+    stats: Option<String>,
+    /// Stop after this many seconds, reporting what was found so far, with
+    /// `TIME LIMIT : 1` (0: no limit).
+    #[arg(long = "time-limit", value_name = "SECONDS")]
+    time_limit: Option<u64>,
+    /// How non-tight programs are translated: `lazy` loop formulas or the
+    /// `eager` exact CNF that `asp2sat dimacs` exports.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = TranslationArg::Lazy)]
+    translation: TranslationArg,
+    /// Print the ground program after simplification, in clingo's `--text`
+    /// syntax, instead of solving.
+    #[arg(long)]
+    text: bool,
+    /// clingo's `--mode`: `clingo` solves, `gringo` prints the ground
+    /// program (as `--text`).
+    #[arg(long, value_name = "MODE", default_value = "clingo")]
+    mode: String,
+}
+
+/// What to project answer sets onto (`--project`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    No,
+    /// The `#project` atoms when the program has some, else the shown ones.
+    Auto,
+    Show,
+    Project,
+}
+
+/// What is enumerated (`--enum-mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consequences {
+    /// Answer sets.
+    None,
+    Brave,
+    Cautious,
+}
+
+/// Validated settings of one `solve` run.
+pub struct Config {
+    pub inputs: Vec<String>,
+    /// `-n`: 0 for all; when not given, 1, or all for an optimizing search.
+    pub models: Option<usize>,
+    pub consts: Vec<(String, String)>,
+    pub format: Format,
+    pub verbosity: Verbosity,
+    pub warnings: Warnings,
+    pub project: Projection,
+    pub consequences: Consequences,
+    pub quiet: Quiet,
+    pub opt_mode: OptMode,
+    pub opt_strategy: Strategy,
+    pub stats: bool,
+    pub time_limit: Option<Duration>,
+    pub translation: TranslationMode,
+    pub text: bool,
+}
+
+impl Config {
+    pub fn from_args(args: SolveArgs) -> Result<Config, String> {
+        let mut models = args.models;
+        let mut inputs = Vec::new();
+        for input in args.inputs {
+            let is_number = !input.is_empty() && input.bytes().all(|b| b.is_ascii_digit());
+            if is_number && !Path::new(&input).exists() && models.is_none() {
+                models = Some(
+                    input
+                        .parse()
+                        .map_err(|_| format!("invalid number of models: {input}"))?,
+                );
+            } else {
+                inputs.push(input);
+            }
+        }
+        let consts = parse_consts(&args.consts)?;
+        let text = args.text
+            || match args.mode.as_str() {
+                "clingo" => false,
+                "gringo" => true,
+                other => {
+                    return Err(format!(
+                        "--mode={other} is not supported: asp2sat runs as `clingo` (solving) or \
+                         `gringo` (printing the ground program)"
+                    ));
+                }
+            };
+        let stats = match args.stats.as_deref() {
+            None => false,
+            Some(levels) => {
+                let level = levels.split(',').next().unwrap_or_default();
+                match level.parse::<u8>() {
+                    Ok(level) => level > 0,
+                    Err(_) => return Err(format!("invalid --stats level '{levels}'")),
+                }
+            }
+        };
+        Ok(Config {
+            inputs,
+            models,
+            consts,
+            format: match args.outf {
+                0 => Format::Text,
+                1 => Format::Competition,
+                2 => Format::Json,
+                _ => Format::Nothing,
+            },
+            verbosity: match args.verbose {
+                Some(0) => Verbosity::Quiet,
+                _ => Verbosity::Normal,
+            },
+            warnings: Warnings::parse(&args.warn)?,
+            project: match args.project.as_deref() {
+                None => Projection::No,
+                Some(mode) => parse_projection(mode)?,
+            },
+            consequences: match args.enum_mode.as_str() {
+                "auto" | "bt" | "record" | "domRec" => Consequences::None,
+                "brave" => Consequences::Brave,
+                "cautious" => Consequences::Cautious,
+                other => {
+                    return Err(format!(
+                        "invalid --enum-mode '{other}': expected auto, bt, record, brave or \
+                         cautious"
+                    ));
+                }
+            },
+            quiet: {
+                let quiet = (args.quiet.as_deref()).map_or(Ok(Quiet::default()), Quiet::parse)?;
+                match args.outf {
+                    // The competition format shows the last model only.
+                    1 => Quiet {
+                        models: quiet.models.max(1),
+                        costs: quiet.costs.max(1),
+                    },
+                    _ => quiet,
+                }
+            },
+            opt_mode: parse_opt_mode(&args.opt_mode)?,
+            opt_strategy: parse_opt_strategy(&args.opt_strategy)?,
+            stats,
+            time_limit: args
+                .time_limit
+                .filter(|&seconds| seconds > 0)
+                .map(Duration::from_secs),
+            translation: match args.translation {
+                TranslationArg::Lazy => TranslationMode::Lazy,
+                TranslationArg::Eager => TranslationMode::Eager,
+            },
+            text,
+        })
+    }
+}
+
+/// clingo's `--project=<mode>[,<bt>]`.
+fn parse_projection(mode: &str) -> Result<Projection, String> {
+    let (name, _backtracking) = mode.split_once(',').unwrap_or((mode, ""));
+    match name {
+        "no" => Ok(Projection::No),
+        "auto" => Ok(Projection::Auto),
+        "show" => Ok(Projection::Show),
+        "project" => Ok(Projection::Project),
+        _ => Err(format!(
+            "invalid --project '{mode}': expected show, project, auto or no"
+        )),
+    }
+}
+
+/// clingo's `--opt-strategy=<strategy>[,<tactics>]`.
+fn parse_opt_strategy(strategy: &str) -> Result<Strategy, String> {
+    match strategy.split(',').next().unwrap_or_default() {
+        "bb" => Ok(Strategy::Linear),
+        "usc" => Ok(Strategy::Core),
+        _ => Err(format!(
+            "invalid --opt-strategy '{strategy}': expected bb or usc"
+        )),
+    }
+}
+
+/// Which messages `-W` leaves printed, by clingo's group names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Warnings {
+    disabled: Vec<&'static str>,
+}
+
+/// clingo's message groups.
+pub const WARNING_GROUPS: &[&str] = &[
+    "atom-undefined",
+    "file-included",
+    "operation-undefined",
+    "variable-unbounded",
+    "global-variable",
+    "other",
+];
+
+impl Warnings {
+    fn parse(flags: &[String]) -> Result<Warnings, String> {
+        let mut warnings = Warnings::default();
+        for flag in flags {
+            match flag.as_str() {
+                "none" => warnings.disabled = WARNING_GROUPS.to_vec(),
+                "all" => warnings.disabled.clear(),
+                _ => {
+                    let (enable, name) = match flag.strip_prefix("no-") {
+                        Some(name) => (false, name),
+                        None => (true, flag.as_str()),
+                    };
+                    let Some(&group) = WARNING_GROUPS.iter().find(|&&g| g == name) else {
+                        return Err(format!(
+                            "invalid --warn '{flag}': expected none, all or [no-]GROUP with \
+                             GROUP one of {}",
+                            WARNING_GROUPS.join(", ")
+                        ));
+                    };
+                    warnings.disabled.retain(|&g| g != group);
+                    if !enable {
+                        warnings.disabled.push(group);
+                    }
+                }
+            }
+        }
+        Ok(warnings)
+    }
+
+    /// Whether messages of `group` are printed.
+    pub fn shows(&self, group: &str) -> bool {
+        !self.disabled.contains(&group)
+    }
+}
+
+/// What `--quiet` leaves printed: 0 every model (or cost vector), 1 the
+/// last one (with `optN`, the optimal ones), 2 none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quiet {
+    pub models: u8,
+    pub costs: u8,
+}
+
+impl Quiet {
+    /// clingo's `<models>[,<costs>[,<calls>]]`; the costs level defaults
+    /// to the models level, the calls level is accepted and unused (the
+    /// summary is printed once, after the last call).
+    fn parse(levels: &str) -> Result<Quiet, String> {
+        let parsed: Vec<u8> = levels
+            .split(',')
+            .map(|level| match level.trim() {
+                "0" => Ok(0),
+                "1" => Ok(1),
+                "2" => Ok(2),
+                _ => Err(format!(
+                    "invalid --quiet levels '{levels}': expected up to three of 0, 1, 2 separated by commas"
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        if parsed.len() > 3 {
+            return Err(format!("invalid --quiet levels '{levels}': at most three"));
+        }
+        Ok(Quiet {
+            models: parsed[0],
+            costs: parsed.get(1).copied().unwrap_or(parsed[0]),
+        })
+    }
+}
+
+/// clingo's `--opt-mode=<mode>`.
+fn parse_opt_mode(mode: &str) -> Result<OptMode, String> {
+    let (name, bounds) = mode.split_once(',').unwrap_or((mode, ""));
+    if !bounds.is_empty() {
+        return Err(format!(
+            "--opt-mode={mode}: initial bounds are not supported by asp2sat yet"
+        ));
+    }
+    match name {
+        "opt" => Ok(OptMode::Opt),
+        "optN" => Ok(OptMode::OptN),
+        "enum" => Ok(OptMode::Enum),
+        "ignore" => Ok(OptMode::Ignore),
+        _ => Err(format!(
+            "invalid --opt-mode '{mode}': expected opt, optN, enum or ignore"
+        )),
+    }
+}
+
+/// `-c NAME=VALUE` flags as pairs.
+pub fn parse_consts(consts: &[String]) -> Result<Vec<(String, String)>, String> {
+    consts
+        .iter()
+        .map(|c| match c.split_once('=') {
+            Some((name, value)) if is_identifier(name.trim()) => {
+                Ok((name.trim().to_string(), value.to_string()))
+            }
+            _ => Err(format!(
+                "invalid constant definition '{c}': expected NAME=VALUE, e.g. -c n=9"
+            )),
+        })
+        .collect()
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.trim_start_matches('_').chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
+}
+
+/// clingo's solver-tuning and grounder options that have no counterpart in
+/// asp2sat: accepted, each with one info line. `(long name, short name)`;
+/// a short name without an attached value takes the next argument as its
+/// value (`-t 2`), and a `--[no-]name` flag is accepted under both names.
+pub const NO_EFFECT: &[(&str, Option<char>)] = &[
+    ("configuration", None),
+    ("tester", None),
+    ("parse-ext", None),
+    ("parse-maxsat", None),
+    ("share", None),
+    ("learn-explicit", None),
+    ("sat-prepro", None),
+    ("trans-ext", None),
+    ("eq", None),
+    ("backprop", None),
+    ("supp-models", None),
+    ("no-ufs-check", None),
+    ("no-gamma", None),
+    ("eq-dfs", None),
+    ("solve-limit", None),
+    ("parallel-mode", Some('t')),
+    ("global-restarts", None),
+    ("distribute", None),
+    ("integrate", None),
+    ("opt-usc-shrink", None),
+    ("opt-heuristic", None),
+    ("restart-on-model", None),
+    ("lookahead", None),
+    ("heuristic", None),
+    ("init-moms", None),
+    ("score-res", None),
+    ("score-other", None),
+    ("sign-def", None),
+    ("sign-fix", None),
+    ("berk-huang", None),
+    ("vsids-acids", None),
+    ("vsids-progress", None),
+    ("nant", None),
+    ("dom-mod", None),
+    ("save-progress", None),
+    ("init-watches", None),
+    ("update-mode", None),
+    ("acyc-prop", None),
+    ("seed", None),
+    ("partial-check", None),
+    ("sign-def-disj", None),
+    ("rand-freq", None),
+    ("rand-prob", None),
+    ("no-lookback", None),
+    ("forget-on-step", None),
+    ("strengthen", None),
+    ("otfs", None),
+    ("update-lbd", None),
+    ("update-act", None),
+    ("reverse-arcs", None),
+    ("contraction", None),
+    ("loops", None),
+    ("restarts", Some('r')),
+    ("reset-restarts", None),
+    ("local-restarts", None),
+    ("counter-restarts", None),
+    ("block-restarts", None),
+    ("shuffle", None),
+    ("deletion", Some('d')),
+    ("del-grow", None),
+    ("del-cfl", None),
+    ("del-init", None),
+    ("del-estimate", None),
+    ("del-max", None),
+    ("del-glue", None),
+    ("del-on-restart", None),
+    ("rewrite-minimize", None),
+    ("keep-facts", None),
+    ("fast-exit", None),
+];
+
+/// What the raw arguments ask for, before clap parses them.
+pub enum Invocation {
+    /// clap's arguments, in clingo's forms rewritten to clap's, with the
+    /// options accepted without effect (as given).
+    Parse(Vec<OsString>, Vec<String>),
+    /// `--version` or `-v`, anywhere.
+    Version,
+}
+
+/// Rewrites clingo's invocation into clap's: `solve` inserted when no
+/// subcommand is named, `-V0` as `--verbose=0`, `-q2` as `--quiet=2`,
+/// `--help=N` as `--help`, and the options of [`NO_EFFECT`] taken out.
+pub fn invocation(raw: Vec<OsString>) -> Invocation {
+    let mut raw = raw.into_iter();
+    let program = raw.next().unwrap_or_else(|| OsString::from("asp2sat"));
+    let rest: Vec<OsString> = raw.collect();
+    let mut args = vec![program];
+    let mut ignored = Vec::new();
+    let subcommands = ["solve", "dimacs", "ground", "help"];
+    let named = rest
+        .first()
+        .and_then(|a| a.to_str())
+        .is_some_and(|a| subcommands.contains(&a) || a == "-h" || a == "--help");
+    if !named {
+        args.push(OsString::from("solve"));
+    }
+    let mut pending = rest.into_iter();
+    let mut operands_only = false;
+    while let Some(arg) = pending.next() {
+        let Some(text) = arg.to_str().filter(|_| !operands_only) else {
+            args.push(arg);
+            continue;
+        };
+        if text == "--" {
+            operands_only = true;
+            args.push(arg);
+            continue;
+        }
+        if text == "--version" || text == "-v" {
+            return Invocation::Version;
+        }
+        if text.starts_with("--help=") {
+            args.push(OsString::from("--help"));
+            continue;
+        }
+        if let Some(level) = text.strip_prefix("-V").filter(|l| !l.is_empty()) {
+            args.push(OsString::from(format!("--verbose={level}")));
+            continue;
+        }
+        if let Some(levels) = text.strip_prefix("-q").filter(|l| !l.is_empty()) {
+            args.push(OsString::from(format!("--quiet={levels}")));
+            continue;
+        }
+        if let Some(option) = no_effect(text) {
+            let mut given = text.to_string();
+            if option.takes_next
+                && let Some(value) = pending.next()
+            {
+                given = format!("{given} {}", value.to_string_lossy());
+            }
+            ignored.push(given);
+            continue;
+        }
+        args.push(arg);
+    }
+    Invocation::Parse(args, ignored)
+}
+
+/// How an argument names an option of [`NO_EFFECT`].
+struct NoEffect {
+    /// The short form without a value: its value is the next argument.
+    takes_next: bool,
+}
+
+fn no_effect(arg: &str) -> Option<NoEffect> {
+    if let Some(long) = arg.strip_prefix("--") {
+        let name = long.split_once('=').map_or(long, |(name, _)| name);
+        let name = match name.strip_prefix("no-") {
+            Some(plain) if !NO_EFFECT.iter().any(|(n, _)| *n == name) => plain,
+            _ => name,
+        };
+        return NO_EFFECT
+            .iter()
+            .any(|(n, _)| *n == name)
+            .then_some(NoEffect { takes_next: false });
+    }
+    let mut chars = arg.strip_prefix('-')?.chars();
+    let short = chars.next()?;
+    NO_EFFECT
+        .iter()
+        .any(|(_, s)| *s == Some(short))
+        .then_some(NoEffect {
+            takes_next: chars.as_str().is_empty(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(args: &[&str]) -> (Vec<String>, Vec<String>) {
+        let raw = std::iter::once("asp2sat")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect();
+        match invocation(raw) {
+            Invocation::Parse(args, ignored) => (
+                args.iter()
+                    .skip(1)
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect(),
+                ignored,
+            ),
+            Invocation::Version => (vec!["--version".to_string()], Vec::new()),
+        }
+    }
+
+    #[test]
+    fn clingo_invocations_become_solve() {
+        assert_eq!(rewritten(&["f.lp", "0"]).0, ["solve", "f.lp", "0"]);
+        assert_eq!(rewritten(&[]).0, ["solve"]);
+        assert_eq!(rewritten(&["dimacs", "f.lp"]).0, ["dimacs", "f.lp"]);
+        assert_eq!(
+            rewritten(&["-V0", "-q2", "--help=2"]).0,
+            ["solve", "--verbose=0", "--quiet=2", "--help"]
+        );
+        assert_eq!(rewritten(&["solve", "--version"]).0, ["--version"]);
+        assert_eq!(rewritten(&["f.lp", "-v"]).0, ["--version"]);
+    }
+
+    #[test]
+    fn tuning_options_are_taken_out() {
+        let (args, ignored) = rewritten(&[
+            "-t",
+            "2",
+            "f.lp",
+            "--seed=3",
+            "--no-init-moms",
+            "--sat-prepro",
+            "-t4,split",
+            "--eq=0",
+        ]);
+        assert_eq!(args, ["solve", "f.lp"]);
+        assert_eq!(
+            ignored,
+            [
+                "-t 2",
+                "--seed=3",
+                "--no-init-moms",
+                "--sat-prepro",
+                "-t4,split",
+                "--eq=0"
+            ]
+        );
+        // `--no-ufs-check` and `--no-gamma` are names of their own.
+        assert_eq!(rewritten(&["--no-gamma"]).1, ["--no-gamma"]);
+        // Options asp2sat implements stay.
+        assert_eq!(
+            rewritten(&["-n", "0", "--stats=2", "-W", "none"]).0,
+            ["solve", "-n", "0", "--stats=2", "-W", "none"]
+        );
+    }
+
+    #[test]
+    fn warnings_follow_clingos_groups() {
+        let parse = |flags: &[&str]| {
+            Warnings::parse(&flags.iter().map(|f| f.to_string()).collect::<Vec<_>>())
+        };
+        let none = parse(&["none"]).unwrap();
+        assert!(!none.shows("atom-undefined") && !none.shows("other"));
+        let some = parse(&["none", "atom-undefined"]).unwrap();
+        assert!(some.shows("atom-undefined") && !some.shows("other"));
+        let all_but = parse(&["no-atom-undefined"]).unwrap();
+        assert!(!all_but.shows("atom-undefined") && all_but.shows("other"));
+        assert!(parse(&["nonsense"]).is_err());
+    }
+}
