@@ -74,8 +74,9 @@ struct DimacsArgs {
     /// Replace `#const NAME = ...` with VALUE.
     #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
     consts: Vec<String>,
-    /// Write the CNF to FILE (atomically: a temporary file in the same
-    /// directory, renamed when complete) instead of standard output.
+    /// Write the CNF to FILE instead of standard output (a regular file
+    /// atomically: a temporary file in its directory, renamed when
+    /// complete).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
     /// Print the sizes of the program and of the CNF, split by origin, to
@@ -783,7 +784,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         None => crate::dimacs::write(out, &formula, &symbols),
     };
     let written = match &args.output {
-        Some(path) => write_atomically(path, |out| write(out)),
+        Some(path) => write_output(path, write),
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -827,12 +828,47 @@ fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
     }
 }
 
+/// Writes `-o PATH`: atomically (see [`write_atomically`]) when PATH is a
+/// regular file or does not exist, and for a symbolic link to a regular
+/// file, into the link's target, so that the link stays. Anything else is
+/// written straight into, as a rename would replace it: a device
+/// (`/dev/null`), a FIFO, a dangling link (creating its target), and the
+/// links of `/dev` and `/proc` (`/dev/stdout`), which name open files, so
+/// that the output goes where the shell sent it (appended after `>>`).
+fn write_output(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let names_open_file = (path.starts_with("/dev") || path.starts_with("/proc"))
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() && !names_open_file => {
+            write_atomically(&path.canonicalize()?, write)
+        }
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(path).is_err() =>
+        {
+            write_atomically(path, write)
+        }
+        _ => {
+            let file = std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)?;
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+            write(&mut out)?;
+            out.flush()
+        }
+    }
+}
+
 /// Writes `path` through a temporary file in the same directory, renamed
 /// over `path` once complete and synced: a failure never leaves a truncated
 /// file, and the temporary file is removed.
 fn write_atomically(
     path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let name = path
         .file_name()
