@@ -1065,3 +1065,99 @@ fn dimacs_refuses_incremental_mode_at_the_include() {
         "incremental.lp:2:1-20: error: clingo's incremental mode",
     );
 }
+
+// ---------------------------------------------------------------------------
+// Standard output that cannot be written
+
+/// Waits for `child` at most `limit`; kills it and fails the test after.
+#[track_caller]
+fn wait_within(child: &mut std::process::Child, limit: std::time::Duration) -> Option<i32> {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_enumeration_quietly() {
+    // `clingo -n 0 prog.lp | head -3` on 2^40 models: clingo is ended by
+    // SIGPIPE once head has its three lines; the shell reports 141.
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(common::asp2sat_bin())
+        .args(["solve", "-n", "0", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{ a(1..40) }.\n")
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..3 {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "standard output ended early");
+    }
+    drop(stdout);
+    let code = wait_within(&mut child, std::time::Duration::from_secs(10));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    assert_eq!(code, Some(141));
+}
+
+#[test]
+fn an_unwritable_standard_output_is_an_error() {
+    // clingo 5.4 ignores the error: `clingo -n 1 prog.lp > /dev/full` exits
+    // 10, and with `-n 0` enumerates for ever.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let cases: [&[&str]; 5] = [
+        &["solve", "-n", "0", "-"],
+        &["solve", "--outf=2", "-"],
+        &["solve", "--text", "-"],
+        &["ground", "-"],
+        &["dimacs", "-"],
+    ];
+    for args in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = std::process::Command::new(common::asp2sat_bin())
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"{ a(1..40) }.\n").unwrap();
+        let code = wait_within(&mut child, std::time::Duration::from_secs(10));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(code, Some(74), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr,
+            "asp2sat: error: could not write standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}

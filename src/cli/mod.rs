@@ -29,9 +29,13 @@ use std::time::{Duration, Instant};
 /// Exit code for input errors (syntax, safety, unreadable files, bad flags).
 pub const EXIT_INPUT_ERROR: u8 = 65;
 
-/// Exit code when the output of `dimacs` or `ground` cannot be written
-/// (sysexits' `EX_IOERR`).
+/// Exit code when the output cannot be written (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_ERROR: u8 = 74;
+
+/// Exit code when the reader of standard output went away (`| head`):
+/// clingo is ended by SIGPIPE then, which a shell reports as 128 + 13.
+/// Rust ignores SIGPIPE, so asp2sat sees the error and exits so itself.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -579,12 +583,16 @@ struct Progress {
     solve_started: Option<Instant>,
     last_model: Option<Instant>,
     timings: Timings,
+    /// The first failed write to standard output: nothing more is
+    /// written, and the run stops (see [`Progress::output_failure`]).
+    output_error: Option<std::io::Error>,
 }
 
 impl Progress {
     /// Reports model `number` (numbers start again at 1 for the optimal
     /// models of `optN`); `optimal` when it is known to be optimal, which
-    /// `--quiet=1` prints at once.
+    /// `--quiet=1` prints at once. Returns whether standard output still
+    /// works: when not, the search should stop.
     fn answer(
         &mut self,
         number: usize,
@@ -592,7 +600,7 @@ impl Progress {
         symbols: &SymbolTable,
         costs: Option<Vec<i64>>,
         optimal: bool,
-    ) {
+    ) -> bool {
         self.models += 1;
         self.last_model = Some(Instant::now());
         self.timings
@@ -619,16 +627,35 @@ impl Progress {
                 let call = self.calls.last_mut().expect("a call is under way");
                 call.push(Witness { atoms, costs });
             }
-            return;
+            return true;
         }
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        if show_model {
-            let _ = output::write_answer(&mut out, number, answer, symbols);
+        self.print(|out| {
+            if show_model {
+                output::write_answer(out, number, answer, symbols)?;
+            }
+            if let Some(costs) = costs.filter(|_| show_costs) {
+                output::write_costs(out, &costs)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes to standard output unless an earlier write failed, keeping
+    /// the first failure; returns whether standard output still works.
+    fn print(&mut self, write: impl FnOnce(&mut Stdout) -> std::io::Result<()>) -> bool {
+        if self.output_error.is_none() {
+            let mut out = stdout_writer();
+            if let Err(e) = write(&mut out).and_then(|()| out.flush()) {
+                self.output_error = Some(e);
+            }
         }
-        if let Some(costs) = costs.filter(|_| show_costs) {
-            let _ = output::write_costs(&mut out, &costs);
-        }
-        let _ = out.flush();
+        self.output_error.is_none()
+    }
+
+    /// The exit code once a write to standard output failed (see
+    /// [`stdout_failure`]).
+    fn output_failure(&self) -> Option<u8> {
+        self.output_error.as_ref().map(stdout_failure)
     }
 
     fn finish(&mut self, outcome: Outcome, sizes: Option<&Sizes>) {
@@ -642,11 +669,14 @@ impl Progress {
                 call.extend(held.map(|(_, witness)| witness));
             }
         } else if let Some((number, witness)) = held {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "Answer: {number}\n{}", witness.atoms.join(" "));
-            if let Some(costs) = witness.costs.filter(|_| self.quiet.costs == 1) {
-                let _ = output::write_costs(&mut out, &costs);
-            }
+            let costs = witness.costs.filter(|_| self.quiet.costs == 1);
+            self.print(|out| {
+                writeln!(out, "Answer: {number}\n{}", witness.atoms.join(" "))?;
+                match costs {
+                    Some(costs) => output::write_costs(out, &costs),
+                    None => Ok(()),
+                }
+            });
         }
         let summary = Summary {
             outcome,
@@ -661,9 +691,7 @@ impl Progress {
         } else {
             output::summary_text(&summary)
         };
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        self.print(|out| out.write_all(text.as_bytes()));
     }
 }
 
@@ -784,20 +812,19 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         None => crate::dimacs::write(out, &formula, &symbols),
     };
     let written = match &args.output {
-        Some(path) => write_output(path, write),
+        Some(path) => write_output(path, write).map_err(|e| {
+            eprintln!("asp2sat: error: could not write {}: {e}", path.display());
+            EXIT_OUTPUT_ERROR
+        }),
         None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            write(&mut out).and_then(|()| out.flush())
+            let mut out = stdout_writer();
+            write(&mut out)
+                .and_then(|()| out.flush())
+                .map_err(|e| stdout_failure(&e))
         }
     };
-    if let Err(e) = written {
-        let target = args
-            .output
-            .as_ref()
-            .map_or("standard output".to_string(), |p| p.display().to_string());
-        eprintln!("asp2sat: error: could not write {target}: {e}");
-        return EXIT_OUTPUT_ERROR;
+    if let Err(code) = written {
+        return code;
     }
     if args.stats {
         eprint!("{}", crate::dimacs::stats_text(&program, &translation));
@@ -815,17 +842,30 @@ fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = stdout_writer();
     let written = crate::ground_text::write(&mut out, &program).and_then(|()| out.flush());
     release_at_exit(program);
     match written {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("asp2sat: error: could not write standard output: {e}");
-            EXIT_OUTPUT_ERROR
-        }
+        Err(e) => stdout_failure(&e),
     }
+}
+
+/// Standard output, buffered.
+type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
+
+fn stdout_writer() -> Stdout {
+    std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
+}
+
+/// The exit code when writing standard output failed, after saying so on
+/// standard error; quietly when its reader went away (`| head`), as clingo.
+fn stdout_failure(e: &std::io::Error) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return EXIT_BROKEN_PIPE;
+    }
+    eprintln!("asp2sat: error: could not write standard output: {e}");
+    EXIT_OUTPUT_ERROR
 }
 
 /// Writes `-o PATH`: atomically (see [`write_atomically`]) when PATH is a
@@ -930,6 +970,7 @@ fn solve(config: Config) -> u8 {
         solve_started: None,
         last_model: None,
         timings: Timings::default(),
+        output_error: None,
     }));
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
@@ -979,6 +1020,9 @@ fn solve(config: Config) -> u8 {
     };
     let sizes = sizes.filter(|_| config.stats);
     progress.finish(outcome, sizes.as_ref());
+    if let Some(code) = progress.output_failure() {
+        return code;
+    }
     outcome.exit_code(progress.models, false)
 }
 
@@ -1035,14 +1079,17 @@ fn solve_call(
         }
     };
     if !config.json {
+        let mut progress = lock(progress);
         if first {
-            println!(
-                "{}\n{}",
-                output::VERSION_LINE,
-                output::reading_line(&config.inputs)
-            );
+            progress.print(|out| {
+                writeln!(out, "{}", output::VERSION_LINE)?;
+                writeln!(out, "{}", output::reading_line(&config.inputs))
+            });
         }
-        println!("Solving...");
+        progress.print(|out| writeln!(out, "Solving..."));
+        if let Some(code) = progress.output_failure() {
+            return Err(code);
+        }
     }
     let models_before = {
         let mut progress = lock(progress);
@@ -1076,6 +1123,9 @@ fn solve_call(
         loop_rounds: stats.loop_rounds,
     };
     release_at_exit(enumerator);
+    if let Some(code) = progress.output_failure() {
+        return Err(code);
+    }
     let call = Call {
         models: progress.models - models_before,
         exhausted,
@@ -1095,7 +1145,9 @@ fn enumerate(
         let costs = costs.then(|| enumerator.costs());
         let mut progress = lock(progress);
         let number = progress.models + 1;
-        progress.answer(number, &answer, &program.symbols, costs, false);
+        if !progress.answer(number, &answer, &program.symbols, costs, false) {
+            break;
+        }
     }
     let exhausted = enumerator.exhausted();
     if let Some(optimization) = &mut lock(progress).optimization {
@@ -1118,8 +1170,8 @@ fn optimize(
     let mut found = 0;
     while let Some((answer, costs)) = optimizer.next_better() {
         found += 1;
-        lock(progress).answer(found, &answer, &program.symbols, Some(costs), false);
-        if mode == OptMode::Opt && found == models {
+        let printed = lock(progress).answer(found, &answer, &program.symbols, Some(costs), false);
+        if !printed || (mode == OptMode::Opt && found == models) {
             return (optimizer.into_enumerator(), false);
         }
     }
@@ -1144,8 +1196,11 @@ fn optimize(
     while let Some(answer) = enumerator.next_answer_set() {
         optimal += 1;
         let mut progress = lock(progress);
-        progress.answer(optimal, &answer, &program.symbols, Some(best.clone()), true);
+        let printed = progress.answer(optimal, &answer, &program.symbols, Some(best.clone()), true);
         progress.optimization.as_mut().expect("optimizing").optimal = optimal;
+        if !printed {
+            break;
+        }
     }
     let exhausted = enumerator.exhausted();
     (enumerator, exhausted)
