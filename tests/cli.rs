@@ -818,18 +818,76 @@ fn include_reads_regular_files_only() {
     );
 }
 
+/// Whether `needle` occurs in `haystack`.
+fn contains_bytes(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
 #[test]
-fn a_latin1_byte_in_a_string_is_an_error_not_a_changed_string() {
-    // clingo keeps the raw byte; replacing it would change the answer.
+fn a_latin1_byte_in_a_string_is_printed_as_clingo_prints_it() {
+    // clingo reads bytes and prints them back: for `p("caf\xe9").` its text
+    // output has `p("caf\xe9")` with the one byte 0xE9, and so has its
+    // JSON, escaped for JSON only: `"p(\"caf\xe9\")"`; `clingo --text` too.
+    let file = common::scratch("cli-encoding").join("latin1.lp");
+    std::fs::write(&file, b"p(\"caf\xe9\"). % na\xefve\n").unwrap();
+    let file = file.to_str().unwrap();
+    let cases: [(&[&str], &[u8]); 3] = [
+        (&[], b"Answer: 1\np(\"caf\xe9\")\n"),
+        (&["--outf=2"], b"\"p(\\\"caf\xe9\\\")\""),
+        (&["--text"], b"p(\"caf\xe9\").\n"),
+    ];
+    let clingo = std::process::Command::new(common::clingo_bin())
+        .arg("--version")
+        .output()
+        .is_ok();
+    for (args, expected) in cases {
+        let ours = solve(args).arg(file).output().unwrap();
+        assert!(
+            contains_bytes(&ours.stdout, expected),
+            "asp2sat {args:?}:\n{}",
+            String::from_utf8_lossy(&ours.stdout)
+        );
+        if clingo {
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(args)
+                .arg(file)
+                .output()
+                .unwrap();
+            assert!(
+                contains_bytes(&theirs.stdout, expected),
+                "clingo {args:?}:\n{}",
+                String::from_utf8_lossy(&theirs.stdout)
+            );
+        }
+    }
+    let cnf = asp2sat().args(["dimacs", file]).output().unwrap();
+    assert!(contains_bytes(&cnf.stdout, b" p(\"caf\xe9\")\n"));
+}
+
+#[test]
+fn a_stray_byte_in_code_is_a_located_lexer_error() {
+    // clingo 5.4: `<stdin>:3:6-7: error: lexer error, unexpected \xe9` (the
+    // byte itself), exit 65.
     let mut cmd = solve(&["-"]);
-    cmd.write_stdin(b"% caf\xe9\np.\na(\"caf\xe9\").\n".to_vec());
+    cmd.write_stdin(b"% caf\xe9\np(\"caf\xe9\").\np(caf\xe9).\n".to_vec());
     let out = output(cmd);
     assert_eq!(out.code, Some(65));
-    assert!(
-        out.stderr
-            .contains("<stdin>:3:7-8: error: a byte that is not UTF-8 outside a comment"),
-        "stderr: {}",
-        out.stderr
+    assert_stderr_has(
+        &out,
+        "<stdin>:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
+    );
+}
+
+#[test]
+fn a_code_point_that_stands_for_a_byte_is_refused_in_a_string() {
+    // U+10FF80..U+10FFFF stand for the bytes of strings that are not UTF-8.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("p(\"\u{10FFE9}\"). % \u{10FFE9}\n");
+    let out = output(cmd);
+    assert_eq!(out.code, Some(65));
+    assert_stderr_has(
+        &out,
+        "<stdin>:1:4-5: error: the character U+10FFE9 in a string",
     );
 }
 
@@ -840,12 +898,18 @@ fn a_byte_order_mark_is_skipped() {
     let out = output(cmd);
     assert_found(&out);
     assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
+    // clingo 5.4 refuses it: `lexer error, unexpected \xef` and so on.
+    let file = common::scratch("cli-encoding").join("bom.lp");
+    std::fs::write(&file, b"\xef\xbb\xbfp.\n").unwrap();
+    let out = output(solve(&[file.to_str().unwrap()]));
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
 }
 
 #[test]
 fn a_latin1_byte_in_a_comment_is_read() {
     let mut cmd = solve(&["-"]);
-    cmd.write_stdin(b"% caf\xe9 au lait\n%* na\xefve *% p.\n".to_vec());
+    cmd.write_stdin(b"% caf\xe9 \"au lait\n%* na\xefve %* \xe9 *% \xe9 *% p.\n".to_vec());
     let out = output(cmd);
     assert_found(&out);
     assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);

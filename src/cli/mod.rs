@@ -396,14 +396,12 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
             };
             (path.display().to_string(), Some(path), text)
         };
-        let (text, not_utf8) = text;
+        let Text { text, unreadable } = text;
         let file = loaded.sources.add(display, text);
-        if let Some(at) = not_utf8 {
+        if let Some((at, message)) = unreadable {
             // The text is not what the author wrote there: not parsed.
-            loaded.diagnostics.push(Diagnostic::error(
-                Span::new(file, at, at + 1),
-                "a byte that is not UTF-8 outside a comment (asp2sat reads UTF-8 text)",
-            ));
+            let diagnostic = Diagnostic::error(Span::new(file, at.start, at.end), message);
+            loaded.diagnostics.push(diagnostic);
             continue;
         }
         let (statements, errors) = parse_program(&loaded.sources.file(file).text, file);
@@ -443,7 +441,7 @@ const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// An `#include`d file must be a regular file (`#include "/dev/zero".` is
 /// an error at once); a file named on the command line may be a pipe or
 /// `/dev/stdin`.
-fn read_input(path: &Path, included: bool) -> std::io::Result<(String, Option<usize>)> {
+fn read_input(path: &Path, included: bool) -> std::io::Result<Text> {
     let file = std::fs::File::open(path)?;
     if included && !file.metadata()?.is_file() {
         return Err(std::io::Error::new(
@@ -454,12 +452,16 @@ fn read_input(path: &Path, included: bool) -> std::io::Result<(String, Option<us
     read_text(file)
 }
 
-/// Reads at most [`MAX_INPUT_BYTES`] of program text. Bytes that are not
-/// UTF-8 become `?`, one for one so that every position stays: harmless in
-/// a comment (Latin-1 is common in old programs); elsewhere they would
-/// change a string or a name, so the position of the first such byte is
-/// returned for a located error. An editor's byte-order mark is skipped.
-fn read_text(reader: impl Read) -> std::io::Result<(String, Option<usize>)> {
+/// Program text as asp2sat reads it (see [`decode`]).
+struct Text {
+    text: String,
+    /// Where in `text` lies the first thing that cannot be read, and why.
+    unreadable: Option<(std::ops::Range<usize>, String)>,
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of program text (see [`decode`]). An
+/// editor's byte-order mark is skipped.
+fn read_text(reader: impl Read) -> std::io::Result<Text> {
     use std::io::{Error, ErrorKind};
     let mut bytes = Vec::new();
     reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
@@ -473,57 +475,137 @@ fn read_text(reader: impl Read) -> std::io::Result<(String, Option<usize>)> {
         bytes.drain(..3);
     }
     Ok(match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => replace_non_utf8(e.into_bytes()),
+        Ok(text) if !text.contains(is_raw_byte) => Text {
+            text,
+            unreadable: None,
+        },
+        Ok(text) => decode(text.as_bytes()),
+        Err(e) => decode(e.as_bytes()),
     })
 }
 
-/// The text with every byte sequence that is not UTF-8 replaced by as many
-/// `?`, and the position of the first one outside a comment.
-fn replace_non_utf8(mut bytes: Vec<u8>) -> (String, Option<usize>) {
-    #[derive(PartialEq)]
+/// The first of the code points U+10FF80..=U+10FFFF (the end of the last
+/// private use plane), which stand for the bytes 0x80..=0xFF of a string
+/// literal that are not UTF-8: clingo reads its input as bytes and prints
+/// such a string byte for byte, and so does asp2sat (see [`RawBytes`]).
+/// One character per byte keeps columns as clingo counts them. In term
+/// order such a byte sorts after every character that is not ASCII, where
+/// clingo compares the bytes.
+const RAW_BYTES: u32 = 0x10_FF80;
+
+fn is_raw_byte(c: char) -> bool {
+    u32::from(c) >= RAW_BYTES
+}
+
+/// Program text from bytes that are not all UTF-8, or that hold the code
+/// points of [`RAW_BYTES`]. A byte that is not UTF-8 is kept in a string
+/// literal as its code point, and becomes `?` in a comment (Latin-1 is
+/// common in old programs' comments); anywhere else it is clingo's lexer
+/// error, as is one of those code points in a string (it would be printed
+/// as a byte). Only ASCII changes where the lexer is: the states follow the
+/// parser's lexer (nested block comments, `#!` lines, strings that end at
+/// a line's end).
+fn decode(bytes: &[u8]) -> Text {
+    #[derive(Clone, Copy, PartialEq)]
     enum State {
         Code,
         String,
         LineComment,
-        BlockComment,
+        BlockComment(usize),
     }
     let mut state = State::Code;
-    let mut first_outside = None;
-    let (mut scanned, mut i) = (0, 0);
-    while let Err(e) = std::str::from_utf8(&bytes[scanned..]) {
-        let bad = scanned + e.valid_up_to();
-        let len = e.error_len().unwrap_or(bytes.len() - bad);
-        // Only ASCII bytes change the state; what lies before `bad` is UTF-8.
-        while i < bad {
-            let next = bytes.get(i + 1).copied();
-            match (&state, bytes[i]) {
-                (State::Code, b'%') if next == Some(b'*') => {
-                    state = State::BlockComment;
-                    i += 1;
+    let mut text = String::with_capacity(bytes.len());
+    let mut unreadable = None;
+    for chunk in bytes.utf8_chunks() {
+        let mut chars = chunk.valid().chars().peekable();
+        while let Some(c) = chars.next() {
+            let at = text.len();
+            text.push(c);
+            let next = chars.peek().copied();
+            let mut take_next = || text.extend(chars.next());
+            state = match (state, c, next) {
+                (State::Code, '%', Some('*')) => {
+                    take_next();
+                    State::BlockComment(1)
                 }
-                (State::Code, b'%') => state = State::LineComment,
-                (State::Code, b'"') => state = State::String,
-                (State::String, b'\\') => i += 1,
-                (State::String, b'"') | (State::LineComment, b'\n') => state = State::Code,
-                (State::BlockComment, b'*') if next == Some(b'%') => {
-                    state = State::Code;
-                    i += 1;
+                (State::Code, '%', _) | (State::Code, '#', Some('!')) => State::LineComment,
+                (State::Code, '"', _) => State::String,
+                (State::String, '\\', Some(n)) if n != '\n' && !is_raw_byte(n) => {
+                    take_next();
+                    State::String
                 }
-                _ => {}
+                (State::String, '"' | '\n', _) | (State::LineComment, '\n', _) => State::Code,
+                (State::String, c, _) if is_raw_byte(c) => {
+                    unreadable.get_or_insert((
+                        at..text.len(),
+                        format!(
+                            "the character U+{:X} in a string: asp2sat reads U+{RAW_BYTES:X}..U+10FFFF \
+                             as the bytes of a string that are not UTF-8",
+                            u32::from(c)
+                        ),
+                    ));
+                    State::String
+                }
+                (State::BlockComment(1), '*', Some('%')) => {
+                    take_next();
+                    State::Code
+                }
+                (State::BlockComment(depth), '*', Some('%')) => {
+                    take_next();
+                    State::BlockComment(depth - 1)
+                }
+                (State::BlockComment(depth), '%', Some('*')) => {
+                    take_next();
+                    State::BlockComment(depth + 1)
+                }
+                (state, _, _) => state,
+            };
+        }
+        for &byte in chunk.invalid() {
+            let at = text.len();
+            match state {
+                State::String => text.extend(char::from_u32(RAW_BYTES - 0x80 + u32::from(byte))),
+                State::Code => {
+                    unreadable.get_or_insert((
+                        at..at + 1,
+                        format!("lexer error, unexpected \\x{byte:02x} (a byte that is not UTF-8)"),
+                    ));
+                    text.push('?');
+                }
+                State::LineComment | State::BlockComment(_) => text.push('?'),
             }
-            i += 1;
         }
-        let in_comment = matches!(state, State::LineComment | State::BlockComment);
-        if !in_comment && first_outside.is_none() {
-            first_outside = Some(bad);
-        }
-        bytes[bad..bad + len].fill(b'?');
-        scanned = bad + len;
-        i = i.max(scanned);
     }
-    let text = String::from_utf8(bytes).expect("every byte that was not UTF-8 is replaced");
-    (text, first_outside)
+    Text { text, unreadable }
+}
+
+/// Writes text with each code point of [`RAW_BYTES`] as its byte again.
+/// Each write must hold whole characters, as the writes of formatting and
+/// of a `str` do.
+struct RawBytes<W: Write>(W);
+
+impl<W: Write> Write for RawBytes<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        // U+10FF80..=U+10FFFF is F4 8F BE 80..=F4 8F BF BF in UTF-8.
+        while let Some(at) = rest.iter().position(|&b| b == 0xF4) {
+            if let Some(&[_, 0x8F, third @ (0xBE | 0xBF), fourth]) = rest.get(at..at + 4) {
+                self.0.write_all(&rest[..at])?;
+                self.0
+                    .write_all(&[0x80 | ((third & 1) << 6) | (fourth & 0x3F)])?;
+                rest = &rest[at + 4..];
+            } else {
+                self.0.write_all(&rest[..=at])?;
+                rest = &rest[at + 1..];
+            }
+        }
+        self.0.write_all(rest)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// `#include` paths are relative to the including file, as in gringo.
@@ -851,11 +933,15 @@ fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
     }
 }
 
-/// Standard output, buffered.
-type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
+/// Standard output, buffered, with the bytes of strings that are not UTF-8
+/// as they were read.
+type Stdout = RawBytes<std::io::BufWriter<std::io::StdoutLock<'static>>>;
 
 fn stdout_writer() -> Stdout {
-    std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
+    RawBytes(std::io::BufWriter::with_capacity(
+        1 << 16,
+        std::io::stdout().lock(),
+    ))
 }
 
 /// The exit code when writing standard output failed, after saying so on
@@ -896,7 +982,7 @@ fn write_output(
                 .append(true)
                 .create(true)
                 .open(path)?;
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+            let mut out = RawBytes(std::io::BufWriter::with_capacity(1 << 16, file));
             write(&mut out)?;
             out.flush()
         }
@@ -944,9 +1030,9 @@ fn write_atomically(
         ));
     };
     let result = (|| {
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let mut out = RawBytes(std::io::BufWriter::with_capacity(1 << 16, file));
         write(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
+        let file = out.0.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temporary, path)
@@ -1220,4 +1306,23 @@ fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
         progress.finish(Outcome::Unknown, None);
         std::process::exit(i32::from(Outcome::Unknown.exit_code(progress.models, true)));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_of_a_string_is_written_back_as_read() {
+        let mut program = b"p(\"".to_vec();
+        program.extend(0x80..=0xFF);
+        program.extend(b"\\\"\xe9\xa9\"). % \xe9\n");
+        let Text { text, unreadable } = decode(&program);
+        assert!(unreadable.is_none());
+        let mut out = RawBytes(Vec::new());
+        out.write_all(text.as_bytes()).unwrap();
+        let comment = program.len() - 2;
+        assert_eq!(out.0[..comment], program[..comment]);
+        assert_eq!(&out.0[comment..], b"?\n");
+    }
 }
