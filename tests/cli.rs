@@ -464,6 +464,37 @@ fn include_errors_are_located() {
 }
 
 #[test]
+fn including_a_directory_is_a_located_error() {
+    // clingo 5.4 reads an included directory as an empty file; asp2sat
+    // reads regular files only (see include_reads_regular_files_only).
+    let dir = common::scratch("cli-include-directory");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let main = dir.join("main.lp");
+    std::fs::write(&main, "p.\n#include \"sub\".\n").unwrap();
+    let out = rejected(main.to_str().unwrap());
+    assert_stderr_has(
+        &out,
+        &format!(
+            "main.lp:2:1-16: error: file could not be opened: {}: not a regular file",
+            dir.join("sub").display()
+        ),
+    );
+}
+
+#[test]
+fn an_include_cycle_reads_each_file_once() {
+    // clingo 5.4 on a.lp (`#include "b.lp". a.`) and b.lp (`#include
+    // "a.lp". b.`): `b.lp:1:1-17: warning: already included file`, and the
+    // answer set {a, b}, exit 30.
+    let dir = common::scratch("cli-include-cycle");
+    std::fs::write(dir.join("a.lp"), "#include \"b.lp\".\na.\n").unwrap();
+    std::fs::write(dir.join("b.lp"), "#include \"a.lp\".\nb.\n").unwrap();
+    let out = output(solve(&[dir.join("a.lp").to_str().unwrap()]));
+    assert_eq!(out.code, Some(30), "{}", out.stderr);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["a", "b"]]);
+}
+
+#[test]
 fn several_files_are_one_program() {
     let out = output(solve(&[
         "-n",
