@@ -4,7 +4,8 @@
 //! and [`solve`] drives the pipeline: read and parse every input (following
 //! `#include`), ground, translate and solve, printing as clingo does.
 //! [`dimacs`] shares reading and grounding, then writes the exact CNF
-//! (`crate::dimacs`) to standard output or, atomically, to a file;
+//! (`crate::dimacs`) to standard output or to a file (a regular one
+//! atomically);
 //! [`ground`] (also `solve --text`) prints the ground program
 //! (`crate::ground_text`).
 
