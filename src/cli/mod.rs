@@ -502,12 +502,12 @@ fn is_raw_byte(c: char) -> bool {
 /// points of [`RAW_BYTES`]. A byte that is not UTF-8 is kept in a string
 /// literal as its code point, and becomes `?` in a comment (Latin-1 is
 /// common in old programs' comments); anywhere else it is clingo's lexer
-/// error, as is one of those code points in a string (it would be printed
-/// as a byte). Only ASCII changes where the lexer is: the states follow the
+/// error. One of those code points in a string is refused (it would be
+/// printed as a byte). Only ASCII changes where the lexer is: the states follow the
 /// parser's lexer (nested block comments, `#!` lines, strings that end at
 /// a line's end).
 fn decode(bytes: &[u8]) -> Text {
-    #[derive(Clone, Copy, PartialEq)]
+    #[derive(Clone, Copy)]
     enum State {
         Code,
         String,
