@@ -464,6 +464,37 @@ fn include_errors_are_located() {
 }
 
 #[test]
+fn including_a_directory_is_a_located_error() {
+    // clingo 5.4 reads an included directory as an empty file; asp2sat
+    // reads regular files only (see include_reads_regular_files_only).
+    let dir = common::scratch("cli-include-directory");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let main = dir.join("main.lp");
+    std::fs::write(&main, "p.\n#include \"sub\".\n").unwrap();
+    let out = rejected(main.to_str().unwrap());
+    assert_stderr_has(
+        &out,
+        &format!(
+            "main.lp:2:1-16: error: file could not be opened: {}: not a regular file",
+            dir.join("sub").display()
+        ),
+    );
+}
+
+#[test]
+fn an_include_cycle_reads_each_file_once() {
+    // clingo 5.4 on a.lp (`#include "b.lp". a.`) and b.lp (`#include
+    // "a.lp". b.`): `b.lp:1:1-17: warning: already included file`, and the
+    // answer set {a, b}, exit 30.
+    let dir = common::scratch("cli-include-cycle");
+    std::fs::write(dir.join("a.lp"), "#include \"b.lp\".\na.\n").unwrap();
+    std::fs::write(dir.join("b.lp"), "#include \"a.lp\".\nb.\n").unwrap();
+    let out = output(solve(&[dir.join("a.lp").to_str().unwrap()]));
+    assert_eq!(out.code, Some(30), "{}", out.stderr);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["a", "b"]]);
+}
+
+#[test]
 fn several_files_are_one_program() {
     let out = output(solve(&[
         "-n",
@@ -818,18 +849,76 @@ fn include_reads_regular_files_only() {
     );
 }
 
+/// Whether `needle` occurs in `haystack`.
+fn contains_bytes(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
 #[test]
-fn a_latin1_byte_in_a_string_is_an_error_not_a_changed_string() {
-    // clingo keeps the raw byte; replacing it would change the answer.
+fn a_latin1_byte_in_a_string_is_printed_as_clingo_prints_it() {
+    // clingo reads bytes and prints them back: for `p("caf\xe9").` its text
+    // output has `p("caf\xe9")` with the one byte 0xE9, and so has its
+    // JSON, escaped for JSON only: `"p(\"caf\xe9\")"`; `clingo --text` too.
+    let file = common::scratch("cli-encoding").join("latin1.lp");
+    std::fs::write(&file, b"p(\"caf\xe9\"). % na\xefve\n").unwrap();
+    let file = file.to_str().unwrap();
+    let cases: [(&[&str], &[u8]); 3] = [
+        (&[], b"Answer: 1\np(\"caf\xe9\")\n"),
+        (&["--outf=2"], b"\"p(\\\"caf\xe9\\\")\""),
+        (&["--text"], b"p(\"caf\xe9\").\n"),
+    ];
+    let clingo = std::process::Command::new(common::clingo_bin())
+        .arg("--version")
+        .output()
+        .is_ok();
+    for (args, expected) in cases {
+        let ours = solve(args).arg(file).output().unwrap();
+        assert!(
+            contains_bytes(&ours.stdout, expected),
+            "asp2sat {args:?}:\n{}",
+            String::from_utf8_lossy(&ours.stdout)
+        );
+        if clingo {
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(args)
+                .arg(file)
+                .output()
+                .unwrap();
+            assert!(
+                contains_bytes(&theirs.stdout, expected),
+                "clingo {args:?}:\n{}",
+                String::from_utf8_lossy(&theirs.stdout)
+            );
+        }
+    }
+    let cnf = asp2sat().args(["dimacs", file]).output().unwrap();
+    assert!(contains_bytes(&cnf.stdout, b" p(\"caf\xe9\")\n"));
+}
+
+#[test]
+fn a_stray_byte_in_code_is_a_located_lexer_error() {
+    // clingo 5.4: `<stdin>:3:6-7: error: lexer error, unexpected \xe9` (the
+    // byte itself), exit 65.
     let mut cmd = solve(&["-"]);
-    cmd.write_stdin(b"% caf\xe9\np.\na(\"caf\xe9\").\n".to_vec());
+    cmd.write_stdin(b"% caf\xe9\np(\"caf\xe9\").\np(caf\xe9).\n".to_vec());
     let out = output(cmd);
     assert_eq!(out.code, Some(65));
-    assert!(
-        out.stderr
-            .contains("<stdin>:3:7-8: error: a byte that is not UTF-8 outside a comment"),
-        "stderr: {}",
-        out.stderr
+    assert_stderr_has(
+        &out,
+        "<stdin>:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
+    );
+}
+
+#[test]
+fn a_code_point_that_stands_for_a_byte_is_refused_in_a_string() {
+    // U+10FF80..U+10FFFF stand for the bytes of strings that are not UTF-8.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("p(\"\u{10FFE9}\"). % \u{10FFE9}\n");
+    let out = output(cmd);
+    assert_eq!(out.code, Some(65));
+    assert_stderr_has(
+        &out,
+        "<stdin>:1:4-5: error: the character U+10FFE9 in a string",
     );
 }
 
@@ -840,12 +929,18 @@ fn a_byte_order_mark_is_skipped() {
     let out = output(cmd);
     assert_found(&out);
     assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
+    // clingo 5.4 refuses it: `lexer error, unexpected \xef` and so on.
+    let file = common::scratch("cli-encoding").join("bom.lp");
+    std::fs::write(&file, b"\xef\xbb\xbfp.\n").unwrap();
+    let out = output(solve(&[file.to_str().unwrap()]));
+    assert_found(&out);
+    assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
 }
 
 #[test]
 fn a_latin1_byte_in_a_comment_is_read() {
     let mut cmd = solve(&["-"]);
-    cmd.write_stdin(b"% caf\xe9 au lait\n%* na\xefve *% p.\n".to_vec());
+    cmd.write_stdin(b"% caf\xe9 \"au lait\n%* na\xefve %* \xe9 *% \xe9 *% p.\n".to_vec());
     let out = output(cmd);
     assert_found(&out);
     assert_eq!(text_answers(&out.stdout), vec![vec!["p"]]);
@@ -1064,6 +1159,102 @@ fn dimacs_refuses_incremental_mode_at_the_include() {
         &out,
         "incremental.lp:2:1-20: error: clingo's incremental mode",
     );
+}
+
+// ---------------------------------------------------------------------------
+// Standard output that cannot be written
+
+/// Waits for `child` at most `limit`; kills it and fails the test after.
+#[track_caller]
+fn wait_within(child: &mut std::process::Child, limit: std::time::Duration) -> Option<i32> {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_enumeration_quietly() {
+    // `clingo -n 0 prog.lp | head -3` on 2^40 models: clingo is ended by
+    // SIGPIPE once head has its three lines; the shell reports 141.
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(common::asp2sat_bin())
+        .args(["solve", "-n", "0", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{ a(1..40) }.\n")
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..3 {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "standard output ended early");
+    }
+    drop(stdout);
+    let code = wait_within(&mut child, std::time::Duration::from_secs(10));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    assert_eq!(code, Some(141));
+}
+
+#[test]
+fn an_unwritable_standard_output_is_an_error() {
+    // clingo 5.4 ignores the error: `clingo -n 1 prog.lp > /dev/full` exits
+    // 10, and with `-n 0` enumerates for ever.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let cases: [&[&str]; 5] = [
+        &["solve", "-n", "0", "-"],
+        &["solve", "--outf=2", "-"],
+        &["solve", "--text", "-"],
+        &["ground", "-"],
+        &["dimacs", "-"],
+    ];
+    for args in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = std::process::Command::new(common::asp2sat_bin())
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"{ a(1..40) }.\n").unwrap();
+        let code = wait_within(&mut child, std::time::Duration::from_secs(10));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(code, Some(74), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr,
+            "asp2sat: error: could not write standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------

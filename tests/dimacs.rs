@@ -1226,6 +1226,70 @@ fn dimacs_cli_output_file_is_written_atomically() {
     assert!(!missing.exists());
 }
 
+/// The CNF `dimacs` prints on standard output for `program`.
+fn exported(program: &str) -> String {
+    let out = asp2sat(&["dimacs", "-"], Some(program));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn dimacs_cli_output_to_a_device_writes_into_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let is_device = || {
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    };
+    assert!(is_device());
+    let out = asp2sat(&["dimacs", "-", "-o", "/dev/null"], Some("{a}."));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(is_device(), "-o /dev/null replaced the device");
+    // /dev/stdout is the pipe the test reads.
+    let out = asp2sat(&["dimacs", "-", "-o", "/dev/stdout"], Some("{a}."));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, exported("{a}."));
+}
+
+#[test]
+fn dimacs_cli_output_through_a_symlink_updates_its_target() {
+    let dir = scratch("dimacs/symlink");
+    let (target, link) = (dir.join("target.cnf"), dir.join("link.cnf"));
+    let _ = std::fs::remove_file(&link);
+    std::fs::write(&target, "old").unwrap();
+    std::os::unix::fs::symlink("target.cnf", &link).unwrap();
+    let out = asp2sat(&["dimacs", "-", "-o", link.to_str().unwrap()], Some("{a}."));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let metadata = std::fs::symlink_metadata(&link).unwrap();
+    assert!(metadata.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("target.cnf"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), exported("{a}."));
+}
+
+#[test]
+fn dimacs_cli_output_to_a_fifo_writes_into_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("dimacs/fifo");
+    let fifo = dir.join("out.cnf");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let (send, received) = std::sync::mpsc::channel();
+    let reader = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = send.send(std::fs::read_to_string(reader));
+    });
+    let out = asp2sat(&["dimacs", "-", "-o", fifo.to_str().unwrap()], Some("{a}."));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let file_type = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(file_type.is_fifo(), "the FIFO was replaced");
+    let read = received
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the reader received nothing");
+    assert_eq!(read.unwrap(), exported("{a}."));
+}
+
 #[test]
 fn dimacs_cli_stats_go_to_stderr() {
     let program = "{a}. b :- a. a :- b. c :- b. 1 { x; y; z } 2.";

@@ -69,8 +69,9 @@ pub struct DimacsArgs {
     /// Replace `#const NAME = ...` with VALUE.
     #[arg(short = 'c', long = "const", value_name = "NAME=VALUE")]
     pub consts: Vec<String>,
-    /// Write the CNF to FILE (atomically: a temporary file in the same
-    /// directory, renamed when complete) instead of standard output.
+    /// Write the CNF to FILE instead of standard output (a regular file
+    /// atomically: a temporary file in its directory, renamed when
+    /// complete).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print the sizes of the program and of the CNF, split by origin, to

@@ -4,7 +4,8 @@
 //! and [`solve`] drives the pipeline: read and parse every input (following
 //! `#include`), ground, translate and solve, printing as clingo does.
 //! [`dimacs`] shares reading and grounding, then writes the exact CNF
-//! (`crate::dimacs`) to standard output or, atomically, to a file;
+//! (`crate::dimacs`) to standard output or to a file (a regular one
+//! atomically);
 //! [`ground`] (also `solve --text`) prints the ground program
 //! (`crate::ground_text`).
 
@@ -37,9 +38,13 @@ use std::time::{Duration, Instant};
 /// Exit code for input errors (syntax, safety, unreadable files, bad flags).
 pub const EXIT_INPUT_ERROR: u8 = 65;
 
-/// Exit code when the output of `dimacs` or `ground` cannot be written
-/// (sysexits' `EX_IOERR`).
+/// Exit code when the output cannot be written (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_ERROR: u8 = 74;
+
+/// Exit code when the reader of standard output went away (`| head`):
+/// clingo is ended by SIGPIPE then, which a shell reports as 128 + 13.
+/// Rust ignores SIGPIPE, so asp2sat sees the error and exits so itself.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
 
 /// Entry point of the binary; returns the exit code, and the caller ends
 /// the process with it right away (see [`release_at_exit`]).
@@ -159,14 +164,12 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
             };
             (path.display().to_string(), Some(path), text)
         };
-        let (text, not_utf8) = text;
+        let Text { text, unreadable } = text;
         let file = loaded.sources.add(display, text);
-        if let Some(at) = not_utf8 {
+        if let Some((at, message)) = unreadable {
             // The text is not what the author wrote there: not parsed.
-            loaded.diagnostics.push(Diagnostic::error(
-                Span::new(file, at, at + 1),
-                "a byte that is not UTF-8 outside a comment (asp2sat reads UTF-8 text)",
-            ));
+            let diagnostic = Diagnostic::error(Span::new(file, at.start, at.end), message);
+            loaded.diagnostics.push(diagnostic);
             continue;
         }
         let (statements, errors) = parse_program(&loaded.sources.file(file).text, file);
@@ -206,7 +209,7 @@ const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// An `#include`d file must be a regular file (`#include "/dev/zero".` is
 /// an error at once); a file named on the command line may be a pipe or
 /// `/dev/stdin`.
-fn read_input(path: &Path, included: bool) -> std::io::Result<(String, Option<usize>)> {
+fn read_input(path: &Path, included: bool) -> std::io::Result<Text> {
     let file = std::fs::File::open(path)?;
     if included && !file.metadata()?.is_file() {
         return Err(std::io::Error::new(
@@ -217,12 +220,16 @@ fn read_input(path: &Path, included: bool) -> std::io::Result<(String, Option<us
     read_text(file)
 }
 
-/// Reads at most [`MAX_INPUT_BYTES`] of program text. Bytes that are not
-/// UTF-8 become `?`, one for one so that every position stays: harmless in
-/// a comment (Latin-1 is common in old programs); elsewhere they would
-/// change a string or a name, so the position of the first such byte is
-/// returned for a located error. An editor's byte-order mark is skipped.
-fn read_text(reader: impl Read) -> std::io::Result<(String, Option<usize>)> {
+/// Program text as asp2sat reads it (see [`decode`]).
+struct Text {
+    text: String,
+    /// Where in `text` lies the first thing that cannot be read, and why.
+    unreadable: Option<(std::ops::Range<usize>, String)>,
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of program text (see [`decode`]). An
+/// editor's byte-order mark is skipped.
+fn read_text(reader: impl Read) -> std::io::Result<Text> {
     use std::io::{Error, ErrorKind};
     let mut bytes = Vec::new();
     reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
@@ -236,57 +243,137 @@ fn read_text(reader: impl Read) -> std::io::Result<(String, Option<usize>)> {
         bytes.drain(..3);
     }
     Ok(match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => replace_non_utf8(e.into_bytes()),
+        Ok(text) if !text.contains(is_raw_byte) => Text {
+            text,
+            unreadable: None,
+        },
+        Ok(text) => decode(text.as_bytes()),
+        Err(e) => decode(e.as_bytes()),
     })
 }
 
-/// The text with every byte sequence that is not UTF-8 replaced by as many
-/// `?`, and the position of the first one outside a comment.
-fn replace_non_utf8(mut bytes: Vec<u8>) -> (String, Option<usize>) {
-    #[derive(PartialEq)]
+/// The first of the code points U+10FF80..=U+10FFFF (the end of the last
+/// private use plane), which stand for the bytes 0x80..=0xFF of a string
+/// literal that are not UTF-8: clingo reads its input as bytes and prints
+/// such a string byte for byte, and so does asp2sat (see [`RawBytes`]).
+/// One character per byte keeps columns as clingo counts them. In term
+/// order such a byte sorts after every character that is not ASCII, where
+/// clingo compares the bytes.
+const RAW_BYTES: u32 = 0x10_FF80;
+
+fn is_raw_byte(c: char) -> bool {
+    u32::from(c) >= RAW_BYTES
+}
+
+/// Program text from bytes that are not all UTF-8, or that hold the code
+/// points of [`RAW_BYTES`]. A byte that is not UTF-8 is kept in a string
+/// literal as its code point, and becomes `?` in a comment (Latin-1 is
+/// common in old programs' comments); anywhere else it is clingo's lexer
+/// error. One of those code points in a string is refused (it would be
+/// printed as a byte). Only ASCII changes where the lexer is: the states follow the
+/// parser's lexer (nested block comments, `#!` lines, strings that end at
+/// a line's end).
+fn decode(bytes: &[u8]) -> Text {
+    #[derive(Clone, Copy)]
     enum State {
         Code,
         String,
         LineComment,
-        BlockComment,
+        BlockComment(usize),
     }
     let mut state = State::Code;
-    let mut first_outside = None;
-    let (mut scanned, mut i) = (0, 0);
-    while let Err(e) = std::str::from_utf8(&bytes[scanned..]) {
-        let bad = scanned + e.valid_up_to();
-        let len = e.error_len().unwrap_or(bytes.len() - bad);
-        // Only ASCII bytes change the state; what lies before `bad` is UTF-8.
-        while i < bad {
-            let next = bytes.get(i + 1).copied();
-            match (&state, bytes[i]) {
-                (State::Code, b'%') if next == Some(b'*') => {
-                    state = State::BlockComment;
-                    i += 1;
+    let mut text = String::with_capacity(bytes.len());
+    let mut unreadable = None;
+    for chunk in bytes.utf8_chunks() {
+        let mut chars = chunk.valid().chars().peekable();
+        while let Some(c) = chars.next() {
+            let at = text.len();
+            text.push(c);
+            let next = chars.peek().copied();
+            let mut take_next = || text.extend(chars.next());
+            state = match (state, c, next) {
+                (State::Code, '%', Some('*')) => {
+                    take_next();
+                    State::BlockComment(1)
                 }
-                (State::Code, b'%') => state = State::LineComment,
-                (State::Code, b'"') => state = State::String,
-                (State::String, b'\\') => i += 1,
-                (State::String, b'"') | (State::LineComment, b'\n') => state = State::Code,
-                (State::BlockComment, b'*') if next == Some(b'%') => {
-                    state = State::Code;
-                    i += 1;
+                (State::Code, '%', _) | (State::Code, '#', Some('!')) => State::LineComment,
+                (State::Code, '"', _) => State::String,
+                (State::String, '\\', Some(n)) if n != '\n' && !is_raw_byte(n) => {
+                    take_next();
+                    State::String
                 }
-                _ => {}
+                (State::String, '"' | '\n', _) | (State::LineComment, '\n', _) => State::Code,
+                (State::String, c, _) if is_raw_byte(c) => {
+                    unreadable.get_or_insert((
+                        at..text.len(),
+                        format!(
+                            "the character U+{:X} in a string: asp2sat reads U+{RAW_BYTES:X}..U+10FFFF \
+                             as the bytes of a string that are not UTF-8",
+                            u32::from(c)
+                        ),
+                    ));
+                    State::String
+                }
+                (State::BlockComment(1), '*', Some('%')) => {
+                    take_next();
+                    State::Code
+                }
+                (State::BlockComment(depth), '*', Some('%')) => {
+                    take_next();
+                    State::BlockComment(depth - 1)
+                }
+                (State::BlockComment(depth), '%', Some('*')) => {
+                    take_next();
+                    State::BlockComment(depth + 1)
+                }
+                (state, _, _) => state,
+            };
+        }
+        for &byte in chunk.invalid() {
+            let at = text.len();
+            match state {
+                State::String => text.extend(char::from_u32(RAW_BYTES - 0x80 + u32::from(byte))),
+                State::Code => {
+                    unreadable.get_or_insert((
+                        at..at + 1,
+                        format!("lexer error, unexpected \\x{byte:02x} (a byte that is not UTF-8)"),
+                    ));
+                    text.push('?');
+                }
+                State::LineComment | State::BlockComment(_) => text.push('?'),
             }
-            i += 1;
         }
-        let in_comment = matches!(state, State::LineComment | State::BlockComment);
-        if !in_comment && first_outside.is_none() {
-            first_outside = Some(bad);
-        }
-        bytes[bad..bad + len].fill(b'?');
-        scanned = bad + len;
-        i = i.max(scanned);
     }
-    let text = String::from_utf8(bytes).expect("every byte that was not UTF-8 is replaced");
-    (text, first_outside)
+    Text { text, unreadable }
+}
+
+/// Writes text with each code point of [`RAW_BYTES`] as its byte again.
+/// Each write must hold whole characters, as the writes of formatting and
+/// of a `str` do.
+struct RawBytes<W: Write>(W);
+
+impl<W: Write> Write for RawBytes<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        // U+10FF80..=U+10FFFF is F4 8F BE 80..=F4 8F BF BF in UTF-8.
+        while let Some(at) = rest.iter().position(|&b| b == 0xF4) {
+            if let Some(&[_, 0x8F, third @ (0xBE | 0xBF), fourth]) = rest.get(at..at + 4) {
+                self.0.write_all(&rest[..at])?;
+                self.0
+                    .write_all(&[0x80 | ((third & 1) << 6) | (fourth & 0x3F)])?;
+                rest = &rest[at + 4..];
+            } else {
+                self.0.write_all(&rest[..=at])?;
+                rest = &rest[at + 1..];
+            }
+        }
+        self.0.write_all(rest)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// `#include` paths are relative to the including file, as in gringo.
@@ -349,12 +436,16 @@ struct Progress {
     solve_started: Option<Instant>,
     last_model: Option<Instant>,
     timings: Timings,
+    /// The first failed write to standard output: nothing more is
+    /// written, and the run stops (see [`Progress::output_failure`]).
+    output_error: Option<std::io::Error>,
 }
 
 impl Progress {
     /// Reports model `number` (numbers start again at 1 for the optimal
     /// models of `optN`); `optimal` when it is known to be optimal, which
-    /// `--quiet=1` prints at once.
+    /// `--quiet=1` prints at once. Returns whether standard output still
+    /// works: when not, the search should stop.
     fn answer(
         &mut self,
         number: usize,
@@ -362,7 +453,7 @@ impl Progress {
         symbols: &SymbolTable,
         costs: Option<Vec<i64>>,
         optimal: bool,
-    ) {
+    ) -> bool {
         self.models += 1;
         self.last_model = Some(Instant::now());
         let solving = self.solve_started.unwrap_or(self.started);
@@ -383,26 +474,46 @@ impl Progress {
             ));
         }
         match self.style.format {
-            Format::Nothing => return,
+            Format::Nothing => return true,
             Format::Json => {
                 if show_model {
                     let atoms = answer.atoms(symbols);
                     let call = self.calls.last_mut().expect("a call is under way");
                     call.push(Witness { atoms, costs });
                 }
-                return;
+                return true;
             }
             Format::Text | Format::Competition => {}
         }
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        if show_model {
-            let atoms = answer.shown.iter().map(|&s| symbols.display(s));
-            let _ = output::write_answer(&mut out, self.style, number, atoms);
+        let style = self.style;
+        self.print(|out| {
+            if show_model {
+                let atoms = answer.shown.iter().map(|&s| symbols.display(s));
+                output::write_answer(out, style, number, atoms)?;
+            }
+            if let Some(costs) = costs.filter(|_| show_costs) {
+                output::write_costs(out, style, &costs)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes to standard output unless an earlier write failed, keeping
+    /// the first failure; returns whether standard output still works.
+    fn print(&mut self, write: impl FnOnce(&mut Stdout) -> std::io::Result<()>) -> bool {
+        if self.output_error.is_none() {
+            let mut out = stdout_writer();
+            if let Err(e) = write(&mut out).and_then(|()| out.flush()) {
+                self.output_error = Some(e);
+            }
         }
-        if let Some(costs) = costs.filter(|_| show_costs) {
-            let _ = output::write_costs(&mut out, self.style, &costs);
-        }
-        let _ = out.flush();
+        self.output_error.is_none()
+    }
+
+    /// The exit code once a write to standard output failed (see
+    /// [`stdout_failure`]).
+    fn output_failure(&self) -> Option<u8> {
+        self.output_error.as_ref().map(stdout_failure)
     }
 
     /// clingo's `Consequences: [lower;upper]` after a model of
@@ -410,7 +521,7 @@ impl Progress {
     fn write_consequences(&mut self, (lower, upper): (usize, usize)) {
         if matches!(self.style.format, Format::Text | Format::Competition) && self.quiet.models == 0
         {
-            let _ = writeln!(std::io::stdout(), "Consequences: [{lower};{upper}]");
+            self.print(|out| writeln!(out, "Consequences: [{lower};{upper}]"));
         }
     }
 
@@ -437,12 +548,15 @@ impl Progress {
             }
             Format::Text | Format::Competition => {
                 if let Some((number, witness)) = held {
-                    let mut out = std::io::stdout().lock();
-                    let _ =
-                        output::write_answer(&mut out, self.style, number, witness.atoms.iter());
-                    if let Some(costs) = witness.costs.filter(|_| self.quiet.costs == 1) {
-                        let _ = output::write_costs(&mut out, self.style, &costs);
-                    }
+                    let costs = witness.costs.filter(|_| self.quiet.costs == 1);
+                    let style = self.style;
+                    self.print(|out| {
+                        output::write_answer(out, style, number, witness.atoms.iter())?;
+                        match costs {
+                            Some(costs) => output::write_costs(out, style, &costs),
+                            None => Ok(()),
+                        }
+                    });
                 }
             }
         }
@@ -468,9 +582,7 @@ impl Progress {
         } else {
             output::summary_text(&summary, self.style)
         };
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        self.print(|out| out.write_all(text.as_bytes()));
     }
 }
 
@@ -594,20 +706,19 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         None => crate::dimacs::write(out, &formula, &symbols),
     };
     let written = match &args.output {
-        Some(path) => write_atomically(path, |out| write(out)),
+        Some(path) => write_output(path, write).map_err(|e| {
+            eprintln!("asp2sat: error: could not write {}: {e}", path.display());
+            EXIT_OUTPUT_ERROR
+        }),
         None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            write(&mut out).and_then(|()| out.flush())
+            let mut out = stdout_writer();
+            write(&mut out)
+                .and_then(|()| out.flush())
+                .map_err(|e| stdout_failure(&e))
         }
     };
-    if let Err(e) = written {
-        let target = args
-            .output
-            .as_ref()
-            .map_or("standard output".to_string(), |p| p.display().to_string());
-        eprintln!("asp2sat: error: could not write {target}: {e}");
-        return EXIT_OUTPUT_ERROR;
+    if let Err(code) = written {
+        return code;
     }
     if args.stats {
         eprint!("{}", crate::dimacs::stats_text(&program, &translation));
@@ -625,15 +736,67 @@ fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = stdout_writer();
     let written = crate::ground_text::write(&mut out, &program).and_then(|()| out.flush());
     release_at_exit(program);
     match written {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("asp2sat: error: could not write standard output: {e}");
-            EXIT_OUTPUT_ERROR
+        Err(e) => stdout_failure(&e),
+    }
+}
+
+/// Standard output, buffered, with the bytes of strings that are not UTF-8
+/// as they were read.
+type Stdout = RawBytes<std::io::BufWriter<std::io::StdoutLock<'static>>>;
+
+fn stdout_writer() -> Stdout {
+    RawBytes(std::io::BufWriter::with_capacity(
+        1 << 16,
+        std::io::stdout().lock(),
+    ))
+}
+
+/// The exit code when writing standard output failed, after saying so on
+/// standard error; quietly when its reader went away (`| head`), as clingo.
+fn stdout_failure(e: &std::io::Error) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return EXIT_BROKEN_PIPE;
+    }
+    eprintln!("asp2sat: error: could not write standard output: {e}");
+    EXIT_OUTPUT_ERROR
+}
+
+/// Writes `-o PATH`: atomically (see [`write_atomically`]) when PATH is a
+/// regular file or does not exist, and for a symbolic link to a regular
+/// file, into the link's target, so that the link stays. Anything else is
+/// written straight into, as a rename would replace it: a device
+/// (`/dev/null`), a FIFO, a dangling link (creating its target), and the
+/// links of `/dev` and `/proc` (`/dev/stdout`), which name open files, so
+/// that the output goes where the shell sent it (appended after `>>`).
+fn write_output(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let names_open_file = (path.starts_with("/dev") || path.starts_with("/proc"))
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() && !names_open_file => {
+            write_atomically(&path.canonicalize()?, write)
+        }
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(path).is_err() =>
+        {
+            write_atomically(path, write)
+        }
+        _ => {
+            let file = std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)?;
+            let mut out = RawBytes(std::io::BufWriter::with_capacity(1 << 16, file));
+            write(&mut out)?;
+            out.flush()
         }
     }
 }
@@ -643,7 +806,7 @@ fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
 /// file, and the temporary file is removed.
 fn write_atomically(
     path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let name = path
         .file_name()
@@ -679,9 +842,9 @@ fn write_atomically(
         ));
     };
     let result = (|| {
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let mut out = RawBytes(std::io::BufWriter::with_capacity(1 << 16, file));
         write(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
+        let file = out.0.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temporary, path)
@@ -710,6 +873,7 @@ fn solve(config: Config) -> u8 {
         solve_started: None,
         last_model: None,
         timings: Timings::default(),
+        output_error: None,
     }));
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
@@ -718,10 +882,7 @@ fn solve(config: Config) -> u8 {
     if let Err(e) = stop_on_signals(progress.clone()) {
         eprintln!("asp2sat: warning: signals will end the run without a summary: {e}");
     }
-    {
-        let mut out = std::io::stdout().lock();
-        let _ = output::write_header(&mut out, style, &config.inputs).and_then(|()| out.flush());
-    }
+    lock(&progress).print(|out| output::write_header(out, style, &config.inputs));
     let mut timings = Timings::default();
     let (loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
         Ok(loaded) => loaded,
@@ -770,6 +931,9 @@ fn solve(config: Config) -> u8 {
     };
     let sizes = sizes.filter(|_| config.stats);
     progress.finish(outcome, sizes.as_ref(), None);
+    if let Some(code) = progress.output_failure() {
+        return code;
+    }
     outcome.exit_code(progress.models, false)
 }
 
@@ -826,9 +990,12 @@ fn solve_call(
         }
     };
     {
-        let mut out = std::io::stdout().lock();
-        let style = lock(progress).style;
-        let _ = output::write_solving(&mut out, style).and_then(|()| out.flush());
+        let mut progress = lock(progress);
+        let style = progress.style;
+        progress.print(|out| output::write_solving(out, style));
+        if let Some(code) = progress.output_failure() {
+            return Err(code);
+        }
     }
     let models_before = {
         let mut progress = lock(progress);
@@ -864,6 +1031,9 @@ fn solve_call(
         loop_rounds: stats.loop_rounds,
     };
     release_at_exit(enumerator);
+    if let Some(code) = progress.output_failure() {
+        return Err(code);
+    }
     let call = Call {
         models: progress.models - models_before,
         exhausted,
@@ -922,7 +1092,9 @@ fn enumerate(
         let costs = costs.then(|| enumerator.costs());
         let mut progress = lock(progress);
         let number = progress.models + 1;
-        progress.answer(number, &answer, &program.symbols, costs, false);
+        if !progress.answer(number, &answer, &program.symbols, costs, false) {
+            break;
+        }
     }
     let exhausted = enumerator.exhausted();
     if let Some(optimization) = &mut lock(progress).optimization {
@@ -945,8 +1117,8 @@ fn optimize(
     let mut found = 0;
     while let Some((answer, costs)) = optimizer.next_better() {
         found += 1;
-        lock(progress).answer(found, &answer, &program.symbols, Some(costs), false);
-        if mode == OptMode::Opt && found == models {
+        let printed = lock(progress).answer(found, &answer, &program.symbols, Some(costs), false);
+        if !printed || (mode == OptMode::Opt && found == models) {
             return (optimizer.into_enumerator(), false);
         }
     }
@@ -971,8 +1143,11 @@ fn optimize(
     while let Some(answer) = enumerator.next_answer_set() {
         optimal += 1;
         let mut progress = lock(progress);
-        progress.answer(optimal, &answer, &program.symbols, Some(best.clone()), true);
+        let printed = progress.answer(optimal, &answer, &program.symbols, Some(best.clone()), true);
         progress.optimization.as_mut().expect("optimizing").optimal = optimal;
+        if !printed {
+            break;
+        }
     }
     let exhausted = enumerator.exhausted();
     (enumerator, exhausted)
@@ -1038,4 +1213,23 @@ fn processor_time() -> Duration {
         Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
     };
     time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_of_a_string_is_written_back_as_read() {
+        let mut program = b"p(\"".to_vec();
+        program.extend(0x80..=0xFF);
+        program.extend(b"\\\"\xe9\xa9\"). % \xe9\n");
+        let Text { text, unreadable } = decode(&program);
+        assert!(unreadable.is_none());
+        let mut out = RawBytes(Vec::new());
+        out.write_all(text.as_bytes()).unwrap();
+        let comment = program.len() - 2;
+        assert_eq!(out.0[..comment], program[..comment]);
+        assert_eq!(&out.0[comment..], b"?\n");
+    }
 }
