@@ -1381,6 +1381,9 @@ fn brave_and_cautious_consequences() {
         assert_eq!(out.code, Some(30), "stderr: {}", out.stderr);
         let document = json(&out.stdout);
         let witnesses = document["Call"][0]["Witnesses"].as_array().unwrap().clone();
+        // The last approximation is exact: nothing is open.
+        let last = witnesses.last().unwrap();
+        assert_eq!(last["Consequences"]["Open"], 0, "{last}");
         let last = witnesses.last().unwrap()["Value"]
             .as_array()
             .unwrap()

@@ -470,6 +470,7 @@ impl Progress {
                 Witness {
                     atoms,
                     costs: costs.clone(),
+                    consequences: None,
                 },
             ));
         }
@@ -479,7 +480,11 @@ impl Progress {
                 if show_model {
                     let atoms = answer.atoms(symbols);
                     let call = self.calls.last_mut().expect("a call is under way");
-                    call.push(Witness { atoms, costs });
+                    call.push(Witness {
+                        atoms,
+                        costs,
+                        consequences: None,
+                    });
                 }
                 return true;
             }
@@ -519,9 +524,21 @@ impl Progress {
     /// clingo's `Consequences: [lower;upper]` after a model of
     /// `--enum-mode=brave` or `cautious`.
     fn write_consequences(&mut self, (lower, upper): (usize, usize)) {
-        if matches!(self.style.format, Format::Text | Format::Competition) && self.quiet.models == 0
-        {
-            self.print(|out| writeln!(out, "Consequences: [{lower};{upper}]"));
+        let bounds = Some((lower, upper));
+        if let Some((_, held)) = &mut self.held {
+            held.consequences = bounds;
+        }
+        match self.style.format {
+            Format::Json => {
+                let last = self.calls.last_mut().and_then(|call| call.last_mut());
+                if let Some(witness) = last.filter(|_| self.quiet.models == 0) {
+                    witness.consequences = bounds;
+                }
+            }
+            Format::Text | Format::Competition if self.quiet.models == 0 => {
+                self.print(|out| writeln!(out, "Consequences: [{lower};{upper}]"));
+            }
+            _ => {}
         }
     }
 

@@ -384,6 +384,8 @@ pub struct Witness {
     pub atoms: Vec<String>,
     /// The cost vector, for a program that optimizes.
     pub costs: Option<Vec<i64>>,
+    /// With `--enum-mode=brave` or `cautious`: clingo's `[lower;upper]`.
+    pub consequences: Option<(usize, usize)>,
 }
 
 /// One solver call of the JSON document, with its models.
@@ -402,8 +404,15 @@ fn json_call(witnesses: &[Witness]) -> String {
                     ),
                     None => String::new(),
                 };
+                let consequences = match w.consequences {
+                    Some((lower, upper)) => format!(
+                        ",\n          \"Consequences\": {{\n            \"True\": {lower},\n            \"Open\": {}\n          }}",
+                        upper - lower
+                    ),
+                    None => String::new(),
+                };
                 format!(
-                    "        {{\n          \"Value\": [\n            {}\n          ]{costs}\n        }}",
+                    "        {{\n          \"Value\": [\n            {}\n          ]{costs}{consequences}\n        }}",
                     values.join(", ")
                 )
             })
@@ -531,15 +540,18 @@ mod tests {
                     Witness {
                         atoms: vec!["a".into()],
                         costs: None,
+                        consequences: None,
                     },
                     Witness {
                         atoms: vec!["a".into(), "\"s\"".into()],
                         costs: None,
+                        consequences: None,
                     },
                 ],
                 vec![Witness {
                     atoms: vec!["b".into()],
                     costs: None,
+                    consequences: Some((1, 2)),
                 }],
             ],
             &summary,
@@ -547,6 +559,7 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["Call"][0]["Witnesses"][1]["Value"][1], "\"s\"");
         assert_eq!(v["Call"][1]["Witnesses"][0]["Value"][0], "b");
+        assert_eq!(v["Call"][1]["Witnesses"][0]["Consequences"]["Open"], 1);
         assert_eq!(v["Calls"], 2);
         assert_eq!(v["Models"]["Number"], 3);
         assert_eq!(v["Models"]["More"], "no");
