@@ -91,7 +91,10 @@ pub fn main() -> u8 {
             Err(message) => input_error(&message),
         },
         Command::Ground(args) => match parse_consts(&args.consts) {
-            Ok(consts) => ground(&args.inputs, &consts),
+            Ok(consts) => {
+                report_no_effect(&Warnings::default());
+                ground(&args.inputs, &consts)
+            }
             Err(message) => input_error(&message),
         },
     }
@@ -1089,7 +1092,9 @@ fn consequences(
         let answer = AnswerSet {
             shown: next.clone(),
         };
-        progress.answer(number, &answer, &program.symbols, None, false);
+        if !progress.answer(number, &answer, &program.symbols, None, false) {
+            break;
+        }
         progress.write_consequences(bounds);
         progress.consequences = Some((kind, next.len()));
         known = Some(next);

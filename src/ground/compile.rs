@@ -230,12 +230,7 @@ impl<'a> Compiler<'a> {
 
     /// The fact `atom.`
     pub fn fact(&mut self, atom: &ast::Atom) {
-        let head = Head::Disjunction(vec![ast::HeadLiteral {
-            naf: Naf::Positive,
-            atom: atom.clone(),
-            condition: Vec::new(),
-            span: atom.span,
-        }]);
+        let head = literal_head(Naf::Positive, atom.clone(), atom.span);
         self.rule(&head, &[], atom.span);
     }
 

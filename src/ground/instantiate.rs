@@ -240,10 +240,8 @@ impl ImplicationAtoms {
             neg
         };
         let not_not_literal = literal.as_ref().map(&mut not_not);
-        let not_not_condition: Vec<AtomId> = condition
-            .neg
-            .iter()
-            .map(|&d| not_not(&Body::new(vec![d], Vec::new()))[0])
+        let not_not_condition: Vec<AtomId> = (condition.neg.iter())
+            .map(|&d| AtomId(negations.atom(symbols, atoms, d.0)))
             .collect();
         if let Some(literal) = &literal {
             define(Head::Atom(x), literal.clone());
@@ -584,15 +582,13 @@ impl<'s> Instantiator<'s> {
     /// each with its first rule of the group (none for a fact, which has no
     /// rule).
     pub fn redefinitions(&self, start: &GroupStart) -> Vec<(PredId, String, Option<Span>)> {
+        if start.defined.is_empty() {
+            return Vec::new(); // the first group: nothing was defined before
+        }
         let mut found: Vec<(u32, Option<Span>)> = Vec::new();
         for rule in &self.rules.rules[start.rules..] {
-            let heads: Vec<AtomId> = match &rule.head {
-                Head::Constraint => Vec::new(),
-                Head::Atom(a) => vec![*a],
-                Head::Disjunction(atoms) => atoms.clone(),
-                Head::Choice { elements, .. } => elements.iter().map(|e| e.value).collect(),
-            };
-            found.extend(heads.into_iter().map(|a| (a.0, Some(rule.origin))));
+            rule.head
+                .for_each_atom(|a| found.push((a.0, Some(rule.origin))));
         }
         let new_facts = (0..start.fact.len()).filter(|&a| self.atoms.fact[a] && !start.fact[a]);
         found.extend(new_facts.map(|a| (a as u32, None)));
@@ -1262,10 +1258,10 @@ impl Exec<'_> {
                         let mut bodies = Some(Vec::new());
                         exec.run(matches, 0, &mut |exec| {
                             let body = exec.body(mark.0, mark.1);
-                            match &mut bodies {
-                                _ if body.is_empty() => bodies = None, // a fact
-                                Some(bodies) => bodies.push(body),
-                                None => {}
+                            if body.is_empty() {
+                                bodies = None; // a fact: `l` is certain
+                            } else if let Some(bodies) = &mut bodies {
+                                bodies.push(body);
                             }
                         });
                         bodies
@@ -1313,12 +1309,12 @@ impl Exec<'_> {
         }
         if aggregate.implication && self.heads_only.is_none() {
             let mark = self.pos.len();
-            for (tuple, condition) in order {
+            for key in order {
                 // `None`: some `l` of the instance is certain.
-                let Some(mut literal) = instances.remove(&(tuple, condition.clone())).flatten()
-                else {
+                let Some(mut literal) = instances.remove(&key).flatten() else {
                     continue;
                 };
+                let (_, condition) = key;
                 literal.sort();
                 literal.dedup();
                 if literal.is_empty() && condition.is_empty() {

@@ -598,6 +598,10 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
 /// reduct `a` is not monotone in `c`, which the aggregate a conditional
 /// literal otherwise grounds to does not capture.
 fn mark_recursive_conditions(rules: &mut [CRule], preds: &Predicates) {
+    let conditional = |l: &CLit| matches!(l, CLit::Aggregate(a) if a.conditional);
+    if !rules.iter().any(|r| r.body.iter().any(conditional)) {
+        return; // no conditional literal: no second dependency analysis
+    }
     let (components, _) = schedule(rules, preds);
     let mut component_of: FxHashMap<PredId, usize> = FxHashMap::default();
     for (c, (members, _)) in components.iter().enumerate() {

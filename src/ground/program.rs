@@ -131,6 +131,18 @@ pub enum Head {
     },
 }
 
+impl Head {
+    /// Calls `f` on each atom the head can derive.
+    pub fn for_each_atom(&self, mut f: impl FnMut(AtomId)) {
+        match self {
+            Head::Constraint => {}
+            Head::Atom(a) => f(*a),
+            Head::Disjunction(atoms) => atoms.iter().copied().for_each(f),
+            Head::Choice { elements, .. } => elements.iter().for_each(|e| f(e.value)),
+        }
+    }
+}
+
 /// What an aggregate atom compares with its guards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AggregateValue {

@@ -77,16 +77,8 @@ impl<'a> Simplifier<'a> {
     fn recompute_derivable(&mut self, rules: &[Rule]) {
         self.derivable.copy_from_slice(&self.fact);
         for rule in rules {
-            match &rule.head {
-                Head::Constraint => {}
-                Head::Atom(a) => self.derivable[a.index()] = true,
-                Head::Disjunction(atoms) => {
-                    atoms.iter().for_each(|a| self.derivable[a.index()] = true)
-                }
-                Head::Choice { elements, .. } => elements
-                    .iter()
-                    .for_each(|e| self.derivable[e.value.index()] = true),
-            }
+            rule.head
+                .for_each_atom(|a| self.derivable[a.index()] = true);
         }
     }
 
