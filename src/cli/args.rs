@@ -340,7 +340,7 @@ pub struct Warnings {
 }
 
 /// clingo's message groups.
-pub const WARNING_GROUPS: &[&str] = &[
+const WARNING_GROUPS: &[&str] = &[
     "atom-undefined",
     "file-included",
     "operation-undefined",
@@ -462,7 +462,7 @@ fn is_identifier(name: &str) -> bool {
 /// asp2sat: accepted, each with one info line. `(long name, short name)`;
 /// a short name without an attached value takes the next argument as its
 /// value (`-t 2`), and a `--[no-]name` flag is accepted under both names.
-pub const NO_EFFECT: &[(&str, Option<char>)] = &[
+const NO_EFFECT: &[(&str, Option<char>)] = &[
     ("configuration", None),
     ("tester", None),
     ("parse-ext", None),

@@ -132,7 +132,7 @@ pub fn write_solving(out: &mut impl io::Write, style: Style) -> io::Result<()> {
     }
 }
 
-pub fn reading_line(inputs: &[String]) -> String {
+fn reading_line(inputs: &[String]) -> String {
     match inputs {
         [] => "Reading from stdin".to_string(),
         [one] => format!("Reading from {}", display_input(one)),
