@@ -2,9 +2,8 @@
 //!
 //! The [`Enumerator`] translates the ground program straight into one
 //! varisat solver and keeps that solver for the whole run (recipes.md,
-//! "Enumeration"): loop formulas of non-tight programs and the clauses
-//! blocking answer sets already found are added between calls, so learned
-//! clauses are kept.
+//! "Enumeration"): loop formulas of non-tight programs and the clauses of
+//! the enumeration are added between calls, so learned clauses are kept.
 //!
 //! - Tight programs: every model of the completion is an answer set.
 //! - Non-tight programs: a model with unfounded atoms is cut away by its
@@ -14,10 +13,13 @@
 //!   linear check finds none; or, with
 //!   [`TranslationMode::Eager`], the exact translation with a level ranking
 //!   has no such models in the first place.
-//! - Blocking: the negation of the model restricted to the atom variables
-//!   (every other variable is determined by the atoms, so each answer set is
-//!   found once), or, with `project`, restricted to the shown symbols, so
-//!   each visible set is reported once.
+//! - Enumeration ([`Backtracking`]): answer sets are told apart by the
+//!   atom variables (every other variable is determined by the atoms, so
+//!   each answer set is found once), or, with `project`, by the `#project`
+//!   atoms or else the shown symbols, so each visible set is reported once;
+//!   a stack of frames under assumptions, in the manner of clasp's
+//!   backtracking enumeration, keeps the formula from growing with every
+//!   answer set.
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
@@ -75,7 +77,7 @@ impl AnswerSet {
 pub struct SolveStats {
     /// Variables of the solver (all from the translation).
     pub variables: usize,
-    /// Clauses added to the solver: translation, loop formulas, blocking.
+    /// Clauses added to the solver: translation, loop formulas, enumeration.
     pub clauses: usize,
     pub translation: TranslationStats,
     pub tight: bool,
@@ -87,7 +89,7 @@ pub struct SolveStats {
     /// Candidate models rejected because they had unfounded atoms.
     pub loop_rounds: usize,
     pub loop_clauses: usize,
-    pub blocking_clauses: usize,
+    pub enumeration_clauses: usize,
     /// Calls to the SAT solver.
     pub sat_calls: usize,
     pub translate_time: Duration,
@@ -108,18 +110,13 @@ pub struct Enumerator {
     values: Vec<bool>,
     /// Value of every atom in the last model.
     atom_values: Vec<bool>,
-    /// The last answer set found is not blocked yet. Blocking waits for the
-    /// next search, so a run that wants one model adds no blocking clause.
-    unblocked: bool,
-    /// Variables of facts, by variable index: true in every model, so
-    /// blocking clauses leave them out.
-    fact_vars: Vec<bool>,
+    /// The literals whose values tell answer sets apart (see
+    /// [`Backtracking`]).
+    distinguishing: Vec<Lit>,
+    backtracking: Backtracking,
     /// The support terms of the minimality check's loop formulas, defined
     /// once in the solver.
     support_terms: minimality::SupportTerms,
-    /// The atoms of `#project` directives, if any: with `project`, answer
-    /// sets are blocked over them instead of the shown symbols.
-    projection: Option<Vec<AtomId>>,
 }
 
 impl Enumerator {
@@ -160,21 +157,10 @@ impl Enumerator {
             translate_time: start.elapsed(),
             ..SolveStats::default()
         };
-        let mut fact_vars = vec![false; stats.variables];
-        let fact_rules = program.rules.iter().filter_map(|rule| match rule.head {
-            Head::Atom(atom) if rule.body.is_empty() => Some(atom),
-            _ => None,
-        });
-        for atom in program
-            .atom_ids()
-            .filter(|&a| program.is_fact(a))
-            .chain(fact_rules)
-        {
-            fact_vars[translation.atom_var(atom).index()] = true;
-        }
+        let distinguishing = distinguishing_literals(program, &translation, options.project);
         Ok(Enumerator {
-            unblocked: false,
-            fact_vars,
+            distinguishing,
+            backtracking: Backtracking::default(),
             values: vec![false; stats.variables],
             atom_values: vec![false; translation.atom_count()],
             translation,
@@ -184,7 +170,6 @@ impl Enumerator {
             pending: None,
             stats,
             support_terms: minimality::SupportTerms::default(),
-            projection: program.projection.clone(),
         })
     }
 
@@ -223,17 +208,49 @@ impl Enumerator {
         answer
     }
 
+    /// The next answer set in [`Backtracking`]'s order.
     fn search(&mut self) -> Option<AnswerSet> {
-        if std::mem::take(&mut self.unblocked) {
-            self.block();
+        loop {
+            let assumptions = match self.backtracking.assumptions() {
+                Some(assumptions) => assumptions,
+                None if self.backtracking.started => {
+                    self.exhausted = true;
+                    return None;
+                }
+                None => Vec::new(),
+            };
+            if self.stable_model(&assumptions) {
+                self.exhausted |= self.stats.deterministic;
+                let model = self
+                    .distinguishing
+                    .iter()
+                    .map(|&lit| self.value(lit))
+                    .collect();
+                let clauses = self.backtracking.found(model, &mut self.solver);
+                self.count_enumeration_clauses(clauses);
+                return Some(self.answer_set());
+            }
+            let (clauses, more) = self.backtracking.exhausted_frame(&mut self.solver);
+            self.count_enumeration_clauses(clauses);
+            if !more {
+                self.exhausted = true;
+                return None;
+            }
         }
-        if !self.stable_model(&[]) {
-            self.exhausted = true;
-            return None;
+    }
+
+    fn count_enumeration_clauses(&mut self, clauses: usize) {
+        self.stats.enumeration_clauses += clauses;
+        self.stats.clauses += clauses;
+    }
+
+    /// The literal of `lit`'s variable that is true in the last model.
+    fn value(&self, lit: Lit) -> Lit {
+        if self.values[lit.var().index()] == lit.is_positive() {
+            lit
+        } else {
+            !lit
         }
-        self.unblocked = true;
-        self.exhausted |= self.stats.deterministic;
-        Some(self.answer_set())
     }
 
     /// Finds an answer set under `assumptions` (literals of the solver's
@@ -408,45 +425,6 @@ impl Enumerator {
         AnswerSet { shown }
     }
 
-    /// Excludes the current model's atoms (or, projecting, its shown set).
-    fn block(&mut self) {
-        let values = &self.values;
-        let fact_vars = &self.fact_vars;
-        let flip = |lit: Lit| {
-            if values[lit.var().index()] == lit.is_positive() {
-                !lit
-            } else {
-                lit
-            }
-        };
-        let clause: Vec<Lit> = if let (true, Some(atoms)) = (self.options.project, &self.projection)
-        {
-            (atoms.iter())
-                .map(|&atom| self.translation.atom_lit(atom))
-                .filter(|lit| !fact_vars[lit.var().index()])
-                .map(flip)
-                .collect()
-        } else if self.options.project {
-            self.translation
-                .shown()
-                .iter()
-                .filter_map(|(_, cond)| cond.lit())
-                .filter(|lit| !fact_vars.get(lit.var().index()).copied().unwrap_or(false))
-                .map(flip)
-                .collect()
-        } else {
-            self.translation
-                .atom_vars()
-                .iter()
-                .filter(|var| !fact_vars[var.index()])
-                .map(|var| flip(var.positive()))
-                .collect()
-        };
-        self.solver.add_clause(&clause);
-        self.stats.blocking_clauses += 1;
-        self.stats.clauses += 1;
-    }
-
     /// Stops after `max_models` more answer sets are reported (0 for
     /// all), counting from now.
     pub fn set_max_models(&mut self, max_models: usize) {
@@ -474,6 +452,179 @@ impl Iterator for Enumerator {
 
     fn next(&mut self) -> Option<AnswerSet> {
         self.next_answer_set()
+    }
+}
+
+/// The literals whose values tell answer sets apart, in a fixed order: the
+/// atoms that are not facts (every other variable of the translation is
+/// determined by the atoms), or, projecting, the atoms of the `#project`
+/// directives, else the conditions of the shown symbols.
+fn distinguishing_literals(
+    program: &GroundProgram,
+    translation: &Translation,
+    project: bool,
+) -> Vec<Lit> {
+    let mut fact_vars = vec![false; translation.stats().variables()];
+    let fact_rules = program.rules.iter().filter_map(|rule| match rule.head {
+        Head::Atom(atom) if rule.body.is_empty() => Some(atom),
+        _ => None,
+    });
+    for atom in (program.atom_ids().filter(|&a| program.is_fact(a))).chain(fact_rules) {
+        fact_vars[translation.atom_var(atom).index()] = true;
+    }
+    let candidates: Vec<Lit> = match (&program.projection, project) {
+        (Some(atoms), true) => atoms.iter().map(|&a| translation.atom_lit(a)).collect(),
+        (None, true) => (translation.shown().iter())
+            .filter_map(|(_, cond)| cond.lit())
+            .collect(),
+        (_, false) => (translation.atom_vars().iter())
+            .map(|var| var.positive())
+            .collect(),
+    };
+    let mut seen = vec![false; fact_vars.len()];
+    (candidates.into_iter())
+        .filter(|lit| {
+            let var = lit.var().index();
+            let new = !fact_vars.get(var).copied().unwrap_or(false)
+                && !seen.get(var).copied().unwrap_or(true);
+            if new {
+                seen[var] = true;
+            }
+            new
+        })
+        .collect()
+}
+
+/// How many answer sets a frame of [`Backtracking`] blocks with a clause
+/// each before it opens frames for its subtrees. A blocking clause saves
+/// the unsatisfiable call that ends a frame, which costs about as much as
+/// finding an answer set; 128 of them keep the formula small (on 20,000
+/// Sudoku grids: 5.4 s against 8 s with none, 5.1 s with 512 at two and a
+/// half times the memory).
+const BLOCKED_PER_FRAME: usize = 128;
+
+/// Enumeration in the manner of clasp's backtracking (Gebser, Kaufmann and
+/// Schaub, "Solution enumeration for projected Boolean search problems",
+/// CPAIOR 2009) on top of varisat's assumptions, so that the formula does
+/// not grow by a blocking clause per answer set: those make each search
+/// slower than the last (65,536 models of `{a(1..16)}` took 6 s, 65,538
+/// colourings of a 16-cycle 61 s; now 0.3 s and 0.6 s).
+///
+/// A frame stands for the answer sets that agree with its first model `m`
+/// on the first `fixed` distinguishing literals (assumed). The others fall
+/// into subtrees by the first position `d >= fixed` where they differ:
+/// `m[fixed..d]` and `¬m[d]`. Under the frame's activation literal, the
+/// clause "differ from `m` after `fixed`", one clause per subtree already
+/// enumerated and one per answer set it blocked itself (at most
+/// [`BLOCKED_PER_FRAME`]) hold. A search under the activation literals of
+/// the stack finds an answer set: the top frame blocks it, or, when full,
+/// opens a frame for its subtree on top. When a search finds none the top
+/// frame is done: its clauses are switched off for good and its parent
+/// excludes its subtree. So each answer set costs one satisfiable call,
+/// each frame one unsatisfiable call, and only the clauses of the frames on
+/// the stack are live.
+#[derive(Default)]
+struct Backtracking {
+    frames: Vec<Frame>,
+    /// The first answer set was searched for.
+    started: bool,
+}
+
+struct Frame {
+    /// The distinguishing literals true in the frame's first answer set.
+    model: Vec<Lit>,
+    /// How many of them all answer sets of the frame share.
+    fixed: usize,
+    /// Assumed while the frame or one below it is searched; its clauses
+    /// hold only then.
+    active: Lit,
+    /// Answer sets of the frame blocked by a clause of their own.
+    blocked: usize,
+}
+
+impl Backtracking {
+    /// What the next search assumes; `None` once every frame is done.
+    fn assumptions(&self) -> Option<Vec<Lit>> {
+        let frame = self.frames.last()?;
+        let mut assumptions = frame.model[..frame.fixed].to_vec();
+        assumptions.extend(self.frames.iter().map(|frame| frame.active));
+        Some(assumptions)
+    }
+
+    /// Records an answer set found by the last search, whose
+    /// distinguishing literals are `model`; returns the clauses added.
+    fn found(&mut self, model: Vec<Lit>, solver: &mut Solver<'static>) -> usize {
+        self.started = true;
+        let fixed = match self.frames.last_mut() {
+            Some(frame) if frame.blocked < BLOCKED_PER_FRAME => {
+                frame.blocked += 1;
+                let mut block = vec![!frame.active];
+                block.extend(model[frame.fixed..].iter().map(|&lit| !lit));
+                solver.add_clause(&block);
+                return 1;
+            }
+            Some(frame) => {
+                let differs = (frame.fixed..model.len())
+                    .find(|&i| model[i] != frame.model[i])
+                    .expect("the frame's clause makes each answer set differ from its first");
+                differs + 1
+            }
+            None => 0,
+        };
+        if fixed == model.len() {
+            // No answer set below this one: its subtree is done at once.
+            return match self.frames.last() {
+                Some(parent) => {
+                    solver.add_clause(&parent.subtree_done(fixed - 1));
+                    1
+                }
+                None => 0,
+            };
+        }
+        let active = solver.new_var().positive();
+        let mut differ = vec![!active];
+        differ.extend(model[fixed..].iter().map(|&lit| !lit));
+        solver.add_clause(&differ);
+        self.frames.push(Frame {
+            model,
+            fixed,
+            active,
+            blocked: 0,
+        });
+        1
+    }
+
+    /// After the top frame's search found nothing (or the first search):
+    /// retires it. Returns the clauses added and whether frames are left.
+    fn exhausted_frame(&mut self, solver: &mut Solver<'static>) -> (usize, bool) {
+        self.started = true;
+        let Some(done) = self.frames.pop() else {
+            return (0, false);
+        };
+        solver.add_clause(&[!done.active]);
+        // Out of the models from now on, and its number free for the next
+        // frame: otherwise each model would cost time in the number of
+        // frames so far.
+        solver.assume(&[]); // varisat hides no assumed variable
+        solver.hide_var(done.active.var());
+        match self.frames.last() {
+            Some(parent) => {
+                solver.add_clause(&parent.subtree_done(done.fixed - 1));
+                (2, true)
+            }
+            None => (1, false),
+        }
+    }
+}
+
+impl Frame {
+    /// The clause that excludes the subtree of the answer sets that first
+    /// differ from the frame's model at position `differs`.
+    fn subtree_done(&self, differs: usize) -> Vec<Lit> {
+        let mut clause = vec![!self.active];
+        clause.extend(self.model[self.fixed..differs].iter().map(|&lit| !lit));
+        clause.push(self.model[differs]);
+        clause
     }
 }
 
@@ -737,10 +888,15 @@ mod tests {
                 let (eager, stats) = run(TranslationMode::Eager);
                 assert_eq!(eager, lazy, "round {round}: {program:?}");
                 assert_eq!(stats.loop_rounds, 0);
-                // One call per answer set, and one to find no more, unless
-                // a program without choices has found its only one.
-                let final_call = !stats.deterministic || eager.is_empty();
-                assert_eq!(stats.sat_calls, eager.len() + usize::from(final_call));
+                // One satisfiable call per answer set and one unsatisfiable
+                // call per frame of the backtracking (at most one per
+                // answer set, and one when there is none); none after the
+                // only answer set of a program without choices.
+                if stats.deterministic && !eager.is_empty() {
+                    assert_eq!(stats.sat_calls, 1);
+                } else {
+                    assert!(stats.sat_calls <= 2 * eager.len() + 1);
+                }
                 if !stats.tight && !project {
                     nontight += 1;
                 }
@@ -860,6 +1016,24 @@ mod tests {
     }
 
     #[test]
+    fn solve_enumerates_through_nested_frames() {
+        // More answer sets than a frame blocks, so that frames open for
+        // subtrees, over a positive loop with external support.
+        let choices: Vec<String> = (1..=10).map(|i| format!("a{i}")).collect();
+        let text = format!(
+            "{{{}}}.\n:- a1, a2.\nb :- c.\nc :- b.\nb :- a3, not a4.\n",
+            choices.join(";")
+        );
+        let found = answers(&text);
+        assert_eq!(found.len(), 768);
+        const { assert!(768 > 2 * BLOCKED_PER_FRAME) };
+        let program = parse(&text);
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        assert_eq!(enumerator.by_ref().count(), 768);
+        assert!(enumerator.stats().sat_calls <= 2 * 768 + 1);
+    }
+
+    #[test]
     fn solve_max_models_and_exhaustion() {
         let program = parse("{a; b}.");
         let options = SolveOptions {
@@ -934,10 +1108,12 @@ mod tests {
         assert_eq!(found.len(), 2);
         let stats = enumerator.stats();
         assert!(!stats.tight);
-        assert_eq!(stats.blocking_clauses, 2);
+        // The frame of the first answer set: its clause, the one that
+        // blocks the second answer set, and the unit that retires it.
+        assert_eq!(stats.enumeration_clauses, 3);
         assert_eq!(
             stats.clauses,
-            stats.translation.clauses() + stats.loop_clauses + stats.blocking_clauses
+            stats.translation.clauses() + stats.loop_clauses + stats.enumeration_clauses
         );
         assert_eq!(stats.variables, 2 + stats.translation.body_variables);
     }
