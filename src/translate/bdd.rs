@@ -98,8 +98,7 @@ impl SumAtLeast {
         let node = if high == low {
             low
         } else {
-            let with_x = gates.and(&[x, high]);
-            gates.or(&[low, with_x])
+            gates.monotone_node(x, high, low)
         };
         self.nodes[i].push((lo, hi, node));
         self.memo.insert((i, k), (lo, hi, node));

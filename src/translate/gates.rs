@@ -42,6 +42,26 @@ impl<S: ExtendFormula> Gates<'_, S> {
         }
     }
 
+    /// `v ↔ low ∨ (x ∧ high)` where `low` implies `high`: a node of a
+    /// monotone BDD, one variable and four clauses (Abío et al. 2012)
+    /// instead of an `and` and an `or` gate.
+    pub(crate) fn monotone_node(&mut self, x: Cond, high: Cond, low: Cond) -> Cond {
+        match (x, high, low) {
+            (Cond::Lit(x), Cond::Lit(h), Cond::Lit(l)) if h != l && x != h && x != l => {
+                let v = self.sink.new_var().positive();
+                self.sink.add_clause(&[!l, v]);
+                self.sink.add_clause(&[!x, !h, v]);
+                self.sink.add_clause(&[!v, h]);
+                self.sink.add_clause(&[!v, l, x]);
+                Cond::Lit(v)
+            }
+            _ => {
+                let with_x = self.and(&[x, high]);
+                self.or(&[low, with_x])
+            }
+        }
+    }
+
     /// `v ↔ c1 ∨ … ∨ cm`.
     pub(crate) fn or(&mut self, inputs: &[Cond]) -> Cond {
         let negated: Vec<Cond> = inputs.iter().map(|&c| !c).collect();
