@@ -138,7 +138,7 @@ enum Kind {
     },
     Text(String),
     Image(String),
-    /// Vertices by their order argument.
+    /// Vertices sorted by their order argument (in clingo's term order).
     Polygon(Vec<(SymId, f64, f64)>),
     Grid {
         rows: usize,
@@ -356,6 +356,7 @@ impl Program {
                 match self.index.get(&id).map(|&i| &mut self.elements[i].1) {
                     Some(Kind::Polygon(vertices)) => {
                         vertices.push((args[3], x, y));
+                        vertices.sort_by(|a, b| symbols.compare(a.0, b.0));
                         Ok(())
                     }
                     Some(_) => Err(Some("the element is already defined otherwise".to_string())),
@@ -658,13 +659,9 @@ impl Program {
                 y,
                 href: href.clone(),
             },
-            Kind::Polygon(vertices) => {
-                let mut vertices = vertices.clone();
-                vertices.sort_by_key(|v| v.0);
-                Geometry::Polygon {
-                    points: vertices.iter().map(|v| (v.1 + x, v.2 + y)).collect(),
-                }
-            }
+            Kind::Polygon(vertices) => Geometry::Polygon {
+                points: vertices.iter().map(|v| (v.1 + x, v.2 + y)).collect(),
+            },
             Kind::Grid { .. } => return None,
         };
         Some(Shape {
@@ -949,3 +946,172 @@ const CSS_COLOUR_NAMES: &[&str] = &[
     "yellow",
     "yellowgreen",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The atoms `name(args)`, each argument a number, a `"string"` or a
+    /// constant.
+    fn atoms(symbols: &mut SymbolTable, atoms: &[(&str, &[&str])]) -> Vec<SymId> {
+        atoms
+            .iter()
+            .map(|(name, args)| {
+                let args: Vec<SymId> = args
+                    .iter()
+                    .map(|arg| match arg.parse::<i32>() {
+                        Ok(n) => symbols.number(n),
+                        Err(_) => match arg.strip_prefix('"') {
+                            Some(text) => symbols.string(text.trim_end_matches('"')),
+                            None => symbols.function(arg, &[], false),
+                        },
+                    })
+                    .collect();
+                symbols.function(name, &args, false)
+            })
+            .collect()
+    }
+
+    fn drawn(program: &[(&str, &[&str])]) -> Scene {
+        let mut symbols = SymbolTable::default();
+        let atoms = atoms(&mut symbols, program);
+        scene(&symbols, &atoms)
+    }
+
+    #[test]
+    fn grid_cells_fit_their_elements_after_the_margin() {
+        let scene = drawn(&[
+            ("visgrid", &["g", "2", "3", "100", "90"]),
+            ("visposition", &["g", "10", "20", "0"]),
+            ("visrect", &["small", "10", "10"]),
+            ("visrect", &["wide", "10", "40"]),
+            ("visfillgrid", &["g", "small", "1", "1"]),
+            ("visfillgrid", &["g", "wide", "1", "2"]),
+            ("visfillgrid", &["g", "small", "2", "3"]),
+        ]);
+        assert!(scene.warnings.is_empty(), "{:?}", scene.warnings);
+        let corners: Vec<(f64, f64)> = scene
+            .shapes
+            .iter()
+            .map(|shape| match shape.geometry {
+                Geometry::Rect { x, y, .. } => (x, y),
+                ref other => panic!("{other:?}"),
+            })
+            .collect();
+        // Column 1 is 10 wide, column 2 40; row 1 is 10 high. Column 3 is
+        // as wide as its element; row 2 too.
+        assert_eq!(corners, [(15.0, 25.0), (25.0, 25.0), (65.0, 35.0)]);
+    }
+
+    #[test]
+    fn empty_grid_tracks_share_the_grids_size() {
+        let scene = drawn(&[
+            ("visgrid", &["g", "2", "2", "60", "80"]),
+            ("visbackgroundcolor", &["g", "white"]),
+            ("visrect", &["r", "5", "5"]),
+            ("visfillgrid", &["g", "r", "2", "2"]),
+        ]);
+        let frame = &scene.shapes[0].geometry;
+        // Column 1 takes half of 80, row 1 half of 60; column and row 2
+        // fit the 5×5 square; plus the margin on both sides.
+        assert_eq!(
+            *frame,
+            Geometry::Rect {
+                x: 0.0,
+                y: 0.0,
+                width: 55.0,
+                height: 45.0
+            }
+        );
+        assert_eq!(
+            scene.shapes[1].geometry,
+            Geometry::Rect {
+                x: 45.0,
+                y: 35.0,
+                width: 5.0,
+                height: 5.0
+            }
+        );
+    }
+
+    #[test]
+    fn relative_placement_follows_chains_and_depth() {
+        let scene = drawn(&[
+            ("visrect", &["a", "10", "20"]),
+            ("visposition", &["a", "100", "100", "3"]),
+            ("visrect", &["b", "10", "20"]),
+            ("visright", &["b", "a"]),
+            ("visrect", &["c", "10", "20"]),
+            ("visbelow", &["c", "b"]),
+            ("visrect", &["d", "10", "20"]),
+            ("visleft", &["d", "a"]),
+            ("visabove", &["d", "a"]),
+            ("visbehind", &["d", "a"]),
+        ]);
+        let corner = |shape: &Shape| match shape.geometry {
+            Geometry::Rect { x, y, .. } => (x, y),
+            _ => unreachable!(),
+        };
+        let corners: Vec<_> = scene.shapes.iter().map(corner).collect();
+        // d is behind a (depth 2), so painted first; its later relation
+        // (above a) wins.
+        assert_eq!(
+            corners,
+            [
+                (100.0, 80.0),
+                (100.0, 100.0),
+                (130.0, 100.0),
+                (130.0, 120.0)
+            ]
+        );
+    }
+
+    #[test]
+    fn cycles_and_bad_atoms_are_warned_of() {
+        let scene = drawn(&[
+            ("visrect", &["a", "10", "10"]),
+            ("visleft", &["a", "b"]),
+            ("visrect", &["b", "10", "10"]),
+            ("visleft", &["b", "a"]),
+            ("visrect", &["a", "5", "5"]),
+            ("visrect", &["c", "x", "5"]),
+            ("viscolor", &["c", "\"#12345\""]),
+            ("visfillgrid", &["a", "b", "1", "1"]),
+            ("vistable", &["t"]),
+        ]);
+        let expected = [
+            "visrect(a,5,5): the element is already defined",
+            "visrect(c,x,5): expected visrect(E,Height,Width) with integer sizes",
+            "viscolor(c,\"#12345\"): expected viscolor(E,Colour) with a CSS colour name, \
+             rgb(R,G,B) or \"#rrggbb\"",
+            "vistable(t): unknown visualisation predicate vistable/1",
+            "visfillgrid(a,b,1,1): no such grid",
+            "visleft(a,b): not used: the relations form a cycle",
+            "visleft(b,a): not used: the relations form a cycle",
+        ];
+        assert_eq!(scene.warnings, expected);
+        assert_eq!(scene.shapes.len(), 2);
+    }
+
+    #[test]
+    fn polygons_follow_their_order_and_colours_are_css() {
+        let scene = drawn(&[
+            ("vispolygon", &["p", "0", "0", "1"]),
+            ("vispolygon", &["p", "10", "10", "3"]),
+            ("vispolygon", &["p", "10", "0", "2"]),
+            ("visposition", &["p", "5", "5", "0"]),
+            ("visbackgroundcolor", &["p", "\"#ABCDEF\""]),
+            ("viscolor", &["p", "DarkRed"]),
+        ]);
+        let shape = &scene.shapes[0];
+        assert_eq!(
+            shape.geometry,
+            Geometry::Polygon {
+                points: vec![(5.0, 5.0), (15.0, 5.0), (15.0, 15.0)]
+            }
+        );
+        assert_eq!(shape.style.background.as_deref(), Some("#abcdef"));
+        assert_eq!(shape.style.color.as_deref(), Some("darkred"));
+        assert!(CSS_COLOUR_NAMES.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+}
