@@ -20,7 +20,7 @@
 //! is a warning naming it, and the rest of the picture is drawn.
 
 use crate::symbols::{SymId, SymbolData, SymbolTable};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Space between a grid's frame and its cells. Kara's grids leave one: the
 /// seed program's grid at (8,12) has its bold box lines at x = 13 and y = 17.
@@ -293,6 +293,15 @@ fn number(symbols: &SymbolTable, term: SymId) -> Result<f64, Unused> {
     symbols.as_number(term).map(f64::from).ok_or(None)
 }
 
+/// The terms of `args`, all numbers, as an array of their count.
+fn numbers<const N: usize>(symbols: &SymbolTable, args: &[SymId]) -> Result<[f64; N], Unused> {
+    let values: Vec<f64> = args
+        .iter()
+        .map(|&term| number(symbols, term))
+        .collect::<Result<_, _>>()?;
+    values.try_into().map_err(|_| None)
+}
+
 fn count(symbols: &SymbolTable, term: SymId) -> Result<usize, Unused> {
     symbols
         .as_number(term)
@@ -318,15 +327,10 @@ impl Program {
         args: &[SymId],
         atom: &str,
     ) -> Result<(), Unused> {
-        let numbers = |from: usize| -> Result<Vec<f64>, Unused> {
-            args[from..].iter().map(|&a| number(symbols, a)).collect()
-        };
         let id = *args.first().ok_or(None)?;
         match (name, args.len()) {
             ("visrect" | "visellipse", 3) => {
-                let [height, width] = numbers(1)?[..] else {
-                    unreachable!()
-                };
+                let [height, width] = numbers(symbols, &args[1..])?;
                 let kind = if name == "visrect" {
                     Kind::Rect { width, height }
                 } else {
@@ -335,9 +339,7 @@ impl Program {
                 self.define(id, kind)
             }
             ("visline" | "visarrow", 6) => {
-                let [x1, y1, x2, y2, z] = numbers(1)?[..] else {
-                    unreachable!()
-                };
+                let [x1, y1, x2, y2, z] = numbers(symbols, &args[1..])?;
                 let arrow = name == "visarrow";
                 self.define(
                     id,
@@ -365,9 +367,7 @@ impl Program {
             }
             ("visgrid", 5) => {
                 let (rows, columns) = (count(symbols, args[1])?, count(symbols, args[2])?);
-                let [height, width] = numbers(3)?[..] else {
-                    unreachable!()
-                };
+                let [height, width] = numbers(symbols, &args[3..])?;
                 self.define(
                     id,
                     Kind::Grid {
@@ -379,12 +379,11 @@ impl Program {
                 )
             }
             ("visposition", 4) => {
-                let [x, y, z] = numbers(1)?[..] else {
-                    unreachable!()
-                };
-                if self.positions.insert(id, (x, y, z as i64)).is_some() {
+                let [x, y, z] = numbers(symbols, &args[1..])?;
+                if self.positions.contains_key(&id) {
                     return Err(Some("the element has another position".to_string()));
                 }
+                self.positions.insert(id, (x, y, z as i64));
                 Ok(())
             }
             ("visfillgrid", 4) => {
@@ -550,7 +549,7 @@ impl Program {
     /// Places every element, then paints them by depth.
     fn lay_out(mut self) -> Scene {
         self.drop_unusable_fills();
-        let filled: Vec<SymId> = self.fills.iter().map(|fill| fill.element).collect();
+        let filled: FxHashSet<SymId> = self.fills.iter().map(|fill| fill.element).collect();
         let placed = self.place();
         let mut painted: Vec<(i64, Shape)> = Vec::new();
         for (id, kind) in &self.elements {
