@@ -350,6 +350,7 @@ fn several_answer_sets_need_a_numbered_pattern() {
     let out = run_with_input(&["render", "-n", "0", "-"], program);
     assert_eq!(out.code, Some(65));
     assert!(out.stderr.contains("%n"), "{}", out.stderr);
+    assert_eq!(out.stdout, "", "no picture when it is unclear which");
     let dir = common::scratch("render-files");
     let pattern = dir.join("answer-%n.svg");
     let out = run_with_input(

@@ -583,6 +583,7 @@ impl Progress {
         if let Some(solve_started) = self.solve_started {
             self.timings.solve = solve_started.elapsed();
         }
+        self.finish_pictures();
         let held = self.held.take();
         match self.style.format {
             Format::Nothing => return,
@@ -629,6 +630,21 @@ impl Progress {
             output::summary_text(&summary, self.style)
         };
         self.print(|out| out.write_all(text.as_bytes()));
+    }
+
+    /// Writes the picture held for a single file or standard output (an
+    /// interrupted run too), and says why pictures could not be written.
+    fn finish_pictures(&mut self) {
+        match self.pictures.finish() {
+            Ok(Some(svg)) => {
+                self.print(|out| out.write_all(svg.as_bytes()));
+            }
+            Ok(None) => {}
+            Err(error) => self.picture_error = self.picture_error.take().or(Some(error)),
+        }
+        if let Some(error) = &self.picture_error {
+            eprintln!("asp2sat: error: {}", error.message);
+        }
     }
 }
 
@@ -983,18 +999,10 @@ fn solve(config: Config) -> u8 {
     };
     let sizes = sizes.filter(|_| config.stats);
     progress.finish(outcome, sizes.as_ref(), None);
-    match progress.pictures.finish() {
-        Ok(Some(svg)) => {
-            progress.print(|out| out.write_all(svg.as_bytes()));
-        }
-        Ok(None) => {}
-        Err(error) => progress.picture_error = progress.picture_error.take().or(Some(error)),
-    }
     if let Some(code) = progress.output_failure() {
         return code;
     }
     if let Some(error) = &progress.picture_error {
-        eprintln!("asp2sat: error: {}", error.message);
         return error.exit_code;
     }
     outcome.exit_code(progress.models, false)

@@ -128,7 +128,10 @@ impl PictureWriter {
                 let path = pattern.replace(NUMBER_PLACEHOLDER, &number.to_string());
                 write_file(&path, &svg)
             }
-            _ if self.drawn > 1 => Err(self.several()),
+            _ if self.drawn > 1 => {
+                self.single = None; // which of them would be arbitrary
+                Err(self.several())
+            }
             _ => {
                 self.single = Some(svg);
                 Ok(())
