@@ -10,6 +10,7 @@
 //! ([`NO_EFFECT`]).
 
 use super::output::{Format, OptMode, Verbosity};
+use super::pictures::Pictures;
 use crate::optimize::Strategy;
 use crate::solve::TranslationMode;
 use clap::{Parser, Subcommand};
@@ -51,6 +52,11 @@ pub enum Command {
     /// Print the ground program after simplification, in clingo's `--text`
     /// syntax (the same as `solve --text`).
     Ground(GroundArgs),
+    /// Draw the `vis*` atoms of each answer set (Kara's visualisation
+    /// language) as an SVG picture: to standard output for one answer set,
+    /// else to the files `-o PATTERN` names (`%n`: the answer set's
+    /// number). Takes solve's flags; nothing else is printed.
+    Render(SolveArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -172,6 +178,38 @@ pub struct SolveArgs {
     /// program (as `--text`).
     #[arg(long, value_name = "MODE", default_value = "clingo")]
     mode: String,
+    /// After each answer set, print its atoms NAME(Row,Column,Value) as a
+    /// table, with box lines when the side is 4, 9, 16 or 25 (text output
+    /// only). Without NAME/3, the one predicate of arity 3 whose rows and
+    /// columns are integers.
+    #[arg(long, value_name = "NAME/3", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    grid: Option<String>,
+    /// Draw each answer set's `vis*` atoms (Kara's visualisation language)
+    /// as a picture, into the files of `-o`.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    render: Option<PictureFormat>,
+    /// The file of each picture of `--render`; `%n` is replaced by the
+    /// answer set's number (`-o answer-%n.svg`).
+    #[arg(short = 'o', long = "output", value_name = "PATTERN")]
+    output: Option<String>,
+}
+
+/// `--render`'s formats.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PictureFormat {
+    Svg,
+}
+
+impl SolveArgs {
+    /// `asp2sat render`: solve's flags drawing SVG pictures, with nothing
+    /// else on standard output.
+    pub fn for_render(self) -> SolveArgs {
+        SolveArgs {
+            render: Some(PictureFormat::Svg),
+            outf: 3,
+            ..self
+        }
+    }
 }
 
 /// What to project answer sets onto (`--project`).
@@ -211,6 +249,7 @@ pub struct Config {
     pub time_limit: Option<Duration>,
     pub translation: TranslationMode,
     pub text: bool,
+    pub pictures: Pictures,
 }
 
 impl Config {
@@ -251,6 +290,12 @@ impl Config {
                 }
             }
         };
+        let pictures = Pictures::from_flags(
+            args.grid.as_deref(),
+            args.render == Some(PictureFormat::Svg),
+            args.output,
+            args.outf == 3,
+        )?;
         Ok(Config {
             inputs,
             models,
@@ -304,6 +349,7 @@ impl Config {
                 TranslationArg::Eager => TranslationMode::Eager,
             },
             text,
+            pictures,
         })
     }
 }
@@ -552,7 +598,7 @@ pub fn invocation(raw: Vec<OsString>) -> Invocation {
     let rest: Vec<OsString> = raw.collect();
     let mut args = vec![program];
     let mut ignored = Vec::new();
-    let subcommands = ["solve", "dimacs", "ground", "help"];
+    let subcommands = ["solve", "dimacs", "ground", "render", "help"];
     let named = rest
         .first()
         .and_then(|a| a.to_str())

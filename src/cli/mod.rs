@@ -11,6 +11,7 @@
 
 mod args;
 mod output;
+mod pictures;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::incremental::{Incremental, StepResult};
@@ -80,6 +81,13 @@ pub fn main() -> u8 {
                 } else {
                     solve(config)
                 }
+            }
+            Err(message) => input_error(&message),
+        },
+        Command::Render(args) => match Config::from_args(args.for_render()) {
+            Ok(config) => {
+                report_no_effect(&config.warnings);
+                pictures::render_exit_code(solve(config))
             }
             Err(message) => input_error(&message),
         },
@@ -442,6 +450,11 @@ struct Progress {
     /// The first failed write to standard output: nothing more is
     /// written, and the run stops (see [`Progress::output_failure`]).
     output_error: Option<std::io::Error>,
+    pictures: pictures::PictureWriter,
+    /// The `--grid` table of the model in `held`.
+    held_grid: Option<String>,
+    /// Why a picture could not be written: the run stops.
+    picture_error: Option<pictures::PictureError>,
 }
 
 impl Progress {
@@ -464,9 +477,18 @@ impl Progress {
         if let Some(optimization) = &mut self.optimization {
             optimization.costs.clone_from(&costs);
         }
+        if let Err(error) = self.pictures.draw(number, answer, symbols) {
+            self.picture_error = Some(error);
+            return false;
+        }
         let shown = |level: u8| level == 0 || (level == 1 && optimal);
         let (show_model, show_costs) = (shown(self.quiet.models), shown(self.quiet.costs));
-        if self.quiet.models == 1 && !optimal {
+        let holding = self.quiet.models == 1 && !optimal;
+        let grid = (self.style.format == Format::Text && (show_model || holding))
+            .then(|| self.pictures.grid(answer, symbols))
+            .flatten();
+        if holding {
+            self.held_grid.clone_from(&grid);
             let atoms = answer.atoms(symbols);
             self.held = Some((
                 number,
@@ -502,7 +524,10 @@ impl Progress {
             if let Some(costs) = costs.filter(|_| show_costs) {
                 output::write_costs(out, style, &costs)?;
             }
-            Ok(())
+            match grid.filter(|_| show_model) {
+                Some(grid) => out.write_all(grid.as_bytes()),
+                None => Ok(()),
+            }
         })
     }
 
@@ -558,6 +583,7 @@ impl Progress {
         if let Some(solve_started) = self.solve_started {
             self.timings.solve = solve_started.elapsed();
         }
+        self.finish_pictures();
         let held = self.held.take();
         match self.style.format {
             Format::Nothing => return,
@@ -570,12 +596,13 @@ impl Progress {
                 if let Some((number, witness)) = held {
                     let costs = witness.costs.filter(|_| self.quiet.costs == 1);
                     let style = self.style;
+                    let grid = self.held_grid.take();
                     self.print(|out| {
                         output::write_answer(out, style, number, witness.atoms.iter())?;
-                        match costs {
-                            Some(costs) => output::write_costs(out, style, &costs),
-                            None => Ok(()),
+                        if let Some(costs) = costs {
+                            output::write_costs(out, style, &costs)?;
                         }
+                        out.write_all(grid.unwrap_or_default().as_bytes())
                     });
                 }
             }
@@ -603,6 +630,21 @@ impl Progress {
             output::summary_text(&summary, self.style)
         };
         self.print(|out| out.write_all(text.as_bytes()));
+    }
+
+    /// Writes the picture held for a single file or standard output (an
+    /// interrupted run too), and says why pictures could not be written.
+    fn finish_pictures(&mut self) {
+        match self.pictures.finish() {
+            Ok(Some(svg)) => {
+                self.print(|out| out.write_all(svg.as_bytes()));
+            }
+            Ok(None) => {}
+            Err(error) => self.picture_error = self.picture_error.take().or(Some(error)),
+        }
+        if let Some(error) = &self.picture_error {
+            eprintln!("asp2sat: error: {}", error.message);
+        }
     }
 }
 
@@ -894,6 +936,12 @@ fn solve(config: Config) -> u8 {
         last_model: None,
         timings: Timings::default(),
         output_error: None,
+        pictures: pictures::PictureWriter::new(
+            config.pictures.clone(),
+            config.warnings.shows("other"),
+        ),
+        held_grid: None,
+        picture_error: None,
     }));
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
@@ -953,6 +1001,9 @@ fn solve(config: Config) -> u8 {
     progress.finish(outcome, sizes.as_ref(), None);
     if let Some(code) = progress.output_failure() {
         return code;
+    }
+    if let Some(error) = &progress.picture_error {
+        return error.exit_code;
     }
     outcome.exit_code(progress.models, false)
 }
