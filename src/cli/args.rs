@@ -10,6 +10,7 @@
 //! ([`NO_EFFECT`]).
 
 use super::output::{Format, OptMode, Verbosity};
+use crate::explain::Scope;
 use crate::optimize::Strategy;
 use crate::solve::TranslationMode;
 use clap::{Parser, Subcommand};
@@ -51,6 +52,11 @@ pub enum Command {
     /// Print the ground program after simplification, in clingo's `--text`
     /// syntax (the same as `solve --text`).
     Ground(GroundArgs),
+    /// Solve, and when there is no answer set, name a minimal set of
+    /// statements that has none (the same as `solve --explain`; `--explain=
+    /// facts` or `rules` blames only those).
+    #[command(after_help = EXIT_CODES)]
+    Explain(SolveArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -83,6 +89,17 @@ pub struct DimacsArgs {
     /// of the optimize statements, priorities folded into weights.
     #[arg(long)]
     pub wcnf: bool,
+}
+
+/// `--explain` of `solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ExplainArg {
+    /// Facts, rules and constraints.
+    All,
+    /// Facts only: the rules are hard (which givens contradict each other).
+    Facts,
+    /// Rules and constraints only: the facts are hard.
+    Rules,
 }
 
 /// `--translation` of `solve`.
@@ -172,6 +189,12 @@ pub struct SolveArgs {
     /// program (as `--text`).
     #[arg(long, value_name = "MODE", default_value = "clingo")]
     mode: String,
+    /// When there is no answer set, print a minimal set of statements that
+    /// has none (each located, with its text): blaming facts, rules and
+    /// constraints (`all`, the default), only facts (`facts`: the rules are
+    /// hard) or only rules (`rules`). Under `--outf=2` as "Explanation".
+    #[arg(long, value_enum, value_name = "SCOPE", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+    explain: Option<ExplainArg>,
 }
 
 /// What to project answer sets onto (`--project`).
@@ -211,10 +234,14 @@ pub struct Config {
     pub time_limit: Option<Duration>,
     pub translation: TranslationMode,
     pub text: bool,
+    /// `--explain`: which statements an unsatisfiable run blames.
+    pub explain: Option<Scope>,
 }
 
 impl Config {
-    pub fn from_args(args: SolveArgs) -> Result<Config, String> {
+    /// `explaining`: run as `asp2sat explain`, where `--explain` defaults
+    /// to `all`.
+    pub fn from_args(args: SolveArgs, explaining: bool) -> Result<Config, String> {
         let mut models = args.models;
         let mut inputs = Vec::new();
         for input in args.inputs {
@@ -304,6 +331,13 @@ impl Config {
                 TranslationArg::Eager => TranslationMode::Eager,
             },
             text,
+            explain: match args.explain {
+                None if explaining => Some(Scope::All),
+                None => None,
+                Some(ExplainArg::All) => Some(Scope::All),
+                Some(ExplainArg::Facts) => Some(Scope::Facts),
+                Some(ExplainArg::Rules) => Some(Scope::Rules),
+            },
         })
     }
 }
@@ -552,7 +586,7 @@ pub fn invocation(raw: Vec<OsString>) -> Invocation {
     let rest: Vec<OsString> = raw.collect();
     let mut args = vec![program];
     let mut ignored = Vec::new();
-    let subcommands = ["solve", "dimacs", "ground", "help"];
+    let subcommands = ["solve", "dimacs", "ground", "explain", "help"];
     let named = rest
         .first()
         .and_then(|a| a.to_str())
