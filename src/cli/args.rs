@@ -53,8 +53,8 @@ pub enum Command {
     /// syntax (the same as `solve --text`).
     Ground(GroundArgs),
     /// Solve, and when there is no answer set, name a minimal set of
-    /// statements that has none (the same as `solve --explain`; `--explain=
-    /// facts` or `rules` blames only those).
+    /// statements that has none (the same as `solve --explain`;
+    /// `--explain=facts` or `--explain=rules` blames only those).
     #[command(after_help = EXIT_CODES)]
     Explain(SolveArgs),
 }
