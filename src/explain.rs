@@ -19,7 +19,7 @@
 //! statements in, statements out; a ground program in, statement numbers
 //! out.
 
-use crate::diagnostics::{Diagnostic, Span};
+use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::ground::program::{AtomId, GroundProgram};
 use crate::ground::statement_parts;
 use crate::solve::{Enumerator, SolveOptions};
@@ -37,7 +37,11 @@ pub enum Scope {
     /// Every rule, fact and constraint.
     All,
     /// Facts only (`p(1..3).`): the encoding's rules are hard, as when
-    /// asking which givens of a puzzle contradict each other.
+    /// asking which givens of a puzzle contradict each other. When some
+    /// input files hold facts only (instances), only their facts are
+    /// blamed: the facts of an encoding (`n(1..9).`, `col(1).`) are part
+    /// of it, and without them every program is trivially contradictory
+    /// (a choice of exactly one colour out of none).
     Facts,
     /// Rules and constraints only: the facts are hard.
     Rules,
@@ -52,10 +56,33 @@ pub struct Guarded {
 
 /// Whether `statement` is a fact as written: one unconditional positive
 /// atom (possibly with pools or intervals) and no body.
-fn is_fact(head: &Head, body: &[BodyElement]) -> bool {
-    matches!(head, Head::Disjunction(disjuncts)
+fn is_fact(statement: &Statement) -> bool {
+    matches!(&statement.kind, StatementKind::Rule { head: Head::Disjunction(disjuncts), body }
         if body.is_empty()
             && matches!(disjuncts.as_slice(), [d] if d.naf == Naf::Positive && d.condition.is_empty()))
+}
+
+/// The files whose facts `--explain=facts` blames: those without rules
+/// other than facts (instances), or every file when there are none.
+fn fact_files(statements: &[Statement]) -> Vec<FileId> {
+    let mut encodings: Vec<FileId> = (statements.iter())
+        .filter(|s| matches!(s.kind, StatementKind::Rule { .. }) && !is_fact(s))
+        .map(|s| s.span.file)
+        .collect();
+    encodings.sort_unstable();
+    encodings.dedup();
+    let mut files: Vec<FileId> = statements.iter().map(|s| s.span.file).collect();
+    files.sort_unstable();
+    files.dedup();
+    let instances: Vec<FileId> = (files.iter())
+        .filter(|f| encodings.binary_search(f).is_err())
+        .copied()
+        .collect();
+    if instances.is_empty() {
+        files
+    } else {
+        instances
+    }
 }
 
 /// The statements with every one `scope` blames guarded by its activation
@@ -67,6 +94,7 @@ fn is_fact(head: &Head, body: &[BodyElement]) -> bool {
 pub fn guard(statements: &[Statement], scope: Scope) -> Guarded {
     let mut guarded = Vec::with_capacity(statements.len());
     let mut blamed = Vec::new();
+    let fact_files = fact_files(statements);
     for (statement, (part, _)) in statements.iter().zip(statement_parts(statements)) {
         let StatementKind::Rule { head, body } = &statement.kind else {
             guarded.push(statement.clone());
@@ -76,10 +104,10 @@ pub fn guard(statements: &[Statement], scope: Scope) -> Guarded {
             guarded.push(statement.clone());
             continue;
         }
-        let fact = is_fact(head, body);
+        let fact = is_fact(statement);
         let blame = match scope {
             Scope::All => true,
-            Scope::Facts => fact,
+            Scope::Facts => fact && fact_files.contains(&statement.span.file),
             Scope::Rules => !fact,
         };
         if !blame {
@@ -312,10 +340,19 @@ mod tests {
     /// The source text of each statement of a minimal unsatisfiable set of
     /// `text` under `scope`.
     fn explain(text: &str, scope: Scope) -> Option<Vec<String>> {
+        explain_files(&[text], scope)
+    }
+
+    /// [`explain`] of a program in several files.
+    fn explain_files(texts: &[&str], scope: Scope) -> Option<Vec<String>> {
         let mut sources = SourceMap::default();
-        let file = sources.add("t.lp", text);
-        let (statements, errors) = crate::syntax::parse_program(text, file);
-        assert!(errors.is_empty(), "{errors:?}");
+        let mut statements = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            let file = sources.add(format!("f{i}.lp"), *text);
+            let (parsed, errors) = crate::syntax::parse_program(text, file);
+            assert!(errors.is_empty(), "{errors:?}");
+            statements.extend(parsed);
+        }
         let guarded = guard(&statements, scope);
         let (program, diagnostics) = crate::ground::ground(&guarded.statements, &[]);
         let program = program.unwrap_or_else(|| panic!("{diagnostics:?}"));
@@ -341,6 +378,23 @@ mod tests {
         );
         assert_eq!(explain(text, Scope::Facts).unwrap(), ["p(1..3).", "r."]);
         assert_eq!(explain(text, Scope::Rules).unwrap(), [":- p(2), r."]);
+    }
+
+    /// Without `col/1`, no node can be coloured: blaming the encoding's
+    /// facts would name a single node.
+    #[test]
+    fn explain_facts_of_instances_only() {
+        let encoding = "col(1..2). {colour(N,C) : col(C)} = 1 :- node(N).
+                        :- edge(M,N), colour(M,C), colour(N,C).";
+        let instance = "node(1..3). edge(1,2). edge(2,3). edge(1,3). node(4). edge(3,4).";
+        assert_eq!(
+            explain_files(&[encoding, instance], Scope::Facts).unwrap(),
+            ["node(1..3).", "edge(1,2).", "edge(2,3).", "edge(1,3)."]
+        );
+        assert_eq!(
+            explain_files(&[&format!("{encoding} {instance}")], Scope::Facts).unwrap(),
+            ["node(1..3)."]
+        );
     }
 
     #[test]

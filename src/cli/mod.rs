@@ -449,6 +449,9 @@ struct Progress {
     /// With `--explain`, when there is no answer set: the statements to
     /// blame, for the JSON output.
     explanation: Option<Vec<Blamed>>,
+    /// The search's result once it has ended, while `--explain` works on:
+    /// what an interrupted run still reports.
+    settled: Option<Outcome>,
 }
 
 impl Progress {
@@ -903,6 +906,7 @@ fn solve(config: Config) -> u8 {
         timings: Timings::default(),
         output_error: None,
         explanation: None,
+        settled: None,
     }));
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
@@ -964,6 +968,7 @@ fn solve(config: Config) -> u8 {
         Some((call, sizes)) => (call.outcome(), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
+    lock(&progress).settled = Some(outcome);
     let blamed = match config.explain {
         Some(scope) => match explain(&loaded, &overrides, scope, &config, outcome) {
             Ok(blamed) => blamed,
@@ -1326,8 +1331,9 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
 /// clingo's code for it.
 fn interrupt(progress: &Mutex<Progress>, why: Interruption) -> ! {
     let mut progress = lock(progress);
-    progress.finish(Outcome::Unknown, None, Some(why));
-    std::process::exit(i32::from(Outcome::Unknown.exit_code(progress.models, true)));
+    let outcome = progress.settled.unwrap_or(Outcome::Unknown);
+    progress.finish(outcome, None, Some(why));
+    std::process::exit(i32::from(outcome.exit_code(progress.models, true)));
 }
 
 /// The processor time the process has used, user and system, as clingo's
