@@ -295,8 +295,9 @@ fn explain_random_unsatisfiable_programs() {
 
 /// Loop formulas and the minimality check under assumptions: programs
 /// whose unsatisfiability needs a loop formula (the completion has a model
-/// where `a` and `b` support each other) or the minimality check of a head
-/// cycle, each with one minimal unsatisfiable set.
+/// where `a` and `b` support each other; or, with `--translation=eager`,
+/// the ranking) or the minimality check of a head cycle, each with one
+/// minimal unsatisfiable set.
 #[test]
 fn explain_loops_and_disjunctions() {
     let dir = scratch("loops");
@@ -322,6 +323,12 @@ fn explain_loops_and_disjunctions() {
         let texts: Vec<&str> = blamed.iter().map(|n| n.text.as_str()).collect();
         assert_eq!(texts, expected, "{text}");
         check_minimal(&dir, &[Input::new("program.lp", text, |_| true)], &blamed);
+        // The exact translation's level ranking (which refuses the head
+        // cycle) holds for every set of active statements too.
+        if !text.contains('|') {
+            let eager = explanation(&files, &["--translation=eager"]);
+            assert_eq!(eager, blamed, "{text}");
+        }
     }
 }
 
@@ -401,6 +408,14 @@ fn explain_satisfiable_hard_part_and_incremental() {
         "{stderr}"
     );
     assert!(!stderr.contains("error"), "{stderr}");
+    let output = asp2sat()
+        .args(["explain", "--outf=2", "-"])
+        .write_stdin("{a}. :- a.")
+        .output()
+        .unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(document["Result"], "SATISFIABLE");
+    assert!(document.get("Explanation").is_none());
 
     let output = asp2sat()
         .args(["--explain=facts", "--outf=2", "-"])
