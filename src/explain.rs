@@ -54,7 +54,7 @@ pub struct Guarded {
     pub blamed: Vec<Span>,
 }
 
-/// Whether `statement` is a fact as written: one unconditional positive
+/// Whether a statement is a fact as written: one unconditional positive
 /// atom (possibly with pools or intervals) and no body.
 fn is_fact(statement: &Statement) -> bool {
     matches!(&statement.kind, StatementKind::Rule { head: Head::Disjunction(disjuncts), body }
@@ -88,9 +88,8 @@ fn fact_files(statements: &[Statement]) -> Vec<FileId> {
 /// The statements with every one `scope` blames guarded by its activation
 /// atom. Only rules (facts, constraints, choices, disjunctions, head
 /// aggregates) of the part `base`, which a single run grounds, are blamed:
-/// directives (`#show`, `#const`, `#include`, `#external`, ...) and
-/// optimize statements, which never make a program unsatisfiable, stay as
-/// they are.
+/// directives (`#show`, `#const`, `#include`, `#external`, `#edge`, ...)
+/// are hard, and optimize statements never make a program unsatisfiable.
 pub fn guard(statements: &[Statement], scope: Scope) -> Guarded {
     let mut guarded = Vec::with_capacity(statements.len());
     let mut blamed = Vec::new();
@@ -279,17 +278,16 @@ impl Shrinker {
         if self.enumerator.find_under(&assumptions).is_some() {
             return None;
         }
-        let core = self.enumerator.failed_core();
+        let mut core = self.enumerator.failed_core();
         if core.iter().any(|l| l.is_negative()) {
             return Some(active.to_vec());
         }
         // Only activations in the core: every superset of it, the core
         // alone included, is unsatisfiable.
+        core.sort_unstable();
         Some(
-            active
-                .iter()
-                .copied()
-                .filter(|&n| core.contains(&self.activations[n]))
+            (active.iter().copied())
+                .filter(|&n| core.binary_search(&self.activations[n]).is_ok())
                 .collect(),
         )
     }
