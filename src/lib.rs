@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod diagnostics;
 pub mod dimacs;
+pub mod explain;
 mod graph;
 pub mod ground;
 pub mod ground_text;

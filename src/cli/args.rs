@@ -11,6 +11,7 @@
 
 use super::output::{Format, OptMode, Verbosity};
 use super::pictures::Pictures;
+use crate::explain::Scope;
 use crate::optimize::Strategy;
 use crate::solve::TranslationMode;
 use clap::{Parser, Subcommand};
@@ -57,6 +58,11 @@ pub enum Command {
     /// else to the files `-o PATTERN` names (`%n`: the answer set's
     /// number). Takes solve's flags; nothing else is printed.
     Render(SolveArgs),
+    /// Solve, and when there is no answer set, name a minimal set of
+    /// statements that has none (the same as `solve --explain`;
+    /// `--explain=facts` or `--explain=rules` blames only those).
+    #[command(after_help = EXIT_CODES)]
+    Explain(SolveArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -89,6 +95,17 @@ pub struct DimacsArgs {
     /// of the optimize statements, priorities folded into weights.
     #[arg(long)]
     pub wcnf: bool,
+}
+
+/// `--explain` of `solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ExplainArg {
+    /// Facts, rules and constraints.
+    All,
+    /// Facts only: the rules are hard (which givens contradict each other).
+    Facts,
+    /// Rules and constraints only: the facts are hard.
+    Rules,
 }
 
 /// `--translation` of `solve`.
@@ -178,6 +195,12 @@ pub struct SolveArgs {
     /// program (as `--text`).
     #[arg(long, value_name = "MODE", default_value = "clingo")]
     mode: String,
+    /// When there is no answer set, print a minimal set of statements that
+    /// has none (each located, with its text): blaming facts, rules and
+    /// constraints (`all`, the default), only facts (`facts`: the rules are
+    /// hard) or only rules (`rules`). Under `--outf=2` as "Explanation".
+    #[arg(long, value_enum, value_name = "SCOPE", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+    explain: Option<ExplainArg>,
     /// After each answer set, print its atoms NAME(Row,Column,Value) as a
     /// table, with box lines when the side is 4, 9, 16 or 25 (text output
     /// only). Without NAME/3, the one predicate of arity 3 whose rows and
@@ -250,10 +273,14 @@ pub struct Config {
     pub translation: TranslationMode,
     pub text: bool,
     pub pictures: Pictures,
+    /// `--explain`: which statements an unsatisfiable run blames.
+    pub explain: Option<Scope>,
 }
 
 impl Config {
-    pub fn from_args(args: SolveArgs) -> Result<Config, String> {
+    /// `explaining`: run as `asp2sat explain`, where `--explain` defaults
+    /// to `all`.
+    pub fn from_args(args: SolveArgs, explaining: bool) -> Result<Config, String> {
         let mut models = args.models;
         let mut inputs = Vec::new();
         for input in args.inputs {
@@ -350,6 +377,13 @@ impl Config {
             },
             text,
             pictures,
+            explain: match args.explain {
+                None if explaining => Some(Scope::All),
+                None => None,
+                Some(ExplainArg::All) => Some(Scope::All),
+                Some(ExplainArg::Facts) => Some(Scope::Facts),
+                Some(ExplainArg::Rules) => Some(Scope::Rules),
+            },
         })
     }
 }
@@ -598,7 +632,7 @@ pub fn invocation(raw: Vec<OsString>) -> Invocation {
     let rest: Vec<OsString> = raw.collect();
     let mut args = vec![program];
     let mut ignored = Vec::new();
-    let subcommands = ["solve", "dimacs", "ground", "render", "help"];
+    let subcommands = ["solve", "dimacs", "ground", "render", "explain", "help"];
     let named = rest
         .first()
         .and_then(|a| a.to_str())

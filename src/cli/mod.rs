@@ -14,6 +14,7 @@ mod output;
 mod pictures;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
+use crate::explain::{Explanation, Scope};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{self, Parts, program::GroundProgram};
 use crate::optimize::Optimizer;
@@ -27,8 +28,8 @@ use args::{
 };
 use clap::Parser;
 use output::{
-    Format, Interruption, OptMode, OptimizationSummary, Outcome, Sizes, Style, Summary, Timings,
-    Witness,
+    Blamed, Format, Interruption, OptMode, OptimizationSummary, Outcome, Sizes, Style, Summary,
+    Timings, Witness,
 };
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
@@ -72,19 +73,22 @@ pub fn main() -> u8 {
             );
         }
     };
+    let explaining = matches!(args.command, Command::Explain(_));
     match args.command {
-        Command::Solve(args) => match Config::from_args(args) {
-            Ok(config) => {
-                report_no_effect(&config.warnings);
-                if config.text {
-                    ground(&config.inputs, &config.consts)
-                } else {
-                    solve(config)
+        Command::Solve(args) | Command::Explain(args) => {
+            match Config::from_args(args, explaining) {
+                Ok(config) => {
+                    report_no_effect(&config.warnings);
+                    if config.text {
+                        ground(&config.inputs, &config.consts)
+                    } else {
+                        solve(config)
+                    }
                 }
+                Err(message) => input_error(&message),
             }
-            Err(message) => input_error(&message),
-        },
-        Command::Render(args) => match Config::from_args(args.for_render()) {
+        }
+        Command::Render(args) => match Config::from_args(args.for_render(), false) {
             Ok(config) => {
                 report_no_effect(&config.warnings);
                 pictures::render_exit_code(solve(config))
@@ -455,6 +459,12 @@ struct Progress {
     held_grid: Option<String>,
     /// Why a picture could not be written: the run stops.
     picture_error: Option<pictures::PictureError>,
+    /// With `--explain`, when there is no answer set: the statements to
+    /// blame, for the JSON output.
+    explanation: Option<Vec<Blamed>>,
+    /// The search's result once it has ended, while `--explain` works on:
+    /// what an interrupted run still reports.
+    settled: Option<Outcome>,
 }
 
 impl Progress {
@@ -623,6 +633,7 @@ impl Progress {
             timings: &self.timings,
             stats: sizes,
             optimization: self.optimization.as_ref(),
+            explanation: self.explanation.as_deref(),
         };
         let text = if self.style.format == Format::Json {
             output::json(&self.inputs, &self.calls, &summary)
@@ -942,6 +953,8 @@ fn solve(config: Config) -> u8 {
         ),
         held_grid: None,
         picture_error: None,
+        explanation: None,
+        settled: None,
     }));
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
@@ -964,6 +977,13 @@ fn solve(config: Config) -> u8 {
             Err(errors) => return report_errors(&errors, &loaded.sources, "invalid constant"),
         },
     };
+    if let (Some(span), Some(_)) = (loaded.incremental, config.explain) {
+        let error = Diagnostic::error(
+            span,
+            "--explain explains a single program: clingo's incremental mode solves one per step",
+        );
+        return report_errors(&[error], &loaded.sources, "nothing was solved");
+    }
     // One solver call, or one per step of incremental mode.
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
@@ -992,13 +1012,34 @@ fn solve(config: Config) -> u8 {
             Err(code) => return code,
         }
     }
-    let mut progress = lock(&progress);
     let (outcome, sizes) = match last {
         Some((call, sizes)) => (call.outcome(), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
+    lock(&progress).settled = Some(outcome);
+    let blamed = match config.explain {
+        Some(scope) => match explain(&loaded, &overrides, scope, &config, outcome) {
+            Ok(blamed) => blamed,
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    let mut progress = lock(&progress);
+    progress.explanation = (blamed.as_ref()).map(|spans| located(spans, &loaded.sources));
     let sizes = sizes.filter(|_| config.stats);
     progress.finish(outcome, sizes.as_ref(), None);
+    if let Some(spans) = blamed {
+        let messages = if spans.is_empty() {
+            format!("info: {EXPLAINED_BY_THE_REST}\n")
+        } else {
+            let diagnostics: Vec<Diagnostic> = (spans.iter())
+                .map(|&span| Diagnostic::info(span, "part of the reason there is no answer set"))
+                .collect();
+            render_all(&diagnostics, &loaded.sources)
+        };
+        let style = progress.style;
+        progress.print(|out| out.write_all(output::explanation_text(style, &messages).as_bytes()));
+    }
     if let Some(code) = progress.output_failure() {
         return code;
     }
@@ -1006,6 +1047,81 @@ fn solve(config: Config) -> u8 {
         return error.exit_code;
     }
     outcome.exit_code(progress.models, false)
+}
+
+/// What `--explain` says when the statements it may not blame have no
+/// answer set by themselves.
+const EXPLAINED_BY_THE_REST: &str =
+    "there is no answer set even without any of the statements --explain may blame";
+
+/// `--explain` after the run's result: when there is no answer set, a
+/// minimal set of the statements that `scope` blames that has none (in
+/// source order; empty when the others have none by themselves). `None`
+/// when there is nothing to explain, said on standard error. `Err` holds
+/// the exit code.
+fn explain(
+    loaded: &Loaded,
+    overrides: &[(String, Term)],
+    scope: Scope,
+    config: &Config,
+    outcome: Outcome,
+) -> Result<Option<Vec<Span>>, u8> {
+    let nothing_to_explain = || {
+        if config.warnings.shows("other") {
+            let _ = writeln!(
+                std::io::stderr(),
+                "asp2sat: info: there is nothing to explain: the program has an answer set"
+            );
+        }
+        Ok(None)
+    };
+    if outcome != Outcome::Unsatisfiable {
+        return nothing_to_explain();
+    }
+    let guarded = crate::explain::guard(&loaded.statements, scope);
+    // The run's own grounding has printed the messages already.
+    let (program, diagnostics) =
+        ground::ground_parts(&guarded.statements, overrides, &Parts::base());
+    let Some(program) = program else {
+        return Err(report_errors(
+            &diagnostics,
+            &loaded.sources,
+            "grounding stopped because of errors",
+        ));
+    };
+    let options = SolveOptions {
+        translation: config.translation,
+        ..SolveOptions::default()
+    };
+    let explanation =
+        crate::explain::minimal_unsatisfiable(&program, guarded.blamed.len(), options);
+    release_at_exit(program);
+    match explanation {
+        Ok(Explanation::Unsatisfiable(numbers)) => {
+            Ok(Some(numbers.iter().map(|&n| guarded.blamed[n]).collect()))
+        }
+        Ok(Explanation::Satisfiable) => nothing_to_explain(),
+        Err(error) => Err(report_errors(
+            &[error],
+            &loaded.sources,
+            "translation failed",
+        )),
+    }
+}
+
+/// Each statement of an explanation as the JSON output names it.
+fn located(spans: &[Span], sources: &SourceMap) -> Vec<Blamed> {
+    (spans.iter())
+        .map(|&span| {
+            let (line, column) = sources.line_col(span.file, span.start);
+            Blamed {
+                file: sources.file(span.file).name.clone(),
+                line,
+                column,
+                text: sources.text(span).to_string(),
+            }
+        })
+        .collect()
 }
 
 /// How one solver call ended.
@@ -1266,8 +1382,9 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
 /// clingo's code for it.
 fn interrupt(progress: &Mutex<Progress>, why: Interruption) -> ! {
     let mut progress = lock(progress);
-    progress.finish(Outcome::Unknown, None, Some(why));
-    std::process::exit(i32::from(Outcome::Unknown.exit_code(progress.models, true)));
+    let outcome = progress.settled.unwrap_or(Outcome::Unknown);
+    progress.finish(outcome, None, Some(why));
+    std::process::exit(i32::from(outcome.exit_code(progress.models, true)));
 }
 
 /// The processor time the process has used, user and system, as clingo's

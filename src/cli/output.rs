@@ -245,6 +245,31 @@ pub struct Summary<'a> {
     pub timings: &'a Timings,
     pub stats: Option<&'a Sizes>,
     pub optimization: Option<&'a OptimizationSummary>,
+    /// With `--explain`, when there is no answer set: the statements to
+    /// blame.
+    pub explanation: Option<&'a [Blamed]>,
+}
+
+/// A statement of `--explain`'s minimal set without answer sets, located
+/// as the JSON output names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blamed {
+    pub file: String,
+    /// 1-based, where the statement starts.
+    pub line: usize,
+    pub column: usize,
+    /// The statement as written.
+    pub text: String,
+}
+
+/// The explanation after the summary in the text formats: the located
+/// messages as they are, `%` comments in the competition format.
+pub fn explanation_text(style: Style, messages: &str) -> String {
+    match style.format {
+        Format::Competition => messages.lines().map(|l| format!("% {l}\n")).collect(),
+        Format::Text => messages.to_string(),
+        Format::Json | Format::Nothing => String::new(),
+    }
 }
 
 impl Summary<'_> {
@@ -480,6 +505,28 @@ pub fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> Strin
     }
     out.push_str("\n  },\n");
     let _ = writeln!(out, "  \"Calls\": {},", s.calls.max(1));
+    if let Some(blamed) = s.explanation {
+        let statements: Vec<String> = (blamed.iter())
+            .map(|b| {
+                format!(
+                    "    {{\n      \"File\": {},\n      \"Line\": {},\n      \"Column\": {},\n      \"Text\": {}\n    }}",
+                    json_string(&b.file),
+                    b.line,
+                    b.column,
+                    json_string(&b.text)
+                )
+            })
+            .collect();
+        if statements.is_empty() {
+            out.push_str("  \"Explanation\": [],\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "  \"Explanation\": [\n{}\n  ],",
+                statements.join(",\n")
+            );
+        }
+    }
     let _ = write!(
         out,
         "  \"Time\": {{\n    \"Total\": {:.3},\n    \"Solve\": {:.3},\n    \"Model\": {:.3},\n    \"Unsat\": {:.3},\n    \"CPU\": {:.3}\n  }}",
@@ -532,6 +579,7 @@ mod tests {
             timings: &timings,
             stats: None,
             optimization: None,
+            explanation: None,
         };
         let text = json(
             &["a.lp".into()],
@@ -578,11 +626,46 @@ mod tests {
             timings: &timings,
             stats: None,
             optimization: None,
+            explanation: None,
         };
         let v: serde_json::Value = serde_json::from_str(&json(&[], &[], &summary)).unwrap();
+        assert!(v.get("Explanation").is_none());
         assert_eq!(v["Result"], "UNSATISFIABLE");
         assert_eq!(v["TIME LIMIT"], 1);
         assert_eq!(v["Input"][0], "stdin");
         assert_eq!(v["Call"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn json_explanation_is_valid() {
+        let timings = Timings::default();
+        let blamed = [Blamed {
+            file: "p.lp".into(),
+            line: 3,
+            column: 1,
+            text: "q(\"a\").".into(),
+        }];
+        for explanation in [&blamed[..], &[]] {
+            let summary = Summary {
+                outcome: Outcome::Unsatisfiable,
+                interrupted: None,
+                consequences: None,
+                models: 0,
+                calls: 1,
+                timings: &timings,
+                stats: None,
+                optimization: None,
+                explanation: Some(explanation),
+            };
+            let v: serde_json::Value = serde_json::from_str(&json(&[], &[], &summary)).unwrap();
+            let listed = v["Explanation"].as_array().unwrap();
+            assert_eq!(listed.len(), explanation.len());
+            if let Some(first) = listed.first() {
+                assert_eq!(first["File"], "p.lp");
+                assert_eq!(first["Line"], 3);
+                assert_eq!(first["Column"], 1);
+                assert_eq!(first["Text"], "q(\"a\").");
+            }
+        }
     }
 }

@@ -92,6 +92,24 @@ impl Parts {
     }
 }
 
+/// Each statement's program part: its name and the parameters its
+/// `#program` directive names (each file starts in `base`, as in clingo).
+pub fn statement_parts(statements: &[Statement]) -> Vec<(&str, &[String])> {
+    let mut sections: Vec<(&str, &[String])> = Vec::with_capacity(statements.len());
+    let mut section: (&str, &[String]) = ("base", &[]);
+    let mut file = None;
+    for statement in statements {
+        if file.replace(statement.span.file) != Some(statement.span.file) {
+            section = ("base", &[]);
+        }
+        if let StatementKind::Program { name, params } = &statement.kind {
+            section = (name, params);
+        }
+        sections.push(section);
+    }
+    sections
+}
+
 /// Grounds the part `base` of a program. `overrides` are `-c name=value`
 /// constants from the command line, which take precedence over `#const`.
 /// Returns the program, or `None` when there were errors, and every message.
@@ -119,20 +137,7 @@ pub fn ground_parts(
         &mut diagnostics,
     );
 
-    // Each statement's part: its name and the parameters its `#program`
-    // directive names (each file starts in `base`, as in clingo).
-    let mut sections: Vec<(&str, &[String])> = Vec::with_capacity(statements.len());
-    let mut section: (&str, &[String]) = ("base", &[]);
-    let mut file = None;
-    for statement in statements {
-        if file.replace(statement.span.file) != Some(statement.span.file) {
-            section = ("base", &[]);
-        }
-        if let StatementKind::Program { name, params } = &statement.kind {
-            section = (name, params);
-        }
-        sections.push(section);
-    }
+    let sections = statement_parts(statements);
 
     let mut show = ShowConfig::default();
     let mut declared: Vec<Signature> = Vec::new();
