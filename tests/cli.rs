@@ -1219,6 +1219,39 @@ fn a_closed_standard_output_ends_the_enumeration_quietly() {
 }
 
 #[test]
+fn an_unwritable_standard_error_is_no_crash() {
+    // Messages go to standard error; when it cannot be written (here
+    // /dev/full) they are lost, and the run ends as it would have, where
+    // `eprintln!` would panic with exit code 101.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let cases: [(&[&str], &str, i32); 3] = [
+        (&["solve", "-"], "p(.\n", 65),
+        (&["solve", "-", "--seed=3"], "{ a }.\n", 10),
+        (&["solve", "-", "--grid"], "a.\n", 30),
+    ];
+    for (args, program, expected) in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = std::process::Command::new(common::asp2sat_bin())
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(full)
+            .spawn()
+            .and_then(|mut child| {
+                std::io::Write::write_all(&mut child.stdin.take().unwrap(), program.as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+        assert_eq!(output.code(), Some(expected), "{args:?}");
+    }
+}
+
+#[test]
 fn an_unwritable_standard_output_is_an_error() {
     // clingo 5.4 ignores the error: `clingo -n 1 prog.lp > /dev/full` exits
     // 10, and with `-n 0` enumerates for ever.

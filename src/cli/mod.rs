@@ -9,6 +9,23 @@
 //! [`ground`] (also `solve --text`) prints the ground program
 //! (`crate::ground_text`).
 
+/// `eprint!` that ignores a failing standard error (closed, or a full
+/// disk) instead of panicking: a message that cannot be shown must not turn
+/// a run into a crash.
+macro_rules! stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = std::io::stderr().write_fmt(format_args!($($arg)*));
+    }};
+}
+
+/// [`stderr!`] with a newline, for `eprintln!`.
+macro_rules! stderrln {
+    ($($arg:tt)*) => {
+        stderr!("{}\n", format_args!($($arg)*))
+    };
+}
+
 mod args;
 mod output;
 mod pictures;
@@ -67,7 +84,7 @@ pub fn main() -> u8 {
     };
     let report_no_effect = |warnings: &Warnings| {
         for option in no_effect.iter().filter(|_| warnings.shows("other")) {
-            eprintln!(
+            stderrln!(
                 "asp2sat: info: {option} has no effect: it tunes clingo's solver, and asp2sat \
                  solves with varisat"
             );
@@ -122,7 +139,7 @@ fn release_at_exit<T>(value: T) {
 
 /// Reports an error that has no place in the source (a flag, a file).
 fn input_error(message: &str) -> u8 {
-    eprintln!("asp2sat: error: {message}");
+    stderrln!("asp2sat: error: {message}");
     EXIT_INPUT_ERROR
 }
 
@@ -423,8 +440,8 @@ fn parse_overrides(
 }
 
 fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) -> u8 {
-    eprint!("{}", render_all(diagnostics, sources));
-    eprintln!("\n*** ERROR: (asp2sat): {what}");
+    stderr!("{}", render_all(diagnostics, sources));
+    stderrln!("\n*** ERROR: (asp2sat): {what}");
     EXIT_INPUT_ERROR
 }
 
@@ -654,7 +671,7 @@ impl Progress {
             Err(error) => self.picture_error = self.picture_error.take().or(Some(error)),
         }
         if let Some(error) = &self.picture_error {
-            eprintln!("asp2sat: error: {}", error.message);
+            stderrln!("asp2sat: error: {}", error.message);
         }
     }
 }
@@ -707,7 +724,7 @@ fn ground_parts(
     for diagnostic in diagnostics.iter().filter(|d| warnings.shows(d.group)) {
         let text = render_all(std::slice::from_ref(diagnostic), &loaded.sources);
         if !printed.contains(&text) {
-            eprint!("{text}");
+            stderr!("{text}");
             printed.insert(text);
         }
     }
@@ -768,7 +785,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         }
     } else {
         if !program.costs.is_empty() {
-            eprintln!(
+            stderrln!(
                 "asp2sat: info: the CNF's models are all answer sets: the optimize statements are left out (--wcnf exports them)"
             );
         }
@@ -780,7 +797,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
     };
     let written = match &args.output {
         Some(path) => write_output(path, write).map_err(|e| {
-            eprintln!("asp2sat: error: could not write {}: {e}", path.display());
+            stderrln!("asp2sat: error: could not write {}: {e}", path.display());
             EXIT_OUTPUT_ERROR
         }),
         None => {
@@ -794,7 +811,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         return code;
     }
     if args.stats {
-        eprint!("{}", crate::dimacs::stats_text(&program, &translation));
+        stderr!("{}", crate::dimacs::stats_text(&program, &translation));
     }
     release_at_exit((program, formula, translation, symbols));
     0
@@ -835,7 +852,7 @@ fn stdout_failure(e: &std::io::Error) -> u8 {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return EXIT_BROKEN_PIPE;
     }
-    eprintln!("asp2sat: error: could not write standard output: {e}");
+    stderrln!("asp2sat: error: could not write standard output: {e}");
     EXIT_OUTPUT_ERROR
 }
 
@@ -961,7 +978,7 @@ fn solve(config: Config) -> u8 {
         spawn_watchdog(progress.clone(), limit);
     }
     if let Err(e) = stop_on_signals(progress.clone()) {
-        eprintln!("asp2sat: warning: signals will end the run without a summary: {e}");
+        stderrln!("asp2sat: warning: signals will end the run without a summary: {e}");
     }
     lock(&progress).print(|out| output::write_header(out, style, &config.inputs));
     let mut timings = Timings::default();
@@ -1163,7 +1180,7 @@ fn solve_call(
     // stops it.
     let models = config.models.unwrap_or(usize::from(!searching));
     if searching && config.opt_mode == OptMode::Opt && models > 0 && first {
-        eprintln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
+        stderrln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
     }
     let options = SolveOptions {
         max_models: models,
@@ -1371,7 +1388,7 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if signals.forever().next().is_some() {
-            eprintln!("*** Info : (asp2sat): INTERRUPTED by signal!");
+            stderrln!("*** Info : (asp2sat): INTERRUPTED by signal!");
             interrupt(&progress, Interruption::Signal);
         }
     });

@@ -99,7 +99,7 @@ impl PictureWriter {
             Ok(grid) => Some(grid),
             Err(why) => {
                 if self.warn && !self.warned_no_grid {
-                    eprintln!("asp2sat: warning: --grid: {why}");
+                    stderrln!("asp2sat: warning: --grid: {why}");
                 }
                 self.warned_no_grid = true;
                 None
@@ -120,7 +120,7 @@ impl PictureWriter {
         };
         let (svg, warnings) = render::svg(symbols, &answer.shown);
         for warning in warnings.iter().filter(|_| self.warn) {
-            eprintln!("asp2sat: warning: answer {number}: {warning}");
+            stderrln!("asp2sat: warning: answer {number}: {warning}");
         }
         self.drawn += 1;
         match target {
@@ -189,7 +189,7 @@ pub fn render_exit_code(code: u8) -> u8 {
     match code {
         10 | 30 => 0,
         20 => {
-            eprintln!("asp2sat: error: no answer set to draw");
+            stderrln!("asp2sat: error: no answer set to draw");
             1
         }
         other => other,
