@@ -1320,6 +1320,20 @@ fn solve_is_the_default_subcommand() {
 }
 
 #[test]
+fn project_mode_without_project_directives_projects_onto_nothing() {
+    // clingo 5.4: `{a;b}. #show a/0.` with `-n 0 --project=project` has one
+    // model (the projection onto no atom); `show` and `auto` two.
+    for (mode, models) in [("project", "1"), ("show", "2"), ("auto", "2"), ("no", "4")] {
+        asp2sat()
+            .args(["-", "-n", "0", "--outf=2", &format!("--project={mode}")])
+            .write_stdin("{a;b}.\n#show a/0.\n")
+            .assert()
+            .code(30)
+            .stdout(predicate::str::contains(format!("\"Number\": {models},")));
+    }
+}
+
+#[test]
 fn options_scripts_pass_to_clingo_are_accepted() {
     for args in [
         &["-V0", "fixtures/cli/three_models.lp"][..],

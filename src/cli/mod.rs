@@ -1019,8 +1019,11 @@ fn solve(config: Config) -> u8 {
                 Err(code) => return code,
             };
         lock(&progress).timings.ground += ground_start.elapsed();
-        if config.project == Projection::Show {
-            program.projection = None; // the shown atoms, even with `#project`
+        match config.project {
+            Projection::Show => program.projection = None, // even with `#project`
+            // No `#project` directive: clingo projects onto no atom at all.
+            Projection::Project => _ = program.projection.get_or_insert_with(Vec::new),
+            Projection::Auto | Projection::No => {}
         }
         let call = solve_call(&program, &config, &progress, &loaded.sources, step == 0);
         release_at_exit(program);
