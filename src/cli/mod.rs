@@ -45,8 +45,8 @@ use args::{
 };
 use clap::Parser;
 use output::{
-    Blamed, Format, Interruption, OptMode, OptimizationSummary, Outcome, Sizes, Style, Summary,
-    Timings, Witness,
+    Blamed, Format, Interruption, JsonDocument, OptMode, OptimizationSummary, Outcome, Sizes,
+    Style, Summary, Timings, Witness,
 };
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
@@ -451,8 +451,14 @@ struct Progress {
     style: Style,
     quiet: Quiet,
     inputs: Vec<String>,
-    /// The models each solver call reported, for the JSON output.
-    calls: Vec<Vec<Witness>>,
+    /// Solver calls started.
+    calls: usize,
+    /// The JSON document written so far, with `--outf=2`.
+    json: JsonDocument,
+    /// The last model of the JSON output, written when the next one comes
+    /// or the call ends: brave and cautious consequences are added to it
+    /// first.
+    unwritten: Option<Witness>,
     models: usize,
     /// The last model, with its number, when `--quiet=1` holds it back for
     /// the end of the run.
@@ -531,14 +537,14 @@ impl Progress {
             Format::Json => {
                 if show_model {
                     let atoms = answer.atoms(symbols);
-                    let call = self.calls.last_mut().expect("a call is under way");
-                    call.push(Witness {
+                    self.write_unwritten();
+                    self.unwritten = Some(Witness {
                         atoms,
                         costs,
                         consequences: None,
                     });
                 }
-                return true;
+                return self.output_error.is_none();
             }
             Format::Text | Format::Competition => {}
         }
@@ -585,8 +591,7 @@ impl Progress {
         }
         match self.style.format {
             Format::Json => {
-                let last = self.calls.last_mut().and_then(|call| call.last_mut());
-                if let Some(witness) = last.filter(|_| self.quiet.models == 0) {
+                if let Some(witness) = &mut self.unwritten {
                     witness.consequences = bounds;
                 }
             }
@@ -594,6 +599,24 @@ impl Progress {
                 self.print(|out| writeln!(out, "Consequences: [{lower};{upper}]"));
             }
             _ => {}
+        }
+    }
+
+    /// Starts the JSON output's next solver call.
+    fn begin_call(&mut self) {
+        self.calls += 1;
+        if self.style.format == Format::Json {
+            self.write_unwritten();
+            let text = self.json.open_call(&self.inputs);
+            self.print(|out| out.write_all(text.as_bytes()));
+        }
+    }
+
+    /// Writes the JSON output's last model.
+    fn write_unwritten(&mut self) {
+        if let Some(witness) = self.unwritten.take() {
+            let text = self.json.witness(&witness);
+            self.print(|out| out.write_all(text.as_bytes()));
         }
     }
 
@@ -615,9 +638,9 @@ impl Progress {
         match self.style.format {
             Format::Nothing => return,
             Format::Json => {
-                if let Some(call) = self.calls.last_mut() {
-                    call.extend(held.map(|(_, witness)| witness));
-                }
+                self.write_unwritten();
+                self.unwritten = held.map(|(_, witness)| witness);
+                self.write_unwritten();
             }
             Format::Text | Format::Competition => {
                 if let Some((number, witness)) = held {
@@ -646,14 +669,14 @@ impl Progress {
                 (name, count)
             }),
             models: self.models,
-            calls: self.calls.len(),
+            calls: self.calls,
             timings: &self.timings,
             stats: sizes,
             optimization: self.optimization.as_ref(),
             explanation: self.explanation.as_deref(),
         };
         let text = if self.style.format == Format::Json {
-            output::json(&self.inputs, &self.calls, &summary)
+            self.json.close(&self.inputs, &summary)
         } else {
             output::summary_text(&summary, self.style)
         };
@@ -954,7 +977,9 @@ fn solve(config: Config) -> u8 {
         style,
         quiet: config.quiet,
         inputs: config.inputs.clone(),
-        calls: Vec::new(),
+        calls: 0,
+        json: JsonDocument::default(),
+        unwritten: None,
         models: 0,
         held: None,
         optimization: None,
@@ -1208,7 +1233,7 @@ fn solve_call(
         let mut progress = lock(progress);
         progress.timings.translate += enumerator.stats().translate_time;
         progress.solve_started.get_or_insert_with(Instant::now);
-        progress.calls.push(Vec::new());
+        progress.begin_call();
         progress.optimization = optimizing.then(|| OptimizationSummary {
             mode: config.opt_mode,
             ..OptimizationSummary::default()

@@ -413,67 +413,102 @@ pub struct Witness {
     pub consequences: Option<(usize, usize)>,
 }
 
-/// One solver call of the JSON document, with its models.
-fn json_call(witnesses: &[Witness]) -> String {
-    let mut out = String::from("    {\n");
-    if !witnesses.is_empty() {
-        out.push_str("      \"Witnesses\": [\n");
-        let rendered: Vec<String> = witnesses
-            .iter()
-            .map(|w| {
-                let values: Vec<String> = w.atoms.iter().map(|a| json_string(a)).collect();
-                let costs = match &w.costs {
-                    Some(costs) => format!(
-                        ",\n          \"Costs\": [\n            {}\n          ]",
-                        joined(costs, ", ")
-                    ),
-                    None => String::new(),
-                };
-                let consequences = match w.consequences {
-                    Some((lower, upper)) => format!(
-                        ",\n          \"Consequences\": {{\n            \"True\": {lower},\n            \"Open\": {}\n          }}",
-                        upper - lower
-                    ),
-                    None => String::new(),
-                };
-                format!(
-                    "        {{\n          \"Value\": [\n            {}\n          ]{costs}{consequences}\n        }}",
-                    values.join(", ")
-                )
-            })
-            .collect();
-        out.push_str(&rendered.join(",\n"));
-        out.push_str("\n      ]\n");
-    } else {
-        out.push('\n');
-    }
-    out.push_str("    }");
-    out
+/// clingo's `--outf=2` document, laid out as clingo lays it out and
+/// written as clingo writes it, piece by piece while the run goes on: a
+/// reader sees each model when it is found (`| head` ends the run), and a
+/// long enumeration keeps no list of its models. Each method returns the
+/// next piece of text.
+#[derive(Default)]
+pub struct JsonDocument {
+    /// Solver calls opened so far.
+    calls: usize,
+    /// Models listed in the open call.
+    witnesses: usize,
 }
 
-/// clingo's `--outf=2` document, laid out as clingo lays it out.
-pub fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> String {
+impl JsonDocument {
+    /// Opens a solver call, and before the first one the document.
+    pub fn open_call(&mut self, inputs: &[String]) -> String {
+        let mut out = String::new();
+        if self.calls == 0 {
+            let _ = writeln!(out, "{{\n  \"Solver\": {},", json_string(VERSION_LINE));
+            let input: Vec<String> = if inputs.is_empty() {
+                vec![json_string("stdin")]
+            } else {
+                (inputs.iter())
+                    .map(|i| json_string(display_input(i)))
+                    .collect()
+            };
+            let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
+            out.push_str("  \"Call\": [\n");
+        } else {
+            out.push_str(self.close_call());
+            out.push_str(",\n");
+        }
+        self.calls += 1;
+        self.witnesses = 0;
+        out.push_str("    {\n");
+        out
+    }
+
+    fn close_call(&self) -> &'static str {
+        if self.witnesses > 0 {
+            "\n      ]\n    }"
+        } else {
+            "\n    }"
+        }
+    }
+
+    /// A model of the open call.
+    pub fn witness(&mut self, w: &Witness) -> String {
+        let mut out = String::from(if self.witnesses == 0 {
+            "      \"Witnesses\": [\n"
+        } else {
+            ",\n"
+        });
+        self.witnesses += 1;
+        let values: Vec<String> = w.atoms.iter().map(|a| json_string(a)).collect();
+        let _ = write!(
+            out,
+            "        {{\n          \"Value\": [\n            {}\n          ]",
+            values.join(", ")
+        );
+        if let Some(costs) = &w.costs {
+            let _ = write!(
+                out,
+                ",\n          \"Costs\": [\n            {}\n          ]",
+                joined(costs, ", ")
+            );
+        }
+        if let Some((lower, upper)) = w.consequences {
+            let _ = write!(
+                out,
+                ",\n          \"Consequences\": {{\n            \"True\": {lower},\n            \"Open\": {}\n          }}",
+                upper - lower
+            );
+        }
+        out.push_str("\n        }");
+        out
+    }
+
+    /// The rest of the document: the summary. A run that stopped before its
+    /// first call still lists one, empty.
+    pub fn close(&mut self, inputs: &[String], s: &Summary<'_>) -> String {
+        let mut out = String::new();
+        if self.calls == 0 {
+            out = self.open_call(inputs);
+        }
+        out.push_str(self.close_call());
+        out.push_str("\n  ],\n");
+        out.push_str(&json_summary(s));
+        out
+    }
+}
+
+/// The JSON document's keys after `Call`.
+fn json_summary(s: &Summary<'_>) -> String {
     let t = s.timings;
     let mut out = String::new();
-    let _ = writeln!(out, "{{\n  \"Solver\": {},", json_string(VERSION_LINE));
-    let input: Vec<String> = if inputs.is_empty() {
-        vec![json_string("stdin")]
-    } else {
-        inputs
-            .iter()
-            .map(|i| json_string(display_input(i)))
-            .collect()
-    };
-    let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
-    // A run that stopped before its first call still lists one, empty.
-    let no_call = [Vec::new()];
-    let calls = if calls.is_empty() {
-        &no_call[..]
-    } else {
-        calls
-    };
-    let calls: Vec<String> = calls.iter().map(|witnesses| json_call(witnesses)).collect();
-    let _ = writeln!(out, "  \"Call\": [\n{}\n  ],", calls.join(",\n"));
     let _ = writeln!(out, "  \"Result\": {},", json_string(s.result()));
     if let Some(interruption) = s.interrupted {
         let _ = writeln!(out, "  \"{}\": 1,", interruption.key());
@@ -557,6 +592,19 @@ pub fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The whole document of a run whose calls found `calls`.
+    fn json(inputs: &[String], calls: &[Vec<Witness>], s: &Summary<'_>) -> String {
+        let mut document = JsonDocument::default();
+        let mut out = String::new();
+        for witnesses in calls {
+            out += &document.open_call(inputs);
+            for w in witnesses {
+                out += &document.witness(w);
+            }
+        }
+        out + &document.close(inputs, s)
+    }
 
     #[test]
     fn exit_codes_follow_clingo() {
