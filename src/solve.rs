@@ -211,13 +211,9 @@ impl Enumerator {
     /// The next answer set in [`Backtracking`]'s order.
     fn search(&mut self) -> Option<AnswerSet> {
         loop {
-            let assumptions = match self.backtracking.assumptions() {
-                Some(assumptions) => assumptions,
-                None if self.backtracking.started => {
-                    self.exhausted = true;
-                    return None;
-                }
-                None => Vec::new(),
+            let Some(assumptions) = self.backtracking.assumptions() else {
+                self.exhausted = true;
+                return None;
             };
             if self.stable_model(&assumptions) {
                 self.exhausted |= self.stats.deterministic;
@@ -464,14 +460,6 @@ fn distinguishing_literals(
     translation: &Translation,
     project: bool,
 ) -> Vec<Lit> {
-    let mut fact_vars = vec![false; translation.stats().variables()];
-    let fact_rules = program.rules.iter().filter_map(|rule| match rule.head {
-        Head::Atom(atom) if rule.body.is_empty() => Some(atom),
-        _ => None,
-    });
-    for atom in (program.atom_ids().filter(|&a| program.is_fact(a))).chain(fact_rules) {
-        fact_vars[translation.atom_var(atom).index()] = true;
-    }
     let candidates: Vec<Lit> = match (&program.projection, project) {
         (Some(atoms), true) => atoms.iter().map(|&a| translation.atom_lit(a)).collect(),
         (None, true) => (translation.shown().iter())
@@ -481,17 +469,21 @@ fn distinguishing_literals(
             .map(|var| var.positive())
             .collect(),
     };
-    let mut seen = vec![false; fact_vars.len()];
+    // Facts, true in every answer set, and variables listed already.
+    let size = (translation.atom_vars().iter().map(|var| var.index() + 1))
+        .chain(candidates.iter().map(|lit| lit.var().index() + 1))
+        .max()
+        .unwrap_or(0);
+    let mut left_out = vec![false; size];
+    let fact_rules = program.rules.iter().filter_map(|rule| match rule.head {
+        Head::Atom(atom) if rule.body.is_empty() => Some(atom),
+        _ => None,
+    });
+    for atom in (program.atom_ids().filter(|&a| program.is_fact(a))).chain(fact_rules) {
+        left_out[translation.atom_var(atom).index()] = true;
+    }
     (candidates.into_iter())
-        .filter(|lit| {
-            let var = lit.var().index();
-            let new = !fact_vars.get(var).copied().unwrap_or(false)
-                && !seen.get(var).copied().unwrap_or(true);
-            if new {
-                seen[var] = true;
-            }
-            new
-        })
+        .filter(|lit| !std::mem::replace(&mut left_out[lit.var().index()], true))
         .collect()
 }
 
@@ -543,9 +535,12 @@ struct Frame {
 }
 
 impl Backtracking {
-    /// What the next search assumes; `None` once every frame is done.
+    /// What the next search assumes: nothing for the first one; `None`
+    /// once every frame is done.
     fn assumptions(&self) -> Option<Vec<Lit>> {
-        let frame = self.frames.last()?;
+        let Some(frame) = self.frames.last() else {
+            return (!self.started).then(Vec::new);
+        };
         let mut assumptions = frame.model[..frame.fixed].to_vec();
         assumptions.extend(self.frames.iter().map(|frame| frame.active));
         Some(assumptions)
@@ -558,9 +553,7 @@ impl Backtracking {
         let fixed = match self.frames.last_mut() {
             Some(frame) if frame.blocked < BLOCKED_PER_FRAME => {
                 frame.blocked += 1;
-                let mut block = vec![!frame.active];
-                block.extend(model[frame.fixed..].iter().map(|&lit| !lit));
-                solver.add_clause(&block);
+                solver.add_clause(&frame.excluding(&model));
                 return 1;
             }
             Some(frame) => {
@@ -581,16 +574,15 @@ impl Backtracking {
                 None => 0,
             };
         }
-        let active = solver.new_var().positive();
-        let mut differ = vec![!active];
-        differ.extend(model[fixed..].iter().map(|&lit| !lit));
-        solver.add_clause(&differ);
-        self.frames.push(Frame {
+        let frame = Frame {
             model,
             fixed,
-            active,
+            active: solver.new_var().positive(),
             blocked: 0,
-        });
+        };
+        // Its first answer set, found already.
+        solver.add_clause(&frame.excluding(&frame.model));
+        self.frames.push(frame);
         1
     }
 
@@ -618,6 +610,14 @@ impl Backtracking {
 }
 
 impl Frame {
+    /// The clause that excludes the answer set of the frame whose
+    /// distinguishing literals are `model`.
+    fn excluding(&self, model: &[Lit]) -> Vec<Lit> {
+        let mut clause = vec![!self.active];
+        clause.extend(model[self.fixed..].iter().map(|&lit| !lit));
+        clause
+    }
+
     /// The clause that excludes the subtree of the answer sets that first
     /// differ from the frame's model at position `differs`.
     fn subtree_done(&self, differs: usize) -> Vec<Lit> {

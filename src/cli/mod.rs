@@ -615,9 +615,13 @@ impl Progress {
     /// Writes the JSON output's last model.
     fn write_unwritten(&mut self) {
         if let Some(witness) = self.unwritten.take() {
-            let text = self.json.witness(&witness);
-            self.print(|out| out.write_all(text.as_bytes()));
+            self.write_witness(&witness);
         }
+    }
+
+    fn write_witness(&mut self, witness: &Witness) {
+        let text = self.json.witness(witness);
+        self.print(|out| out.write_all(text.as_bytes()));
     }
 
     /// Prints what is held back and the summary; `interrupted` when the
@@ -639,8 +643,9 @@ impl Progress {
             Format::Nothing => return,
             Format::Json => {
                 self.write_unwritten();
-                self.unwritten = held.map(|(_, witness)| witness);
-                self.write_unwritten();
+                if let Some((_, witness)) = held {
+                    self.write_witness(&witness);
+                }
             }
             Format::Text | Format::Competition => {
                 if let Some((number, witness)) = held {
@@ -1113,10 +1118,7 @@ fn explain(
 ) -> Result<Option<Vec<Span>>, u8> {
     let nothing_to_explain = || {
         if config.warnings.shows("other") {
-            let _ = writeln!(
-                std::io::stderr(),
-                "asp2sat: info: there is nothing to explain: the program has an answer set"
-            );
+            stderrln!("asp2sat: info: there is nothing to explain: the program has an answer set");
         }
         Ok(None)
     };
