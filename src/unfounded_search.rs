@@ -541,38 +541,59 @@ pub fn answer_sets(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{Rng, random_program, stable_models};
+    use crate::translate::testing::{
+        Rng, random_program, random_program_with_aggregates, stable_models,
+    };
 
-    /// Random programs (with loops, choices and disjunctions): the answer
-    /// sets found are the brute-force checker's.
+    /// The answer sets found, as bit sets over the atoms, against the
+    /// brute-force checker's; whether the unfounded-set check propagated.
+    fn compare(program: &GroundProgram, round: usize) -> Option<bool> {
+        let (models, stats) = answer_sets(program, 0).ok()?;
+        let mut found: Vec<u64> = (models.iter())
+            .map(|m| (m.iter().enumerate()).fold(0, |acc, (a, &v)| acc | (u64::from(v) << a)))
+            .collect();
+        found.sort_unstable();
+        let mut expected = stable_models(program);
+        expected.sort_unstable();
+        let mut text = Vec::new();
+        crate::ground_text::write(&mut text, program).expect("writing into a Vec");
+        let text = String::from_utf8(text).expect("symbols are UTF-8");
+        assert_eq!(found, expected, "round {round}: {text}");
+        Some(stats.unfounded_propagations > 0)
+    }
+
+    /// Random programs (with loops, choices and disjunctions).
     #[test]
     fn unfounded_search_matches_brute_force() {
         let mut rng = Rng::new(2027);
         let (mut compared, mut with_propagation) = (0, 0);
         for round in 0..20000 {
             let program = random_program(&mut rng, 8, round % 2 == 1);
-            let Ok((models, stats)) = answer_sets(&program, 0) else {
-                continue;
-            };
-            let mut found: Vec<u64> = (models.iter())
-                .map(|m| (m.iter().enumerate()).fold(0, |acc, (a, &v)| acc | (u64::from(v) << a)))
-                .collect();
-            found.sort_unstable();
-            let mut expected = stable_models(&program);
-            expected.sort_unstable();
-            let mut text = Vec::new();
-            crate::ground_text::write(&mut text, &program).unwrap();
-            assert_eq!(
-                found,
-                expected,
-                "round {round}: {}",
-                String::from_utf8(text).unwrap()
-            );
-            compared += 1;
-            with_propagation += usize::from(stats.unfounded_propagations > 0);
+            if let Some(propagated) = compare(&program, round) {
+                compared += 1;
+                with_propagation += usize::from(propagated);
+            }
         }
         assert!(
             compared > 15000 && with_propagation > 3000,
+            "{compared}, {with_propagation}"
+        );
+    }
+
+    /// Random programs with aggregates (the recursive ones are refused).
+    #[test]
+    fn unfounded_search_matches_brute_force_with_aggregates() {
+        let mut rng = Rng::new(2028);
+        let (mut compared, mut with_propagation) = (0, 0);
+        for round in 0..5000 {
+            let program = random_program_with_aggregates(&mut rng, 7);
+            if let Some(propagated) = compare(&program, round) {
+                compared += 1;
+                with_propagation += usize::from(propagated);
+            }
+        }
+        assert!(
+            compared > 4000 && with_propagation > 700,
             "{compared}, {with_propagation}"
         );
     }
