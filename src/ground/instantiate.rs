@@ -577,6 +577,23 @@ impl<'s> Instantiator<'s> {
         }
     }
 
+    /// Adds facts, each atom `(pred, symbol)` certainly true. They join
+    /// their relations at once: a component's rules see them as new in
+    /// its first round, as they would see the atoms of its rules' first
+    /// evaluation.
+    pub fn add_facts(&mut self, facts: &[(PredId, SymId)]) {
+        let mut new_members = Vec::new();
+        for &(pred, symbol) in facts {
+            let a = self.atoms.get_or_insert(symbol, pred);
+            if !self.atoms.defined[a as usize] {
+                self.atoms.defined[a as usize] = true;
+                new_members.push((pred, a));
+            }
+            self.atoms.fact[a as usize] = true;
+        }
+        self.add_members(new_members);
+    }
+
     /// clingo's `redefinition of atom` errors: the atoms that a group
     /// defines, other than as a fact, and an earlier group defined too,
     /// each with its first rule of the group (none for a fact, which has no
