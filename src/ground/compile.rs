@@ -252,6 +252,7 @@ impl<'a> Compiler<'a> {
         };
         let mut args = Vec::new();
         self.facts.reserve(facts.len());
+        self.symbols.reserve(facts.node_count());
         for i in 0..facts.len() {
             let atom = facts.atom(i);
             let FactTerm::Function {

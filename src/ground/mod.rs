@@ -332,7 +332,11 @@ pub fn ground_parts(
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
     let costs = cost_levels(&atoms, &preds, &symbols);
-    let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
+    let shown_preds: Vec<bool> = preds
+        .ids()
+        .map(|p| show.shows(&preds.signature(p)))
+        .collect();
+    let shown = |a: usize| shown_preds[atoms.preds[a].index()];
     let projected =
         projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
     let mut program =

@@ -63,6 +63,11 @@ impl Facts {
         self.entries.is_empty()
     }
 
+    /// The number of nodes of all atoms: at most as many distinct terms.
+    pub fn node_count(&self) -> usize {
+        self.terms.len()
+    }
+
     pub fn name(&self, name: NameIndex) -> &str {
         &self.names[name.0 as usize]
     }

@@ -327,8 +327,8 @@ fn token(i: In) -> IResult<In, K> {
 struct Lexer<'s> {
     src: &'s str,
     file: FileId,
-    /// The input not lexed yet.
-    rest: In<'s>,
+    /// Where the input not lexed yet starts.
+    offset: usize,
     /// The tokens from index `first` on that are lexed and not forgotten;
     /// the last is `Eof` once the whole input is lexed.
     tokens: Vec<Token>,
@@ -345,7 +345,7 @@ impl<'s> Lexer<'s> {
         Lexer {
             src,
             file,
-            rest: In::new(src),
+            offset: 0,
             tokens: Vec::new(),
             first: 0,
             finished: false,
@@ -393,7 +393,7 @@ impl<'s> Lexer<'s> {
     /// `#include <file>`, or `Eof`.
     fn lex_step(&mut self) {
         let src = self.src;
-        let here = self.rest.location_offset();
+        let here = self.offset;
         let off = self.skip_trivia(here);
         if off > here {
             self.extendable_error = false;
@@ -406,9 +406,9 @@ impl<'s> Lexer<'s> {
         let next = if src.as_bytes()[off] == b'"' {
             self.string(off)
         } else {
-            match token(self.rest.take_from(off - here)) {
+            match token(In::new(&src[off..])) {
                 Ok((rest, kind)) => {
-                    let end = rest.location_offset();
+                    let end = off + rest.location_offset();
                     match (kind, &src[off..end]) {
                         (K::Directive, "#script") => self.script(off, end),
                         (K::Directive, "#include") => {
@@ -424,7 +424,7 @@ impl<'s> Lexer<'s> {
                 Err(_) => self.unexpected_char(off),
             }
         };
-        self.rest = self.rest.take_from(next - here);
+        self.offset = next;
     }
     fn push(&mut self, kind: K, start: usize, end: usize) {
         self.tokens.push(Token { kind, start, end });
