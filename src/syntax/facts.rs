@@ -184,22 +184,22 @@ impl FactsBuilder {
 
     /// Adds the statement if it is a fact that [`Facts`] can hold (one
     /// positive atom of numbers, constants, strings, functions and tuples,
-    /// its `.` right after it; not `#true.`); gives it back otherwise.
-    pub fn push(&mut self, statement: Statement) -> Result<(), Statement> {
+    /// its `.` right after it; not `#true.`): whether it did.
+    pub fn push(&mut self, statement: &Statement) -> bool {
         let StatementKind::Rule { head, body } = &statement.kind else {
-            return Err(statement);
+            return false;
         };
         let Head::Disjunction(disjuncts) = head else {
-            return Err(statement);
+            return false;
         };
         let [disjunct] = &disjuncts[..] else {
-            return Err(statement);
+            return false;
         };
         let atom = &disjunct.atom;
         let (name, args): (&str, &[Term]) = match &atom.term.kind {
             TermKind::Constant(name) => (name, &[]),
             TermKind::Function { name, args } => (name, args),
-            _ => return Err(statement),
+            _ => return false,
         };
         let negative = atom.strong_negation;
         // `#true.` and `#false.` are not atoms.
@@ -213,7 +213,7 @@ impl FactsBuilder {
             && u16::try_from(args.len()).is_ok()
             && args.iter().all(storable);
         if !written_as_stored {
-            return Err(statement);
+            return false;
         }
         let first_term = self.facts.terms.len() as u32;
         let name = self.name(name);
@@ -230,7 +230,7 @@ impl FactsBuilder {
             start: statement.span.start,
             end: statement.span.end,
         });
-        Ok(())
+        true
     }
 
     /// The facts collected, leaving the builder empty.

@@ -108,7 +108,7 @@ pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnos
         parser.forget_read_tokens();
         match parser.statement() {
             Ok(statement) => {
-                if let Err(statement) = facts.push(statement) {
+                if !facts.push(&statement) {
                     end_of_facts(&mut facts, &mut statements);
                     statements.push(statement);
                 }
