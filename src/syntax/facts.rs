@@ -233,6 +233,41 @@ impl FactsBuilder {
         true
     }
 
+    /// Starts a fact read from tokens: its first node will be at the mark.
+    pub fn mark(&self) -> usize {
+        self.facts.terms.len()
+    }
+
+    /// Drops the nodes from `mark` on: the fact started there is not one
+    /// that [`Facts`] holds.
+    pub fn abandon(&mut self, mark: usize) {
+        self.facts.terms.truncate(mark);
+    }
+
+    /// Appends a node of the fact being read.
+    pub fn node(&mut self, node: FactTerm) {
+        self.facts.terms.push(node);
+    }
+
+    /// Sets the arity of the function node at `at`, once its arguments are
+    /// read.
+    pub fn set_arity(&mut self, at: usize, arguments: u16) {
+        if let FactTerm::Function { arity, .. } | FactTerm::Tuple { arity } =
+            &mut self.facts.terms[at]
+        {
+            *arity = arguments;
+        }
+    }
+
+    /// Ends the fact whose nodes start at `mark`: the statement `start..end`.
+    pub fn finish(&mut self, mark: usize, start: usize, end: usize) {
+        self.facts.entries.push(FactEntry {
+            first_term: mark as u32,
+            start: start as u32,
+            end: end as u32,
+        });
+    }
+
     /// The facts collected, leaving the builder empty.
     pub fn take(&mut self) -> Facts {
         self.index.clear();
@@ -262,7 +297,7 @@ impl FactsBuilder {
         }
     }
 
-    fn name(&mut self, text: &str) -> NameIndex {
+    pub fn name(&mut self, text: &str) -> NameIndex {
         let hash = FxBuildHasher.hash_one(text);
         let names = &mut self.facts.names;
         let found = self.index.find(hash, |&i| &*names[i as usize] == text);

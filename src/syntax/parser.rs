@@ -27,7 +27,7 @@ use crate::syntax::ast::{
     CmpOp, Guard, Head, HeadAggregateElement, HeadComparison, HeadLiteral, Literal, Naf,
     OptimizeElement, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
 };
-use crate::syntax::facts::FactsBuilder;
+use crate::syntax::facts::{FactTerm, FactsBuilder};
 
 /// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
 /// [`Parser::literal_elements`]) as a cost tuple: its weight (1 when none is
@@ -63,6 +63,10 @@ fn weighted_literal(element: AggregateElement) -> OptimizeElement {
 
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
 const MAX_DEPTH: usize = 256;
+
+/// How deep [`Parser::plain_fact`] nests functions; deeper ones are left to
+/// the parser's general path, which reports what is too deep.
+const MAX_PLAIN_DEPTH: usize = 64;
 
 /// How deep a term's tree of binary operators may grow: `1+1+…+1` is a
 /// chain as deep as it is long, and grounding walks it recursively.
@@ -106,6 +110,9 @@ pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnos
     };
     while parser.peek() != K::Eof {
         parser.forget_read_tokens();
+        if parser.plain_fact(&mut facts) {
+            continue;
+        }
         match parser.statement() {
             Ok(statement) => {
                 if !facts.push(&statement) {
@@ -853,6 +860,103 @@ impl<'s> Parser<'s> {
                 }
             }
         }
+    }
+
+    // --- plain facts ------------------------------------------------------
+
+    /// Reads a fact that [`Facts`](crate::syntax::ast::Facts) holds straight
+    /// into `facts`, without its AST: `p(1,-2,a,"s",f(b)).` or `-p.`, the
+    /// `.` right after the atom. Anything else (tuples, operators, pools,
+    /// an integer out of range, `p()`, deep nesting) leaves the position
+    /// and `facts` as they were, for [`Self::statement`], which reads such
+    /// a fact to the same entry of `facts`.
+    fn plain_fact(&mut self, facts: &mut FactsBuilder) -> bool {
+        let (start, mark) = (self.pos, facts.mark());
+        if self.plain_fact_tokens(facts, mark).is_some() {
+            return true;
+        }
+        self.pos = start;
+        facts.abandon(mark);
+        false
+    }
+
+    fn plain_fact_tokens(&mut self, facts: &mut FactsBuilder, mark: usize) -> Option<()> {
+        let first = self.tok();
+        let negative = self.eat(K::Minus).is_some();
+        let name = self.eat(K::Ident)?;
+        if negative && name.start != first.end {
+            return None; // `- p`: the atom's term does not start at `p`
+        }
+        let name_index = facts.name(self.text(name));
+        facts.node(FactTerm::Function {
+            name: name_index,
+            arity: 0,
+            negative,
+        });
+        if self.eat(K::LParen).is_some() {
+            self.plain_arguments(facts, mark, 1)?;
+        }
+        let atom_end = self.prev_end();
+        let dot = self.eat(K::Dot)?;
+        if dot.start != atom_end {
+            return None;
+        }
+        facts.finish(mark, first.start, dot.end);
+        Some(())
+    }
+
+    /// The arguments after `(` up to and including `)` of the function
+    /// node at `function`: at least one, each a plain term.
+    fn plain_arguments(
+        &mut self,
+        facts: &mut FactsBuilder,
+        function: usize,
+        depth: usize,
+    ) -> Option<()> {
+        let mut arity: u16 = 0;
+        loop {
+            self.plain_term(facts, depth)?;
+            arity = arity.checked_add(1)?;
+            if self.eat(K::Comma).is_none() {
+                break;
+            }
+        }
+        self.eat(K::RParen)?;
+        facts.set_arity(function, arity);
+        Some(())
+    }
+
+    /// A number (`-` before it folded in, as [`Self::unary`] does), a
+    /// constant, a string or a function of those.
+    fn plain_term(&mut self, facts: &mut FactsBuilder, depth: usize) -> Option<()> {
+        let token = self.bump();
+        let node = match token.kind {
+            K::Int => FactTerm::Integer(self.integer_value(token, false)?),
+            K::Minus if self.at(K::Int) => {
+                let digits = self.bump();
+                FactTerm::Integer(self.integer_value(digits, true)?)
+            }
+            K::Str => FactTerm::String(facts.name(&unescape(self.text(token)))),
+            K::Ident if self.at(K::LParen) => {
+                if depth >= MAX_PLAIN_DEPTH || self.peek_at(self.pos + 1) == K::RParen {
+                    return None;
+                }
+                self.bump();
+                let function = facts.mark();
+                let name = facts.name(self.text(token));
+                facts.node(FactTerm::Function {
+                    name,
+                    arity: 0,
+                    negative: false,
+                });
+                self.plain_arguments(facts, function, depth + 1)?;
+                return Some(());
+            }
+            K::Ident => FactTerm::Constant(facts.name(self.text(token))),
+            _ => return None,
+        };
+        facts.node(node);
+        Some(())
     }
 
     // --- statements -------------------------------------------------------
@@ -2129,25 +2233,29 @@ impl<'s> Parser<'s> {
     }
 
     fn integer(&self, token: Token, negative: bool, start: usize) -> PResult<Term> {
+        let value = self.integer_value(token, negative).ok_or_else(|| {
+            Fail(Some(Diagnostic::error(
+                self.span(start, token.end),
+                "integer out of range",
+            )))
+        })?;
+        Ok(self.term_at(TermKind::Integer(value), start, token.end))
+    }
+
+    /// The value of an integer literal, negated when `negative`; `None`
+    /// when it does not fit an `i32`.
+    fn integer_value(&self, token: Token, negative: bool) -> Option<i32> {
         let limit = if negative {
             1u64 << 31
         } else {
             i32::MAX as u64
         };
-        let magnitude = literal_value(self.text(token))
-            .filter(|&v| v <= limit)
-            .ok_or_else(|| {
-                Fail(Some(Diagnostic::error(
-                    self.span(start, token.end),
-                    "integer out of range",
-                )))
-            })?;
-        let value = if negative {
+        let magnitude = literal_value(self.text(token)).filter(|&v| v <= limit)?;
+        Some(if negative {
             (-(magnitude as i64)) as i32
         } else {
             magnitude as i32
-        };
-        Ok(self.term_at(TermKind::Integer(value), start, token.end))
+        })
     }
 
     fn primary(&mut self) -> PResult<Term> {
@@ -3346,7 +3454,110 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
     }
 
+    /// The texts [`plain_facts_read_as_the_general_path_reads_them`] tries:
+    /// facts and near-facts, and pieces of about everything that makes a
+    /// statement something else.
+    fn fact_like_pieces() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        let term = r#"(-?[0-9]{1,10}|- 7|0x1F|a|_b|"s"|"a\"b"|f\((1|b|g\(-2\))\)|X|1\+1|\(1,2\)|f\(\)|#sup)"#;
+        let fact = format!(r"-? ?[pq]( ?\({term}(,{term}){{0,3}}\))?( |%c\n)?\.");
+        let fact = proptest::string::string_regex(&fact).expect("a valid pattern");
+        let piece = proptest::sample::select(FACT_PIECES).prop_map(str::to_owned);
+        proptest::prop_oneof![3 => fact, 1 => piece]
+    }
+
+    const FACT_PIECES: &[&str] = &[
+        "p",
+        "q2",
+        "f",
+        "_g",
+        "(",
+        ")",
+        ",",
+        ".",
+        "-",
+        "1",
+        "42",
+        "0x1F",
+        "2147483647",
+        "2147483648",
+        "\"s\"",
+        "\"a\\\"b\"",
+        "X",
+        "+",
+        ";",
+        "..",
+        " ",
+        "\n",
+        "%c\n",
+        ":-",
+        "|",
+        "#sup",
+        "()",
+        "not ",
+        "f(",
+        "p(",
+        "1)",
+        "(1,2)",
+    ];
+
+    /// Each statement of `src` (each fact of a run) as `render` shows it,
+    /// with its span and its head's, and the messages.
+    fn statements_and_spans(statements: &[Statement], diagnostics: &[Diagnostic]) -> Vec<String> {
+        let expanded = statements.iter().flat_map(|s| match &s.kind {
+            StatementKind::Facts(facts) => facts.statements(s.span.file).collect(),
+            _ => vec![s.clone()],
+        });
+        let head_span = |s: &Statement| match &s.kind {
+            StatementKind::Rule {
+                head: Head::Disjunction(disjuncts),
+                ..
+            } => disjuncts
+                .iter()
+                .map(|d| (d.span, d.atom.span, d.atom.term.span))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut lines: Vec<String> = expanded
+            .map(|s| format!("{} {:?} {:?}", statement(&s), s.span, head_span(&s)))
+            .collect();
+        lines.extend(
+            diagnostics
+                .iter()
+                .map(|d| format!("{:?} {}", d.span, d.message)),
+        );
+        lines
+    }
+
     proptest::proptest! {
+        /// A fact read by the plain-fact path is the statement the general
+        /// path reads, and anything else is left to the general path.
+        #[test]
+        fn plain_facts_read_as_the_general_path_reads_them(
+            pieces in proptest::collection::vec(fact_like_pieces(), 0..30)
+        ) {
+            let src = pieces.concat();
+            let (statements, diagnostics) = parse_program(&src, FileId(0));
+            let mut parser = Parser::new(&src, FileId(0));
+            let mut general = Vec::new();
+            let mut messages = Vec::new();
+            while parser.peek() != K::Eof {
+                match parser.statement() {
+                    Ok(statement) => general.push(statement),
+                    Err(Fail(diagnostic)) => {
+                        messages.extend(diagnostic);
+                        parser.recover();
+                    }
+                }
+            }
+            messages.splice(0..0, parser.lexer.into_inner().finish());
+            messages.sort_by_key(|d| d.span.start);
+            proptest::prop_assert_eq!(
+                statements_and_spans(&statements, &diagnostics),
+                statements_and_spans(&general, &messages)
+            );
+        }
+
         #[test]
         fn never_panics_on_program_like_text(src in "[a-zA-Z0-9_ .,;:|(){}\\[\\]\"%*#+\\-/\\\\<>=!~?^&@'\n]{0,80}") {
             let _ = parse_program(&src, FileId(0));
