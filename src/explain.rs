@@ -91,36 +91,47 @@ fn fact_files(statements: &[Statement]) -> Vec<FileId> {
 /// directives (`#show`, `#const`, `#include`, `#external`, `#edge`, ...)
 /// are hard, and optimize statements never make a program unsatisfiable.
 pub fn guard(statements: &[Statement], scope: Scope) -> Guarded {
-    let mut guarded = Vec::with_capacity(statements.len());
-    let mut blamed = Vec::new();
+    let mut guarded = Guarded {
+        statements: Vec::with_capacity(statements.len()),
+        blamed: Vec::new(),
+    };
     let fact_files = fact_files(statements);
+    let blames = |fact: bool, file: FileId| match scope {
+        Scope::All => true,
+        Scope::Facts => fact && fact_files.contains(&file),
+        Scope::Rules => !fact,
+    };
     for (statement, (part, _)) in statements.iter().zip(statement_parts(statements)) {
+        let file = statement.span.file;
+        match &statement.kind {
+            StatementKind::Facts(facts) if part == "base" && blames(true, file) => {
+                for fact in facts.statements(file) {
+                    guarded.add_guarded(&fact);
+                }
+            }
+            StatementKind::Rule { .. } if part == "base" && blames(is_fact(statement), file) => {
+                guarded.add_guarded(statement)
+            }
+            _ => guarded.statements.push(statement.clone()),
+        }
+    }
+    guarded
+}
+
+impl Guarded {
+    /// Adds the rule `statement` guarded by the next activation atom.
+    fn add_guarded(&mut self, statement: &Statement) {
         let StatementKind::Rule { head, body } = &statement.kind else {
-            guarded.push(statement.clone());
-            continue;
+            unreachable!("only rules are guarded")
         };
-        if part != "base" {
-            guarded.push(statement.clone());
-            continue;
-        }
-        let fact = is_fact(statement);
-        let blame = match scope {
-            Scope::All => true,
-            Scope::Facts => fact && fact_files.contains(&statement.span.file),
-            Scope::Rules => !fact,
-        };
-        if !blame {
-            guarded.push(statement.clone());
-            continue;
-        }
         let span = statement.span;
-        let activation = activation_atom(blamed.len(), span);
+        let activation = activation_atom(self.blamed.len(), span);
         let mut body = body.clone();
         body.push(BodyElement::Literal(Literal::Atom {
             naf: Naf::Positive,
             atom: activation.clone(),
         }));
-        guarded.push(Statement {
+        self.statements.push(Statement {
             kind: StatementKind::Rule {
                 head: head.clone(),
                 body,
@@ -128,7 +139,7 @@ pub fn guard(statements: &[Statement], scope: Scope) -> Guarded {
             span,
         });
         // Right after the statement, so that it is in the same program part.
-        guarded.push(Statement {
+        self.statements.push(Statement {
             kind: StatementKind::Rule {
                 head: Head::Choice {
                     guards: Vec::new(),
@@ -144,11 +155,7 @@ pub fn guard(statements: &[Statement], scope: Scope) -> Guarded {
             },
             span,
         });
-        blamed.push(span);
-    }
-    Guarded {
-        statements: guarded,
-        blamed,
+        self.blamed.push(span);
     }
 }
 

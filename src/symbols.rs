@@ -95,6 +95,14 @@ fn hash_entry(entry: Entry, arena: &[SymId]) -> u64 {
 }
 
 impl SymbolTable {
+    /// Makes room for `additional` more terms in the hash table, which is
+    /// costly to grow: each growth hashes every term again.
+    pub fn reserve(&mut self, additional: usize) {
+        let (entries, args) = (&self.entries, &self.args);
+        self.table
+            .reserve(additional, |&id| hash_entry(entries[id.0 as usize], args));
+    }
+
     fn args_of_entry(&self, start: u32, arity: u32) -> &[SymId] {
         arguments(&self.args, start, arity)
     }

@@ -1012,7 +1012,7 @@ fn solve(config: Config) -> u8 {
     }
     lock(&progress).print(|out| output::write_header(out, style, &config.inputs));
     let mut timings = Timings::default();
-    let (loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
+    let (mut loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -1049,6 +1049,11 @@ fn solve(config: Config) -> u8 {
                 Err(code) => return code,
             };
         lock(&progress).timings.ground += ground_start.elapsed();
+        if incremental.is_none() && config.explain.is_none() {
+            // Never grounded again: their memory (a big instance's facts)
+            // is the solver's now.
+            loaded.statements = Vec::new();
+        }
         match config.project {
             Projection::Show => program.projection = None, // even with `#project`
             // No `#project` directive: clingo projects onto no atom at all.

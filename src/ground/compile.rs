@@ -9,11 +9,12 @@
 
 use super::eval::{CTerm, Op1};
 use super::predicates::{PredId, Predicates};
-use crate::diagnostics::{Diagnostic, Span};
-use crate::symbols::{SymId, SymbolData, SymbolTable};
+use crate::diagnostics::{Diagnostic, FileId, Span};
+use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
     self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
 };
+use crate::syntax::facts::{FactTerm, Facts, NameIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A body or condition literal over numbered variables.
@@ -197,8 +198,21 @@ pub struct Compiler<'a> {
     /// values: constants that shadow `consts`.
     pub params: Vec<(String, SymId)>,
     pub rules: Vec<CRule>,
+    /// The atoms of the [`Facts`] compiled: a fact needs no rule.
+    pub facts: Vec<(PredId, SymId)>,
+    /// Where the first of those facts of each predicate is, for messages.
+    pub fact_origins: FxHashMap<PredId, Span>,
     pub errors: Vec<Diagnostic>,
     fresh: usize,
+}
+
+/// What the names of one [`Facts`] stand for, looked up once each.
+struct FactNames {
+    functions: Vec<Option<NameId>>,
+    constants: Vec<Option<SymId>>,
+    strings: Vec<Option<SymId>>,
+    /// `(name, arity, negative)` of a fact's atom and its predicate.
+    predicates: Vec<(NameIndex, u16, bool, PredId)>,
 }
 
 /// What kind of rule a body belongs to, for unpooling.
@@ -219,8 +233,111 @@ impl<'a> Compiler<'a> {
             consts,
             params: Vec::new(),
             rules: Vec::new(),
+            facts: Vec::new(),
+            fact_origins: FxHashMap::default(),
             errors: Vec::new(),
             fresh: 0,
+        }
+    }
+
+    /// Interns the atoms of a run of facts of file `file` into
+    /// [`Self::facts`]. Their constants are resolved as in any term.
+    pub fn facts(&mut self, facts: &Facts, file: FileId) {
+        let n = facts.name_count();
+        let mut names = FactNames {
+            functions: vec![None; n],
+            constants: vec![None; n],
+            strings: vec![None; n],
+            predicates: Vec::new(),
+        };
+        let mut args = Vec::new();
+        self.facts.reserve(facts.len());
+        self.symbols.reserve(facts.node_count());
+        for i in 0..facts.len() {
+            let atom = facts.atom(i);
+            let FactTerm::Function {
+                name,
+                arity,
+                negative,
+            } = atom[0]
+            else {
+                unreachable!("a fact's atom starts with its predicate")
+            };
+            let known = (names.predicates.iter())
+                .find(|&&(n, a, s, _)| (n, a, s) == (name, arity, negative));
+            let pred = match known {
+                Some(&(.., pred)) => pred,
+                None => {
+                    let pred = self.preds.intern(facts.name(name), arity.into(), negative);
+                    names.predicates.push((name, arity, negative, pred));
+                    let origin = facts.span(i, file);
+                    self.fact_origins.entry(pred).or_insert(origin);
+                    pred
+                }
+            };
+            let mut at = 1;
+            for _ in 0..arity {
+                let arg = self.fact_term(facts, atom, &mut at, &mut names, &mut args);
+                args.push(arg);
+            }
+            let name = self.function_name(facts, name, &mut names);
+            let symbol = self.symbols.function_of(name, &args, negative);
+            args.clear();
+            self.facts.push((pred, symbol));
+        }
+    }
+
+    /// The term whose nodes start at `terms[*at]`; `stack` holds the
+    /// arguments of the functions around it.
+    fn fact_term(
+        &mut self,
+        facts: &Facts,
+        terms: &[FactTerm],
+        at: &mut usize,
+        names: &mut FactNames,
+        stack: &mut Vec<SymId>,
+    ) -> SymId {
+        let node = terms[*at];
+        *at += 1;
+        let (name, arity) = match node {
+            FactTerm::Integer(n) => return self.symbols.number(n),
+            FactTerm::Constant(name) => {
+                return *names.constants[name.0 as usize]
+                    .get_or_insert_with(|| self.constant(facts.name(name)));
+            }
+            FactTerm::String(text) => {
+                return *names.strings[text.0 as usize]
+                    .get_or_insert_with(|| self.symbols.string(facts.name(text)));
+            }
+            FactTerm::Function { name, arity, .. } => {
+                (self.function_name(facts, name, names), arity)
+            }
+            FactTerm::Tuple { arity } => (self.symbols.name(""), arity),
+        };
+        let base = stack.len();
+        for _ in 0..arity {
+            let arg = self.fact_term(facts, terms, at, names, stack);
+            stack.push(arg);
+        }
+        let symbol = self.symbols.function_of(name, &stack[base..], false);
+        stack.truncate(base);
+        symbol
+    }
+
+    fn function_name(&mut self, facts: &Facts, name: NameIndex, names: &mut FactNames) -> NameId {
+        *names.functions[name.0 as usize].get_or_insert_with(|| self.symbols.name(facts.name(name)))
+    }
+
+    /// The value of the constant `name`: the part's parameter or the
+    /// `#const` of that name, or else the symbol `name` itself.
+    fn constant(&mut self, name: &str) -> SymId {
+        let param = self.params.iter().find(|(p, _)| p == name);
+        match param
+            .map(|&(_, v)| v)
+            .or_else(|| self.consts.get(name).copied())
+        {
+            Some(value) => value,
+            None => self.symbols.function(name, &[], false),
         }
     }
 
@@ -1251,16 +1368,7 @@ impl<'a> Compiler<'a> {
             TermKind::String(s) => CTerm::Sym(self.symbols.string(s)),
             TermKind::Supremum => CTerm::Sym(self.symbols.intern(SymbolData::Supremum)),
             TermKind::Infimum => CTerm::Sym(self.symbols.intern(SymbolData::Infimum)),
-            TermKind::Constant(name) => {
-                let param = self.params.iter().find(|(p, _)| p == name);
-                match param
-                    .map(|&(_, v)| v)
-                    .or_else(|| self.consts.get(name).copied())
-                {
-                    Some(value) => CTerm::Sym(value),
-                    None => CTerm::Sym(self.symbols.function(name, &[], false)),
-                }
-            }
+            TermKind::Constant(name) => CTerm::Sym(self.constant(name)),
             TermKind::Variable(name) => CTerm::Var(scope.var(name, term.span)),
             TermKind::Anonymous => {
                 self.fresh += 1;

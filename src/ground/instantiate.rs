@@ -84,6 +84,14 @@ impl AtomTable {
         atom
     }
 
+    fn reserve(&mut self, additional: usize) {
+        self.syms.reserve(additional);
+        self.preds.reserve(additional);
+        self.defined.reserve(additional);
+        self.fact.reserve(additional);
+        self.by_sym.reserve(additional);
+    }
+
     pub fn find(&self, sym: SymId) -> Option<u32> {
         self.by_sym.get(&sym).copied()
     }
@@ -577,6 +585,24 @@ impl<'s> Instantiator<'s> {
         }
     }
 
+    /// Adds facts, each atom `(pred, symbol)` certainly true. They join
+    /// their relations at once: a component's rules see them as new in
+    /// its first round, as they would see the atoms of its rules' first
+    /// evaluation.
+    pub fn add_facts(&mut self, facts: &[(PredId, SymId)]) {
+        self.atoms.reserve(facts.len());
+        let mut new_members = Vec::with_capacity(facts.len());
+        for &(pred, symbol) in facts {
+            let a = self.atoms.get_or_insert(symbol, pred);
+            if !self.atoms.defined[a as usize] {
+                self.atoms.defined[a as usize] = true;
+                new_members.push((pred, a));
+            }
+            self.atoms.fact[a as usize] = true;
+        }
+        self.add_members(new_members);
+    }
+
     /// clingo's `redefinition of atom` errors: the atoms that a group
     /// defines, other than as a fact, and an earlier group defined too,
     /// each with its first rule of the group (none for a fact, which has no
@@ -776,13 +802,14 @@ impl<'s> Instantiator<'s> {
     }
 
     fn add_members(&mut self, new_members: Vec<(PredId, u32)>) {
+        let mut key = Vec::new();
         for (pred, atom) in new_members {
             let rel = &mut self.relations[pred.index()];
             let position = rel.members.len() as u32;
             rel.members.push(atom);
             let args = self.symbols.args(self.atoms.syms[atom as usize]);
             for (&mask, index) in rel.indexes.iter_mut() {
-                index.entry(key_of(args, mask)).or_default().push(position);
+                add_to_index(index, args, mask, position, &mut key);
             }
         }
     }
@@ -930,12 +957,10 @@ impl<'s> Instantiator<'s> {
             return;
         }
         let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
+        let mut key = Vec::new();
         for (position, &a) in rel.members.iter().enumerate() {
             let args = self.symbols.args(self.atoms.syms[a as usize]);
-            index
-                .entry(key_of(args, mask))
-                .or_default()
-                .push(position as u32);
+            add_to_index(&mut index, args, mask, position as u32, &mut key);
         }
         rel.indexes.insert(mask, index);
     }
@@ -966,12 +991,27 @@ fn bound_mask(atom: &CAtom, bound: &[bool]) -> u64 {
     mask
 }
 
-fn key_of(args: &[SymId], mask: u64) -> Box<[SymId]> {
-    args.iter()
-        .enumerate()
-        .filter(|(i, _)| *i < 64 && mask & (1 << i) != 0)
-        .map(|(_, &s)| s)
-        .collect()
+/// Files the member at `position`, of arguments `args`, under its values
+/// at the positions of `mask`; `key` is scratch space, so that only a new
+/// key is allocated.
+fn add_to_index(
+    index: &mut FxHashMap<Box<[SymId]>, Vec<u32>>,
+    args: &[SymId],
+    mask: u64,
+    position: u32,
+    key: &mut Vec<SymId>,
+) {
+    key.clear();
+    let bound = args.iter().enumerate().take(64);
+    key.extend(
+        bound
+            .filter(|&(i, _)| mask & (1 << i) != 0)
+            .map(|(_, &s)| s),
+    );
+    match index.get_mut(&key[..]) {
+        Some(positions) => positions.push(position),
+        None => _ = index.insert(key.as_slice().into(), vec![position]),
+    }
 }
 
 /// The state of one evaluation: the binding, and the ground body built so

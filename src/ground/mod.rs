@@ -210,7 +210,7 @@ pub fn ground_parts(
     // The rules of each group, every part called compiled with its
     // arguments bound to its parameters.
     let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
-    let mut groups: Vec<Vec<CRule>> = Vec::with_capacity(parts.groups.len());
+    let mut groups: Vec<CompiledGroup> = Vec::with_capacity(parts.groups.len());
     for (index, group) in parts.groups.iter().enumerate() {
         for call in group {
             for (statement, &(part, params)) in statements.iter().zip(&sections) {
@@ -225,6 +225,7 @@ pub fn ground_parts(
                 let span = statement.span;
                 match &statement.kind {
                     StatementKind::Rule { head, body } => compiler.rule(head, body, span),
+                    StatementKind::Facts(facts) => compiler.facts(facts, span.file),
                     StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
                     StatementKind::Optimize { maximize, elements } => {
                         for element in elements {
@@ -250,7 +251,11 @@ pub fn ground_parts(
                 compiler.fact(atom);
             }
         }
-        groups.push(std::mem::take(&mut compiler.rules));
+        groups.push(CompiledGroup {
+            rules: std::mem::take(&mut compiler.rules),
+            facts: std::mem::take(&mut compiler.facts),
+            fact_origins: std::mem::take(&mut compiler.fact_origins),
+        });
     }
     diagnostics.append(&mut compiler.errors);
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -270,8 +275,8 @@ pub fn ground_parts(
     let disjunct_pred = preds.intern("#disjunct", 1, false);
     let negation_pred = preds.intern("#not", 1, false);
     let implication_pred = preds.intern("#impl", 1, false);
-    for rules in &mut groups {
-        mark_recursive_conditions(rules, &preds);
+    for group in &mut groups {
+        mark_recursive_conditions(&mut group.rules, &preds);
     }
     let mut grounder = Instantiator::new(
         &mut symbols,
@@ -283,10 +288,12 @@ pub fn ground_parts(
             implication_pred,
         ],
     );
-    for rules in &groups {
+    for group in &groups {
+        let rules = &group.rules;
         let (components, mut final_rules) = schedule(rules, &preds);
         let defined: Vec<PredId> = components.iter().flat_map(|(c, _)| c.clone()).collect();
         let before = grounder.begin_group(&defined);
+        grounder.add_facts(&group.facts);
         for (component, component_rules) in &components {
             // A bounded choice whose conditions depend on its own component is
             // grounded in two parts: one generator `{a} :- B, c.` per element
@@ -311,7 +318,8 @@ pub fn ground_parts(
         if !redefined.is_empty() {
             let errors = redefined.into_iter().map(|(pred, atom, origin)| {
                 let defining = || rules.iter().find(|r| r.head_preds().contains(&pred));
-                let span = origin.or_else(|| defining().map(|r| r.span));
+                let span = (origin.or_else(|| defining().map(|r| r.span)))
+                    .or_else(|| group.fact_origins.get(&pred).copied());
                 Diagnostic::error(
                     span.unwrap_or_default(),
                     format!("redefinition of atom `{atom}`: an earlier step defines it"),
@@ -324,7 +332,11 @@ pub fn ground_parts(
     rules.extend(strong_negation_constraints(&atoms, &symbols));
 
     let costs = cost_levels(&atoms, &preds, &symbols);
-    let shown = |a: usize| show.shows(&preds.signature(atoms.preds[a]));
+    let shown_preds: Vec<bool> = preds
+        .ids()
+        .map(|p| show.shows(&preds.signature(p)))
+        .collect();
+    let shown = |a: usize| shown_preds[atoms.preds[a].index()];
     let projected =
         projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
     let mut program =
@@ -547,6 +559,14 @@ fn constants_used(term: &Term, index: &FxHashMap<&str, usize>, own: usize) -> Ve
     used
 }
 
+/// What a group of parts grounds: its rules, and its facts as atoms with
+/// the place of the first fact of each predicate.
+struct CompiledGroup {
+    rules: Vec<CRule>,
+    facts: Vec<(PredId, SymId)>,
+    fact_origins: FxHashMap<PredId, Span>,
+}
+
 /// Orders rules for grounding: the rules of each component of the predicate
 /// dependency graph, dependencies first; then the rules that define nothing
 /// (constraints and `#show` terms), which are grounded once all is known.
@@ -684,12 +704,17 @@ fn element_generators(rule: &CRule) -> Vec<CRule> {
 /// gringo's `info: atom does not occur in any rule head`, once per
 /// predicate: usually a typo.
 fn undefined_predicate_infos(
-    groups: &[Vec<CRule>],
+    groups: &[CompiledGroup],
     preds: &Predicates,
     declared: &FxHashSet<&Signature>,
 ) -> Vec<Diagnostic> {
-    let rules = groups.iter().flatten();
-    let defined: FxHashSet<PredId> = rules.clone().flat_map(|r| r.head_preds()).collect();
+    let rules = groups.iter().flat_map(|g| &g.rules);
+    let facts = groups.iter().flat_map(|g| g.fact_origins.keys().copied());
+    let defined: FxHashSet<PredId> = rules
+        .clone()
+        .flat_map(|r| r.head_preds())
+        .chain(facts)
+        .collect();
     let mut reported = FxHashSet::default();
     let mut infos = Vec::new();
     for rule in rules {

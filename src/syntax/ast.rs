@@ -7,6 +7,7 @@
 //! written.
 
 use crate::diagnostics::Span;
+pub use crate::syntax::facts::Facts;
 
 /// A term as written, before any evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,6 +343,10 @@ pub struct Signature {
 pub enum StatementKind {
     /// `head :- body.`, a fact `head.`, or a constraint `:- body.`.
     Rule { head: Head, body: Vec<BodyElement> },
+    /// Consecutive facts of numbers, constants, strings, functions and
+    /// tuples (`f(1,a). g("s",(2,3)).`), stored flat; each is also
+    /// available as its [`StatementKind::Rule`] ([`Facts::statement`]).
+    Facts(Facts),
     /// `#show p/n.`
     ShowSignature(Signature),
     /// `#show.` — hide every atom; only `#show t : body.` terms are shown.

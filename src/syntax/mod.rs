@@ -1,6 +1,7 @@
 //! Text to spanned AST. Knows nothing of grounding.
 
 pub mod ast;
+pub mod facts;
 mod parser;
 
 pub use parser::{parse_program, parse_term};

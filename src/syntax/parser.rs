@@ -19,6 +19,7 @@ use nom::combinator::{recognize, value};
 use nom::error::ErrorKind;
 use nom::{IResult, Input as _, Parser as _};
 use nom_locate::LocatedSpan;
+use std::cell::RefCell;
 
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
@@ -26,6 +27,7 @@ use crate::syntax::ast::{
     CmpOp, Guard, Head, HeadAggregateElement, HeadComparison, HeadLiteral, Literal, Naf,
     OptimizeElement, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
 };
+use crate::syntax::facts::{FactTerm, FactsBuilder};
 
 /// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
 /// [`Parser::literal_elements`]) as a cost tuple: its weight (1 when none is
@@ -62,6 +64,10 @@ fn weighted_literal(element: AggregateElement) -> OptimizeElement {
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
 const MAX_DEPTH: usize = 256;
 
+/// How deep [`Parser::plain_fact`] nests functions; deeper ones are left to
+/// the parser's general path, which reports what is too deep.
+const MAX_PLAIN_DEPTH: usize = 64;
+
 /// How deep a term's tree of binary operators may grow: `1+1+…+1` is a
 /// chain as deep as it is long, and grounding walks it recursively.
 const MAX_OPERATOR_DEPTH: usize = 100_000;
@@ -87,31 +93,49 @@ fn term_depth(term: &Term) -> usize {
 }
 
 /// Parses one whole file. Every syntax error is reported; statements that
-/// parsed are returned even when others failed.
+/// parsed are returned even when others failed. Consecutive facts that
+/// [`Facts`](crate::syntax::ast::Facts) can hold are one [`StatementKind::Facts`].
 pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnostic>) {
-    let (tokens, mut diagnostics) = lex(source, file);
-    let mut parser = Parser::new(source, file, tokens);
+    let mut parser = Parser::new(source, file);
+    let mut diagnostics = Vec::new();
     let mut statements = Vec::new();
+    let mut facts = FactsBuilder::default();
+    let end_of_facts = |facts: &mut FactsBuilder, statements: &mut Vec<Statement>| {
+        if !facts.is_empty() {
+            let facts = facts.take();
+            let span = facts.span(0, file).to(facts.span(facts.len() - 1, file));
+            let kind = StatementKind::Facts(facts);
+            statements.push(Statement { kind, span });
+        }
+    };
     while parser.peek() != K::Eof {
+        parser.forget_read_tokens();
+        if parser.plain_fact(&mut facts) {
+            continue;
+        }
         match parser.statement() {
-            Ok(statement) => statements.push(statement),
+            Ok(statement) => {
+                if !facts.push(&statement) {
+                    end_of_facts(&mut facts, &mut statements);
+                    statements.push(statement);
+                }
+            }
             Err(Fail(diagnostic)) => {
                 diagnostics.extend(diagnostic);
                 parser.recover();
             }
         }
     }
-    diagnostics.sort_by_key(|d| d.span.start);
-    (statements, diagnostics)
+    end_of_facts(&mut facts, &mut statements);
+    let mut all = parser.lexer.into_inner().finish();
+    all.append(&mut diagnostics);
+    all.sort_by_key(|d| d.span.start);
+    (statements, all)
 }
 
 /// Parses a single term (used for `-c name=value`).
 pub fn parse_term(source: &str, file: FileId) -> Result<Term, Diagnostic> {
-    let (tokens, diagnostics) = lex(source, file);
-    if let Some(first) = diagnostics.into_iter().next() {
-        return Err(first);
-    }
-    let mut parser = Parser::new(source, file, tokens);
+    let mut parser = Parser::new(source, file);
     let result = parser.term().and_then(|term| {
         if parser.at(K::Eof) {
             Ok(term)
@@ -119,6 +143,10 @@ pub fn parse_term(source: &str, file: FileId) -> Result<Term, Diagnostic> {
             Err(parser.unexpected())
         }
     });
+    // A lexer error comes first, wherever it is.
+    if let Some(first) = parser.lexer.into_inner().finish().into_iter().next() {
+        return Err(first);
+    }
     result.map_err(|Fail(d)| {
         d.unwrap_or_else(|| Diagnostic::error(Span::new(file, 0, source.len()), "syntax error"))
     })
@@ -300,17 +328,111 @@ fn token(i: In) -> IResult<In, K> {
     }
 }
 
+/// Lexes on demand: the parser asks for tokens by their index in the file
+/// and drops those it is done with, so the tokens held at any time are
+/// those of about one statement, however long the file.
 struct Lexer<'s> {
     src: &'s str,
     file: FileId,
+    /// Where the input not lexed yet starts.
+    offset: usize,
+    /// The tokens from index `first` on that are lexed and not forgotten;
+    /// the last is `Eof` once the whole input is lexed.
     tokens: Vec<Token>,
+    first: usize,
+    finished: bool,
     diagnostics: Vec<Diagnostic>,
     /// The last token is an `Error` for a run of unexpected characters that
     /// the next unexpected character may extend.
     extendable_error: bool,
 }
 
-impl Lexer<'_> {
+impl<'s> Lexer<'s> {
+    fn new(src: &'s str, file: FileId) -> Self {
+        Lexer {
+            src,
+            file,
+            offset: 0,
+            tokens: Vec::new(),
+            first: 0,
+            finished: false,
+            diagnostics: Vec::new(),
+            extendable_error: false,
+        }
+    }
+
+    /// Token `index` of the file; `Eof` from the end of the input on.
+    /// Tokens before the last [`Self::forget_before`] are gone.
+    fn token(&mut self, index: usize) -> Token {
+        assert!(index >= self.first, "token {index} was forgotten");
+        while index - self.first >= self.tokens.len() && !self.finished {
+            self.lex_next();
+        }
+        self.tokens[(index - self.first).min(self.tokens.len() - 1)]
+    }
+
+    /// Drops the tokens before `index`.
+    fn forget_before(&mut self, index: usize) {
+        let forgotten = index.saturating_sub(self.first).min(self.tokens.len());
+        self.tokens.drain(..forgotten);
+        self.first += forgotten;
+    }
+
+    /// Lexes the whole input; returns the lexer's errors.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        while !self.finished {
+            self.tokens.clear();
+            self.lex_next();
+        }
+        self.diagnostics
+    }
+
+    /// Lexes at least one more token, and a run of unexpected characters
+    /// after it to its end (it becomes one error token).
+    fn lex_next(&mut self) {
+        let before = self.tokens.len();
+        while !self.finished && (self.tokens.len() == before || self.extendable_error) {
+            self.lex_step();
+        }
+    }
+
+    /// Skips trivia and lexes what follows: one token, or the tokens of a
+    /// `#include <file>`, or `Eof`.
+    fn lex_step(&mut self) {
+        let src = self.src;
+        let here = self.offset;
+        let off = self.skip_trivia(here);
+        if off > here {
+            self.extendable_error = false;
+        }
+        if off >= src.len() {
+            self.push(K::Eof, src.len(), src.len());
+            self.finished = true;
+            return;
+        }
+        let next = if src.as_bytes()[off] == b'"' {
+            self.string(off)
+        } else {
+            match token(In::new(&src[off..])) {
+                Ok((rest, kind)) => {
+                    let end = off + rest.location_offset();
+                    match (kind, &src[off..end]) {
+                        (K::Directive, "#script") => self.script(off, end),
+                        (K::Directive, "#include") => {
+                            self.push(kind, off, end);
+                            self.angle_file(end)
+                        }
+                        _ => {
+                            self.push(kind, off, end);
+                            end
+                        }
+                    }
+                }
+                Err(_) => self.unexpected_char(off),
+            }
+        };
+        self.offset = next;
+    }
     fn push(&mut self, kind: K, start: usize, end: usize) {
         self.tokens.push(Token { kind, start, end });
         self.extendable_error = false;
@@ -457,51 +579,6 @@ impl Lexer<'_> {
     }
 }
 
-fn lex(src: &str, file: FileId) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut lexer = Lexer {
-        src,
-        file,
-        tokens: Vec::new(),
-        diagnostics: Vec::new(),
-        extendable_error: false,
-    };
-    let mut input = In::new(src);
-    loop {
-        let here = input.location_offset();
-        let off = lexer.skip_trivia(here);
-        if off > here {
-            lexer.extendable_error = false;
-        }
-        if off >= src.len() {
-            break;
-        }
-        let next = if src.as_bytes()[off] == b'"' {
-            lexer.string(off)
-        } else {
-            match token(input.take_from(off - here)) {
-                Ok((rest, kind)) => {
-                    let end = rest.location_offset();
-                    match (kind, &src[off..end]) {
-                        (K::Directive, "#script") => lexer.script(off, end),
-                        (K::Directive, "#include") => {
-                            lexer.push(kind, off, end);
-                            lexer.angle_file(end)
-                        }
-                        _ => {
-                            lexer.push(kind, off, end);
-                            end
-                        }
-                    }
-                }
-                Err(_) => lexer.unexpected_char(off),
-            }
-        };
-        input = input.take_from(next - here);
-    }
-    lexer.push(K::Eof, src.len(), src.len());
-    (lexer.tokens, lexer.diagnostics)
-}
-
 /// The value of a string literal's source text, quotes included.
 fn unescape(text: &str) -> String {
     let inner = text
@@ -616,17 +693,20 @@ struct Group {
 struct Parser<'s> {
     src: &'s str,
     file: FileId,
-    tokens: Vec<Token>,
+    /// Lexes as the parser looks ahead (behind a `RefCell`, as looking is
+    /// not changing the parse).
+    lexer: RefCell<Lexer<'s>>,
+    /// The index of the next token.
     pos: usize,
     depth: usize,
 }
 
 impl<'s> Parser<'s> {
-    fn new(src: &'s str, file: FileId, tokens: Vec<Token>) -> Self {
+    fn new(src: &'s str, file: FileId) -> Self {
         Parser {
             src,
             file,
-            tokens,
+            lexer: RefCell::new(Lexer::new(src, file)),
             pos: 0,
             depth: 0,
         }
@@ -634,8 +714,12 @@ impl<'s> Parser<'s> {
 
     // --- token access -----------------------------------------------------
 
+    fn token(&self, index: usize) -> Token {
+        self.lexer.borrow_mut().token(index)
+    }
+
     fn tok(&self) -> Token {
-        self.tokens[self.pos.min(self.tokens.len() - 1)]
+        self.token(self.pos)
     }
 
     fn peek(&self) -> K {
@@ -643,7 +727,13 @@ impl<'s> Parser<'s> {
     }
 
     fn peek_at(&self, index: usize) -> K {
-        self.tokens.get(index).map_or(K::Eof, |t| t.kind)
+        self.token(index).kind
+    }
+
+    /// Frees the tokens read, but the last one (see [`Self::prev_end`]):
+    /// a new statement starts.
+    fn forget_read_tokens(&mut self) {
+        (self.lexer.get_mut()).forget_before(self.pos.saturating_sub(1));
     }
 
     fn at(&self, kind: K) -> bool {
@@ -667,8 +757,8 @@ impl<'s> Parser<'s> {
     }
 
     fn directive_at(&self, index: usize) -> Option<&'s str> {
-        let token = self.tokens.get(index)?;
-        (token.kind == K::Directive).then(|| self.text(*token))
+        let token = self.token(index);
+        (token.kind == K::Directive).then(|| self.text(token))
     }
 
     fn is_directive(&self, names: &[&str]) -> bool {
@@ -678,7 +768,7 @@ impl<'s> Parser<'s> {
 
     /// End offset of the last consumed token.
     fn prev_end(&self) -> usize {
-        self.pos.checked_sub(1).map_or(0, |p| self.tokens[p].end)
+        self.pos.checked_sub(1).map_or(0, |p| self.token(p).end)
     }
 
     fn span(&self, start: usize, end: usize) -> Span {
@@ -770,6 +860,103 @@ impl<'s> Parser<'s> {
                 }
             }
         }
+    }
+
+    // --- plain facts ------------------------------------------------------
+
+    /// Reads a fact that [`Facts`](crate::syntax::ast::Facts) holds straight
+    /// into `facts`, without its AST: `p(1,-2,a,"s",f(b)).` or `-p.`, the
+    /// `.` right after the atom. Anything else (tuples, operators, pools,
+    /// an integer out of range, `p()`, deep nesting) leaves the position
+    /// and `facts` as they were, for [`Self::statement`], which reads such
+    /// a fact to the same entry of `facts`.
+    fn plain_fact(&mut self, facts: &mut FactsBuilder) -> bool {
+        let (start, mark) = (self.pos, facts.mark());
+        if self.plain_fact_tokens(facts, mark).is_some() {
+            return true;
+        }
+        self.pos = start;
+        facts.abandon(mark);
+        false
+    }
+
+    fn plain_fact_tokens(&mut self, facts: &mut FactsBuilder, mark: usize) -> Option<()> {
+        let first = self.tok();
+        let negative = self.eat(K::Minus).is_some();
+        let name = self.eat(K::Ident)?;
+        if negative && name.start != first.end {
+            return None; // `- p`: the atom's term does not start at `p`
+        }
+        let name_index = facts.name(self.text(name));
+        facts.node(FactTerm::Function {
+            name: name_index,
+            arity: 0,
+            negative,
+        });
+        if self.eat(K::LParen).is_some() {
+            self.plain_arguments(facts, mark, 1)?;
+        }
+        let atom_end = self.prev_end();
+        let dot = self.eat(K::Dot)?;
+        if dot.start != atom_end {
+            return None;
+        }
+        facts.finish(mark, first.start, dot.end);
+        Some(())
+    }
+
+    /// The arguments after `(` up to and including `)` of the function
+    /// node at `function`: at least one, each a plain term.
+    fn plain_arguments(
+        &mut self,
+        facts: &mut FactsBuilder,
+        function: usize,
+        depth: usize,
+    ) -> Option<()> {
+        let mut arity: u16 = 0;
+        loop {
+            self.plain_term(facts, depth)?;
+            arity = arity.checked_add(1)?;
+            if self.eat(K::Comma).is_none() {
+                break;
+            }
+        }
+        self.eat(K::RParen)?;
+        facts.set_arity(function, arity);
+        Some(())
+    }
+
+    /// A number (`-` before it folded in, as [`Self::unary`] does), a
+    /// constant, a string or a function of those.
+    fn plain_term(&mut self, facts: &mut FactsBuilder, depth: usize) -> Option<()> {
+        let token = self.bump();
+        let node = match token.kind {
+            K::Int => FactTerm::Integer(self.integer_value(token, false)?),
+            K::Minus if self.at(K::Int) => {
+                let digits = self.bump();
+                FactTerm::Integer(self.integer_value(digits, true)?)
+            }
+            K::Str => FactTerm::String(facts.name(&unescape(self.text(token)))),
+            K::Ident if self.at(K::LParen) => {
+                if depth >= MAX_PLAIN_DEPTH || self.peek_at(self.pos + 1) == K::RParen {
+                    return None;
+                }
+                self.bump();
+                let function = facts.mark();
+                let name = facts.name(self.text(token));
+                facts.node(FactTerm::Function {
+                    name,
+                    arity: 0,
+                    negative: false,
+                });
+                self.plain_arguments(facts, function, depth + 1)?;
+                return Some(());
+            }
+            K::Ident => FactTerm::Constant(facts.name(self.text(token))),
+            _ => return None,
+        };
+        facts.node(node);
+        Some(())
     }
 
     // --- statements -------------------------------------------------------
@@ -1148,7 +1335,7 @@ impl<'s> Parser<'s> {
         // clingo's `#const n = 3. [default]` / `[override]`
         if self.at(K::LBrack)
             && self.peek_at(self.pos + 1) == K::Ident
-            && matches!(self.text(self.tokens[self.pos + 1]), "default" | "override")
+            && matches!(self.text(self.token(self.pos + 1)), "default" | "override")
             && self.peek_at(self.pos + 2) == K::RBrack
         {
             self.pos += 2;
@@ -2046,25 +2233,29 @@ impl<'s> Parser<'s> {
     }
 
     fn integer(&self, token: Token, negative: bool, start: usize) -> PResult<Term> {
+        let value = self.integer_value(token, negative).ok_or_else(|| {
+            Fail(Some(Diagnostic::error(
+                self.span(start, token.end),
+                "integer out of range",
+            )))
+        })?;
+        Ok(self.term_at(TermKind::Integer(value), start, token.end))
+    }
+
+    /// The value of an integer literal, negated when `negative`; `None`
+    /// when it does not fit an `i32`.
+    fn integer_value(&self, token: Token, negative: bool) -> Option<i32> {
         let limit = if negative {
             1u64 << 31
         } else {
             i32::MAX as u64
         };
-        let magnitude = literal_value(self.text(token))
-            .filter(|&v| v <= limit)
-            .ok_or_else(|| {
-                Fail(Some(Diagnostic::error(
-                    self.span(start, token.end),
-                    "integer out of range",
-                )))
-            })?;
-        let value = if negative {
+        let magnitude = literal_value(self.text(token)).filter(|&v| v <= limit)?;
+        Some(if negative {
             (-(magnitude as i64)) as i32
         } else {
             magnitude as i32
-        };
-        Ok(self.term_at(TermKind::Integer(value), start, token.end))
+        })
     }
 
     fn primary(&mut self) -> PResult<Term> {
@@ -2096,7 +2287,7 @@ impl<'s> Parser<'s> {
             K::LParen => return self.parenthesised(),
             K::Bar => return self.absolute(),
             K::At if self.peek_at(self.pos + 1) == K::Ident => {
-                let name = self.tokens[self.pos + 1];
+                let name = self.token(self.pos + 1);
                 return Err(Fail(Some(Diagnostic::error(
                     self.span(token.start, name.end),
                     "external function calls (@f(..)) are not supported",
@@ -2386,6 +2577,11 @@ mod tests {
 
     fn statement(s: &Statement) -> String {
         match &s.kind {
+            StatementKind::Facts(facts) => facts
+                .statements(s.span.file)
+                .map(|fact| statement(&fact))
+                .collect::<Vec<_>>()
+                .join("\n"),
             StatementKind::Rule { head, body: b } => {
                 let head = match head {
                     Head::Constraint => String::new(),
@@ -2560,6 +2756,61 @@ mod tests {
             normalise(expect),
             "\ninput: {input}\nactual:\n{actual}"
         );
+    }
+
+    /// Which statements are runs of facts stored flat (`F` and how many)
+    /// and which are AST rules (`R`).
+    fn fact_runs(input: &str) -> String {
+        let (statements, diagnostics) = parse_program(input, FileId(0));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let kinds: Vec<String> = (statements.iter())
+            .map(|s| match &s.kind {
+                StatementKind::Facts(facts) => format!("F{}", facts.len()),
+                _ => "R".to_owned(),
+            })
+            .collect();
+        kinds.join(" ")
+    }
+
+    #[test]
+    fn plain_facts_are_stored_flat() {
+        let src = "p(1,a,\"s\\\"\",f(g(2),(3,b)),(),(c,),0x10). -q. q(-2147483648).\n\
+                   r :- s. t(X). u(1;2). v(1..2). w(1+1). x(#sup). y(-a). #true. z(_).\n\
+                   z(1) . z(1)%c\n. - z(1). not z(1). z(1) | z(2). z(2).";
+        assert_eq!(fact_runs(src), "F3 R R R R R R R R R R R R R R F1");
+        check(
+            "p(1,a,\"s\\\"\",f(g(2),(3,b)),(),(c,),0x10). -q. q(-2147483648).",
+            r#"p(1,a,"s\"",f(g(2),(3,b)),(),(c,),16).
+               -q.
+               q(-2147483648)."#,
+        );
+        // Each fact is the statement the parser reads, with its spans (the
+        // spans of the atom's terms aside).
+        let src = "a. -p(1,\"x\").\n  q(f(2)).";
+        let (statements, _) = parse_program(src, FileId(2));
+        let StatementKind::Facts(facts) = &statements[0].kind else {
+            panic!()
+        };
+        assert_eq!(statements[0].span, Span::new(FileId(2), 0, src.len()));
+        let mut parser = Parser::new(src, FileId(2));
+        for fact in facts.statements(FileId(2)) {
+            let Ok(parsed) = parser.statement() else {
+                panic!()
+            };
+            assert_eq!(statement(&fact), statement(&parsed));
+            assert_eq!(fact.span, parsed.span);
+            let head_literal = |s: &Statement| match &s.kind {
+                StatementKind::Rule {
+                    head: Head::Disjunction(disjuncts),
+                    ..
+                } => disjuncts[0].clone(),
+                _ => panic!(),
+            };
+            let (fact, parsed) = (head_literal(&fact), head_literal(&parsed));
+            assert_eq!(fact.span, parsed.span);
+            assert_eq!(fact.atom.span, parsed.atom.span);
+            assert_eq!(fact.atom.term.span, parsed.atom.term.span);
+        }
     }
 
     #[test]
@@ -3145,7 +3396,13 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         let facts: String = (0..200_000).map(|i| format!("p({i}).\n")).collect();
         let (statements, diagnostics) = parse_program(&facts, FileId(0));
         assert!(diagnostics.is_empty());
-        assert_eq!(statements.len(), 200_000);
+        let [fact_run] = &statements[..] else {
+            panic!("one run of facts expected")
+        };
+        let StatementKind::Facts(facts) = &fact_run.kind else {
+            panic!()
+        };
+        assert_eq!(facts.len(), 200_000);
 
         let body: Vec<String> = (0..10_000).map(|i| format!("q({i})")).collect();
         let src = format!("a :- {}.", body.join(", "));
@@ -3197,7 +3454,110 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
     }
 
+    /// The texts [`plain_facts_read_as_the_general_path_reads_them`] tries:
+    /// facts and near-facts, and pieces of about everything that makes a
+    /// statement something else.
+    fn fact_like_pieces() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        let term = r#"(-?[0-9]{1,10}|- 7|0x1F|a|_b|"s"|"a\"b"|f\((1|b|g\(-2\))\)|X|1\+1|\(1,2\)|f\(\)|#sup)"#;
+        let fact = format!(r"-? ?[pq]( ?\({term}(,{term}){{0,3}}\))?( |%c\n)?\.");
+        let fact = proptest::string::string_regex(&fact).expect("a valid pattern");
+        let piece = proptest::sample::select(FACT_PIECES).prop_map(str::to_owned);
+        proptest::prop_oneof![3 => fact, 1 => piece]
+    }
+
+    const FACT_PIECES: &[&str] = &[
+        "p",
+        "q2",
+        "f",
+        "_g",
+        "(",
+        ")",
+        ",",
+        ".",
+        "-",
+        "1",
+        "42",
+        "0x1F",
+        "2147483647",
+        "2147483648",
+        "\"s\"",
+        "\"a\\\"b\"",
+        "X",
+        "+",
+        ";",
+        "..",
+        " ",
+        "\n",
+        "%c\n",
+        ":-",
+        "|",
+        "#sup",
+        "()",
+        "not ",
+        "f(",
+        "p(",
+        "1)",
+        "(1,2)",
+    ];
+
+    /// Each statement of `src` (each fact of a run) as `render` shows it,
+    /// with its span and its head's, and the messages.
+    fn statements_and_spans(statements: &[Statement], diagnostics: &[Diagnostic]) -> Vec<String> {
+        let expanded = statements.iter().flat_map(|s| match &s.kind {
+            StatementKind::Facts(facts) => facts.statements(s.span.file).collect(),
+            _ => vec![s.clone()],
+        });
+        let head_span = |s: &Statement| match &s.kind {
+            StatementKind::Rule {
+                head: Head::Disjunction(disjuncts),
+                ..
+            } => disjuncts
+                .iter()
+                .map(|d| (d.span, d.atom.span, d.atom.term.span))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut lines: Vec<String> = expanded
+            .map(|s| format!("{} {:?} {:?}", statement(&s), s.span, head_span(&s)))
+            .collect();
+        lines.extend(
+            diagnostics
+                .iter()
+                .map(|d| format!("{:?} {}", d.span, d.message)),
+        );
+        lines
+    }
+
     proptest::proptest! {
+        /// A fact read by the plain-fact path is the statement the general
+        /// path reads, and anything else is left to the general path.
+        #[test]
+        fn plain_facts_read_as_the_general_path_reads_them(
+            pieces in proptest::collection::vec(fact_like_pieces(), 0..30)
+        ) {
+            let src = pieces.concat();
+            let (statements, diagnostics) = parse_program(&src, FileId(0));
+            let mut parser = Parser::new(&src, FileId(0));
+            let mut general = Vec::new();
+            let mut messages = Vec::new();
+            while parser.peek() != K::Eof {
+                match parser.statement() {
+                    Ok(statement) => general.push(statement),
+                    Err(Fail(diagnostic)) => {
+                        messages.extend(diagnostic);
+                        parser.recover();
+                    }
+                }
+            }
+            messages.splice(0..0, parser.lexer.into_inner().finish());
+            messages.sort_by_key(|d| d.span.start);
+            proptest::prop_assert_eq!(
+                statements_and_spans(&statements, &diagnostics),
+                statements_and_spans(&general, &messages)
+            );
+        }
+
         #[test]
         fn never_panics_on_program_like_text(src in "[a-zA-Z0-9_ .,;:|(){}\\[\\]\"%*#+\\-/\\\\<>=!~?^&@'\n]{0,80}") {
             let _ = parse_program(&src, FileId(0));
