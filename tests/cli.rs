@@ -1394,6 +1394,50 @@ fn options_scripts_pass_to_clingo_are_accepted() {
 }
 
 #[test]
+fn restart_and_decay_options_tune_varisat_and_keep_the_answers() {
+    // clasp's `--restarts=L,<n>` and `--heuristic=Vsids,<n>` set varisat's
+    // Luby unit and VSIDS decay: no info line, the same answer sets (the
+    // evil Sudoku's one, and all of three_models.lp).
+    let sudoku = ["encodings/sudoku.lp", "fixtures/puzzle_evil.lp", "-n", "0"];
+    let plain = clingo_style(&sudoku);
+    for tuning in [
+        &["--restarts=L,1", "--heuristic=Vsids,5"][..],
+        &["-r", "luby,1000", "--heuristic", "vsids,999"],
+    ] {
+        let tuned = clingo_style(&[&sudoku[..], tuning].concat());
+        assert_eq!(tuned.code, Some(30), "{tuning:?}: {}", tuned.stderr);
+        assert_eq!(text_answers(&tuned.stdout), text_answers(&plain.stdout));
+        assert_eq!(tuned.stderr, "", "{tuning:?}");
+        // (Found in another order: the settings changed varisat's search.)
+        let all = ["-n", "0", "fixtures/cli/three_models.lp"];
+        let sorted = |out: Out| {
+            let mut answers = text_answers(&out.stdout);
+            answers.sort();
+            answers
+        };
+        let tuned = clingo_style(&[&all[..], tuning].concat());
+        assert_eq!(sorted(tuned), sorted(clingo_style(&all)));
+    }
+    // What varisat has no counterpart for keeps its one info line.
+    let out = clingo_style(&[
+        "--restarts=D,100,0.7",
+        "--seed=3",
+        "fixtures/cli/one_model.lp",
+    ]);
+    assert_eq!(out.code, Some(30), "{}", out.stderr);
+    let infos = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("asp2sat: info:"));
+    assert_eq!(infos.count(), 2, "{}", out.stderr);
+    assert_stderr_has(&out, "asp2sat: info: --restarts=D,100,0.7 has no effect");
+    assert_stderr_has(&out, "asp2sat: info: --seed=3 has no effect");
+    // clingo rejects a Luby sequence of unit 0.
+    let out = clingo_style(&["--restarts=L,0", "fixtures/cli/one_model.lp"]);
+    assert_stderr_has(&out, "invalid --restarts 'L,0'");
+}
+
+#[test]
 fn verbosity_0_prints_models_and_result_only() {
     // clingo -V0 -n 0 three_models.lp: three model lines, then SATISFIABLE.
     let out = clingo_style(&["-V0", "-n", "0", "fixtures/cli/three_models.lp"]);

@@ -68,12 +68,12 @@ pub const EXIT_BROKEN_PIPE: u8 = 141;
 /// Entry point of the binary; returns the exit code, and the caller ends
 /// the process with it right away (see [`release_at_exit`]).
 pub fn main() -> u8 {
-    let (raw, no_effect) = match args::invocation(std::env::args_os().collect()) {
+    let (raw, tuning) = match args::invocation(std::env::args_os().collect()) {
         Invocation::Version => {
             let _ = writeln!(std::io::stdout(), "{}", output::VERSION_LINE);
             return 0;
         }
-        Invocation::Parse(raw, no_effect) => (raw, no_effect),
+        Invocation::Parse(raw, tuning) => (raw, tuning),
     };
     let args = match Args::try_parse_from(raw) {
         Ok(args) => args,
@@ -82,20 +82,19 @@ pub fn main() -> u8 {
             return if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
         }
     };
-    let report_no_effect = |warnings: &Warnings| {
-        for option in no_effect.iter().filter(|_| warnings.shows("other")) {
-            stderrln!(
-                "asp2sat: info: {option} has no effect: it tunes clingo's solver, and asp2sat \
-                 solves with varisat"
-            );
+    let report_no_effect = |messages: &[String], warnings: &Warnings| {
+        for message in messages.iter().filter(|_| warnings.shows("other")) {
+            stderrln!("asp2sat: info: {message}");
         }
     };
+    // `dimacs` and `ground` do not search: no tuning option has an effect.
+    let none_has_effect: Vec<String> = tuning.iter().map(args::without_effect).collect();
     let explaining = matches!(args.command, Command::Explain(_));
     match args.command {
         Command::Solve(args) | Command::Explain(args) => {
-            match Config::from_args(args, explaining) {
+            match Config::from_args(args, explaining, &tuning) {
                 Ok(config) => {
-                    report_no_effect(&config.warnings);
+                    report_no_effect(&config.tuning.without_effect, &config.warnings);
                     if config.text {
                         ground(&config.inputs, &config.consts)
                     } else {
@@ -105,23 +104,23 @@ pub fn main() -> u8 {
                 Err(message) => input_error(&message),
             }
         }
-        Command::Render(args) => match Config::from_args(args.for_render(), false) {
+        Command::Render(args) => match Config::from_args(args.for_render(), false, &tuning) {
             Ok(config) => {
-                report_no_effect(&config.warnings);
+                report_no_effect(&config.tuning.without_effect, &config.warnings);
                 pictures::render_exit_code(solve(config))
             }
             Err(message) => input_error(&message),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
             Ok(consts) => {
-                report_no_effect(&Warnings::default());
+                report_no_effect(&none_has_effect, &Warnings::default());
                 dimacs(&args, &consts)
             }
             Err(message) => input_error(&message),
         },
         Command::Ground(args) => match parse_consts(&args.consts) {
             Ok(consts) => {
-                report_no_effect(&Warnings::default());
+                report_no_effect(&none_has_effect, &Warnings::default());
                 ground(&args.inputs, &consts)
             }
             Err(message) => input_error(&message),
@@ -1138,6 +1137,7 @@ fn explain(
     };
     let options = SolveOptions {
         translation: config.translation,
+        tuning: config.tuning.search,
         ..SolveOptions::default()
     };
     let explanation =
@@ -1216,6 +1216,7 @@ fn solve_call(
         max_models: models,
         project: config.project != Projection::No,
         translation: config.translation,
+        tuning: config.tuning.search,
     };
     let enumerator = match Enumerator::new(program, options) {
         Ok(e) => e,
