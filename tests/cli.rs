@@ -1437,6 +1437,66 @@ fn restart_and_decay_options_tune_varisat_and_keep_the_answers() {
     assert_stderr_has(&out, "invalid --restarts 'L,0'");
 }
 
+/// The messages of standard error that say a `#show`n signature has no
+/// atom: each one's first line and the quoted signature under it.
+fn unmatched_show_messages(stderr: &str) -> Vec<String> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    (lines.iter().enumerate())
+        .filter(|(_, line)| line.ends_with(": info: no atoms over signature occur in program:"))
+        .map(|(i, line)| format!("{line}\n{}", lines.get(i + 1).unwrap_or(&"")))
+        .collect()
+}
+
+#[test]
+fn a_shown_signature_without_atoms_is_reported_as_clingo_reports_it() {
+    let dir = common::scratch("unmatched_show");
+    let programs = [
+        "#show p/1.",
+        // By sign, arity and name.
+        "#show b/1. #show a/1. #show -a/1. #show a/0. #show a/2. #show aa/1. #show b/0.",
+        // Once, at the first `#show`.
+        "#show q/2.\n#show p/1. #show q/2.",
+        // Occurring in a body only, in a part that is not grounded, or
+        // declared: no message.
+        "#show p/1. a :- p(1).",
+        "#program x. p(1). #program base. #show p/1.",
+        "#show p/1. #defined p/1. #show q/1. #project q/1. #show r/0. r :- #false.",
+        // `-p` in a head makes `p` occur, in a body it does not.
+        "#show p/1. #show -p/1. -p(1).",
+        "#show p/1. :- -p(1). #show p/0. p.",
+        "#show s/1. #show t/2. t(1;2,3). #show u/1. x :- #count{ X : u(X) } > 1.",
+    ];
+    let mut reported = 0;
+    for (i, program) in programs.iter().enumerate() {
+        let file = dir.join(format!("p{i}.lp"));
+        std::fs::write(&file, program).unwrap();
+        let file = file.to_str().unwrap();
+        for warn in [
+            &[][..],
+            &["-W", "no-other"],
+            &["-W", "no-atom-undefined"],
+            &["-W", "none"],
+        ] {
+            let args = [&[file, "-V0"][..], warn].concat();
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(&args)
+                .output()
+                .unwrap();
+            let expected = unmatched_show_messages(&String::from_utf8_lossy(&theirs.stderr));
+            reported += expected.len();
+            let ours = clingo_style(&args);
+            assert_eq!(
+                unmatched_show_messages(&ours.stderr),
+                expected,
+                "{program} {warn:?}:\n{}",
+                ours.stderr
+            );
+        }
+    }
+    // 12 messages, printed unless `-W` switches atom-undefined off.
+    assert_eq!(reported, 24);
+}
+
 #[test]
 fn verbosity_0_prints_models_and_result_only() {
     // clingo -V0 -n 0 three_models.lp: three model lines, then SATISFIABLE.

@@ -14,6 +14,7 @@ pub mod incremental;
 mod instantiate;
 mod predicates;
 pub mod program;
+mod shown;
 mod simplify;
 
 use crate::diagnostics::{Diagnostic, Span};
@@ -338,6 +339,8 @@ pub fn ground_parts(
     if with_edges {
         program.edges = edges(&program);
     }
+    // Last, as gringo reports them once grounding is done.
+    diagnostics.extend(shown::unmatched_show_infos(statements));
     (Some(program), diagnostics)
 }
 
