@@ -23,8 +23,10 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
+use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use varisat::config::SolverConfigUpdate;
 use varisat::{ExtendFormula, Lit, Solver};
@@ -141,6 +143,8 @@ pub struct Enumerator {
     /// The support terms of the minimality check's loop formulas, defined
     /// once in the solver.
     support_terms: minimality::SupportTerms,
+    /// Where the loop-formula rounds are published ([`Enumerator::report_to`]).
+    counters: Arc<Counters>,
 }
 
 impl Enumerator {
@@ -197,7 +201,13 @@ impl Enumerator {
             pending: None,
             stats,
             support_terms: minimality::SupportTerms::default(),
+            counters: Arc::default(),
         })
+    }
+
+    /// Publishes the loop-formula rounds in `counters` from now on.
+    pub fn report_to(&mut self, counters: Arc<Counters>) {
+        self.counters = counters;
     }
 
     /// The next answer set; `None` when there are no more or `max_models`
@@ -314,6 +324,7 @@ impl Enumerator {
                 }
                 if !clauses.is_empty() {
                     self.stats.loop_rounds += 1;
+                    self.counters.loop_rounds(self.stats.loop_rounds);
                     self.stats.loop_clauses += clauses.len();
                     self.stats.clauses += clauses.len();
                     for clause in &clauses {

@@ -1497,6 +1497,60 @@ fn a_shown_signature_without_atoms_is_reported_as_clingo_reports_it() {
     assert_eq!(reported, 24);
 }
 
+/// Runs asp2sat with `args` on a terminal (util-linux's `script` gives it
+/// one): what the terminal received, both streams, and the exit code.
+fn on_a_terminal(args: &[&str]) -> (String, Option<i32>) {
+    let command = std::iter::once(common::asp2sat_bin().to_str().unwrap())
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(common::root())
+        .env("TERM", "xterm")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux's script (Debian's bsdutils) runs a command on a terminal");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_long_run_shows_a_progress_line_on_a_terminal_only() {
+    let dir = common::scratch("progress_line");
+    let file = dir.join("choice30.lp");
+    std::fs::write(&file, "{a(1..30)}.").unwrap();
+    let long_run = [file.to_str().unwrap(), "-n", "0", "-q", "--time-limit=2"];
+    let (terminal, code) = on_a_terminal(&long_run);
+    assert_eq!(code, Some(11), "{terminal}");
+    // After a second: the stage, the program's size and the models so far,
+    // redrawn in place ...
+    let shown = terminal.matches("s solving: 30 atoms, 1 rule, ").count();
+    assert!(shown >= 2, "{terminal:?}");
+    // ... and erased (back to the line's start, the line cleared) before
+    // the summary.
+    let last = terminal.rfind("s solving: ").unwrap();
+    let after = &terminal[last..];
+    let erased = after.find("\r\x1b[2K").expect("the line is erased");
+    assert!(!after[..erased].contains('\n'), "{after:?}");
+    assert!(
+        after[erased..].starts_with("\r\x1b[2KSATISFIABLE"),
+        "{after:?}"
+    );
+    // A run shorter than a second shows nothing.
+    let (terminal, _) = on_a_terminal(&["fixtures/cli/three_models.lp", "-n", "0"]);
+    assert!(
+        !terminal.contains("solving") && !terminal.contains('\x1b'),
+        "{terminal:?}"
+    );
+    // Standard error not a terminal: nothing on it.
+    let out = clingo_style(&long_run);
+    assert_eq!(out.code, Some(11));
+    assert_eq!(out.stderr, "");
+}
+
 #[test]
 fn verbosity_0_prints_models_and_result_only() {
     // clingo -V0 -n 0 three_models.lp: three model lines, then SATISFIABLE.

@@ -19,6 +19,7 @@ mod simplify;
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
+use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
     self, CmpOp, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind,
@@ -118,14 +119,16 @@ pub fn ground(
     statements: &[Statement],
     overrides: &[(String, Term)],
 ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
-    ground_parts(statements, overrides, &Parts::base())
+    ground_parts(statements, overrides, &Parts::base(), &Counters::default())
 }
 
-/// Grounds the program parts that `parts` calls, as [`ground`] does `base`.
+/// Grounds the program parts that `parts` calls, as [`ground`] does `base`,
+/// publishing the atoms and rules ground so far in `counters`.
 pub fn ground_parts(
     statements: &[Statement],
     overrides: &[(String, Term)],
     parts: &Parts,
+    counters: &Counters,
 ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut symbols = SymbolTable::default();
@@ -277,6 +280,7 @@ pub fn ground_parts(
     let mut grounder = Instantiator::new(
         &mut symbols,
         &preds,
+        counters,
         [
             aggregate_pred,
             disjunct_pred,
