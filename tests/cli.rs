@@ -1705,6 +1705,12 @@ fn a_long_run_shows_a_progress_line_on_a_terminal_only() {
     let out = clingo_style(&long_run);
     assert_eq!(out.code, Some(11));
     assert_eq!(out.stderr, "");
+    // clingo's summary of a run its time limit stopped.
+    assert!(
+        out.stdout.contains("\nTIME LIMIT   : 1\n"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -1785,6 +1791,99 @@ fn a_time_limit_is_reported_as_clingo_reports_it() {
     let document = json(&out.stdout);
     assert_eq!(document["TIME LIMIT"], 1);
     assert_eq!(document["Result"], "UNKNOWN");
+}
+
+#[test]
+fn times_count_the_processor_and_the_search_as_clingo() {
+    // The program arrives after 1.2 s on standard input: clingo's `Time`
+    // includes the wait, `CPU Time` does not (the process's processor
+    // time), and `Solving` and `1st Model` start with the search.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{a; b}.\n").unwrap();
+    }
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let seconds = |key: &str| -> f64 {
+        let at = stdout
+            .find(key)
+            .unwrap_or_else(|| panic!("{key}: {stdout}"))
+            + key.len();
+        let value = stdout[at..].trim_start_matches([' ', ':']);
+        value[..value.find('s').unwrap()].parse().unwrap()
+    };
+    assert!(seconds("\nTime") >= 1.0, "{stdout}");
+    assert!(seconds("CPU Time") < 0.5, "{stdout}");
+    assert!(seconds("(Solving") < 0.5, "{stdout}");
+    assert!(seconds("1st Model") < 0.5, "{stdout}");
+}
+
+#[test]
+fn sigterm_completes_the_json_document_as_clingo() {
+    // clingo -n 0 -q --outf=2 on 2^40 models, SIGTERM: a complete document
+    // with "INTERRUPTED": 1, Result SATISFIABLE, More: yes; exit 11.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-q", "--outf=2", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // SAFETY: kill only sends a signal to the child's process id.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(11), "{stdout}");
+    let document = json(&stdout);
+    assert_eq!(document["INTERRUPTED"], 1);
+    assert_eq!(document["Result"], "SATISFIABLE");
+    assert_eq!(document["Models"]["More"], "yes");
+    assert!(document["Models"]["Number"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_second_sigint_ends_the_run_at_once() {
+    // Nobody reads the output: the run blocks on a full pipe, so the
+    // summary the first SIGINT asks for cannot be written. The second ends
+    // the process.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let id = child.id() as i32;
+    let interrupt = || {
+        // SAFETY: kill only sends a signal to the child's process id.
+        unsafe { libc::kill(id, libc::SIGINT) };
+    };
+    interrupt();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(child.try_wait().unwrap().is_none(), "blocked on its output");
+    interrupt();
+    let code = wait_within(&mut child, std::time::Duration::from_secs(5));
+    assert_eq!(code, Some(1));
 }
 
 #[test]
