@@ -40,7 +40,8 @@ impl Span {
     }
 }
 
-/// One input: its display name (`-` is shown as `<stdin>`) and its text.
+/// One input: its display name (standard input is `-`, as clingo names it)
+/// and its text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub name: String,

@@ -817,7 +817,7 @@ fn too_deep_a_term_is_a_located_error() {
     assert_eq!(out.code, Some(65), "stderr: {}", out.stderr.len());
     assert!(
         out.stderr
-            .starts_with("<stdin>:1:12-200013: error: term nested too deeply"),
+            .starts_with("-:1:12-200013: error: term nested too deeply"),
         "stderr: {}",
         &out.stderr[..out.stderr.len().min(300)]
     );
@@ -841,9 +841,8 @@ fn include_reads_regular_files_only() {
     let out = output(cmd);
     assert_eq!(out.code, Some(65));
     assert!(
-        out.stderr.contains(
-            "<stdin>:1:1-22: error: file could not be opened: /dev/zero: not a regular file"
-        ),
+        out.stderr
+            .contains("-:1:1-22: error: file could not be opened: /dev/zero: not a regular file"),
         "stderr: {}",
         out.stderr
     );
@@ -897,7 +896,7 @@ fn a_latin1_byte_in_a_string_is_printed_as_clingo_prints_it() {
 
 #[test]
 fn a_stray_byte_in_code_is_a_located_lexer_error() {
-    // clingo 5.4: `<stdin>:3:6-7: error: lexer error, unexpected \xe9` (the
+    // clingo 5.4: `-:3:6-7: error: lexer error, unexpected \xe9` (the
     // byte itself), exit 65.
     let mut cmd = solve(&["-"]);
     cmd.write_stdin(b"% caf\xe9\np(\"caf\xe9\").\np(caf\xe9).\n".to_vec());
@@ -905,7 +904,7 @@ fn a_stray_byte_in_code_is_a_located_lexer_error() {
     assert_eq!(out.code, Some(65));
     assert_stderr_has(
         &out,
-        "<stdin>:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
+        "-:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
     );
 }
 
@@ -916,10 +915,7 @@ fn a_code_point_that_stands_for_a_byte_is_refused_in_a_string() {
     cmd.write_stdin("p(\"\u{10FFE9}\"). % \u{10FFE9}\n");
     let out = output(cmd);
     assert_eq!(out.code, Some(65));
-    assert_stderr_has(
-        &out,
-        "<stdin>:1:4-5: error: the character U+10FFE9 in a string",
-    );
+    assert_stderr_has(&out, "-:1:4-5: error: the character U+10FFE9 in a string");
 }
 
 #[test]
@@ -1320,6 +1316,33 @@ fn solve_is_the_default_subcommand() {
         let out = clingo_style(version);
         assert_eq!(out.code, Some(0));
         assert!(out.stdout.starts_with("asp2sat version "), "{}", out.stdout);
+    }
+}
+
+#[test]
+fn standard_input_is_named_as_clingo_names_it() {
+    // clingo 5.4 and 5.8: `Reading from -` (JSON `"Input": ["-"]`) when `-`
+    // is named, `stdin` when no file is; messages are located at `-:L:C`.
+    for (args, name) in [(&["-"][..], "-"), (&[][..], "stdin")] {
+        let mut cmd = asp2sat();
+        cmd.args(args).write_stdin("a.\n");
+        let out = output(cmd);
+        assert!(
+            out.stdout.contains(&format!("\nReading from {name}\n")),
+            "{}",
+            out.stdout
+        );
+        let mut cmd = asp2sat();
+        cmd.args(args).arg("--outf=2").write_stdin("a.\n");
+        assert_eq!(json(&output(cmd).stdout)["Input"][0], name);
+        let mut cmd = asp2sat();
+        cmd.args(args).write_stdin("p(.\n");
+        let out = output(cmd);
+        assert!(
+            out.stderr.starts_with("-:1:3-4: error: syntax error"),
+            "{}",
+            out.stderr
+        );
     }
 }
 

@@ -180,7 +180,8 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
         let (display, path, text) = if name == "-" {
             let text = read_text(std::io::stdin())
                 .map_err(|e| format!("could not read standard input: {e}"))?;
-            ("<stdin>".to_string(), None, text)
+            // Named `-` in messages, as clingo names it.
+            ("-".to_string(), None, text)
         } else {
             let path = resolve(&name, base.as_deref());
             let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
