@@ -24,7 +24,8 @@ const EXIT_CODES: &str = "\
 Exit codes of solve (clingo's): 10 an answer set was found, 20 there is \
 none, 30 every answer set was found; 1 more when the search was interrupted \
 (a time limit or a signal), 0 or 1 when it stopped before any result; 65 \
-an error in the input or the flags; 74 the output could not be written.";
+an error in the input; 1 an option not accepted; 74 the output could not be \
+written.";
 
 /// `solve`'s `--help` after the flags: clingo's tuning options, then the
 /// exit codes.

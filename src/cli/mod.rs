@@ -59,8 +59,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Exit code for input errors (syntax, safety, unreadable files, bad flags).
+/// Exit code for input errors (syntax, safety, unreadable files).
 pub const EXIT_INPUT_ERROR: u8 = 65;
+
+/// Exit code when the command line is not accepted (an unknown option, an
+/// invalid value), as clingo's.
+pub const EXIT_USAGE_ERROR: u8 = 1;
 
 /// Exit code when the output cannot be written (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_ERROR: u8 = 74;
@@ -84,7 +88,7 @@ pub fn main() -> u8 {
         Ok(args) => args,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
+            return if e.use_stderr() { EXIT_USAGE_ERROR } else { 0 };
         }
     };
     let report_no_effect = |messages: &[String], warnings: &Warnings| {
@@ -108,7 +112,7 @@ pub fn main() -> u8 {
                         solve(config, counters)
                     }
                 }
-                Err(message) => input_error(&message),
+                Err(message) => usage_error(&message),
             }
         }
         Command::Render(args) => match Config::from_args(args.for_render(), false, &tuning) {
@@ -116,7 +120,7 @@ pub fn main() -> u8 {
                 report_no_effect(&config.tuning.without_effect, &config.warnings);
                 pictures::render_exit_code(solve(config, counters))
             }
-            Err(message) => input_error(&message),
+            Err(message) => usage_error(&message),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
             Ok(consts) => {
@@ -145,10 +149,17 @@ fn release_at_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-/// Reports an error that has no place in the source (a flag, a file).
+/// Reports an input error that has no place in the source (a file, a
+/// constant of `-c`).
 fn input_error(message: &str) -> u8 {
     stderrln!("asp2sat: error: {message}");
     EXIT_INPUT_ERROR
+}
+
+/// Reports a command line that is not accepted.
+fn usage_error(message: &str) -> u8 {
+    stderrln!("asp2sat: error: {message}");
+    EXIT_USAGE_ERROR
 }
 
 /// Everything read from the inputs, parsed.
@@ -1444,9 +1455,15 @@ fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
 fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
     std::thread::spawn(move || {
         std::thread::sleep(limit);
+        // clingo's time limit is an alarm signal, and says so.
+        stderrln!("{INTERRUPTED_INFO}");
         interrupt(&progress, Interruption::TimeLimit);
     });
 }
+
+/// What clingo says on standard error when a signal or its time limit
+/// stops a run.
+const INTERRUPTED_INFO: &str = "*** Info : (asp2sat): INTERRUPTED by signal!";
 
 /// Ends the process with clingo's interrupted summary on SIGINT or
 /// SIGTERM: the models found so far are printed already, the summary (and
@@ -1463,7 +1480,7 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if signals.forever().next().is_some() {
-            stderrln!("*** Info : (asp2sat): INTERRUPTED by signal!");
+            stderrln!("{INTERRUPTED_INFO}");
             interrupt(&progress, Interruption::Signal);
         }
     });
