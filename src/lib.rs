@@ -20,6 +20,8 @@ pub mod solve;
 pub mod symbols;
 pub mod syntax;
 pub mod translate;
+#[cfg(feature = "batsat")]
+pub mod unfounded_search;
 
 use diagnostics::{Diagnostic, SourceMap, render_all};
 
