@@ -688,8 +688,9 @@ fn element_generators(rule: &CRule) -> Vec<CRule> {
         .collect()
 }
 
-/// gringo's `info: atom does not occur in any rule head`, once per
-/// predicate: usually a typo.
+/// gringo's `info: atom does not occur in any rule head:` (where gringo
+/// quotes the atom, the source line is shown), once per predicate: usually
+/// a typo.
 fn undefined_predicate_infos(
     groups: &[Vec<CRule>],
     preds: &Predicates,
@@ -706,7 +707,7 @@ fn undefined_predicate_infos(
                 && !declared.contains(&preds.signature(a.pred))
                 && reported.insert(a.pred)
             {
-                let mut info = Diagnostic::info(a.span, "atom does not occur in any rule head");
+                let mut info = Diagnostic::info(a.span, "atom does not occur in any rule head:");
                 info.group = "atom-undefined";
                 infos.push(info);
             }
