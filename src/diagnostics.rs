@@ -40,7 +40,8 @@ impl Span {
     }
 }
 
-/// One input: its display name (`-` is shown as `<stdin>`) and its text.
+/// One input: its display name (standard input is `-`, as clingo names it)
+/// and its text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub name: String,
@@ -139,6 +140,10 @@ pub struct Diagnostic {
     /// clingo's message group, which `-W` switches on and off (`other`
     /// unless a message belongs to one of its named groups).
     pub group: &'static str,
+    /// What gringo quotes under the message, shown instead of the source
+    /// lines where the source does not say it (`p/1` for a `#show` whose
+    /// signature no atom has).
+    pub quote: Option<String>,
 }
 
 impl Diagnostic {
@@ -149,6 +154,7 @@ impl Diagnostic {
             message: message.into(),
             notes: Vec::new(),
             group: "other",
+            quote: None,
         }
     }
 
@@ -167,12 +173,18 @@ impl Diagnostic {
         self
     }
 
+    /// The message with `text` quoted under it, as gringo quotes it.
+    pub fn quoting(mut self, text: impl Into<String>) -> Diagnostic {
+        self.quote = Some(text.into());
+        self
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 
     /// Renders the message as gringo does, with the offending source drawn
-    /// underneath and one `note:` line per note; a note whose message ends
+    /// underneath (or its quoted text) and one `note:` line per note; a note whose message ends
     /// in `:` is followed by its source text, as gringo quotes it.
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut out = format!(
@@ -181,7 +193,12 @@ impl Diagnostic {
             self.severity.label(),
             self.message
         );
-        out.push_str(&snippet(sources, self.span, self.severity));
+        match &self.quote {
+            Some(quote) => {
+                let _ = writeln!(out, "  {quote}");
+            }
+            None => out.push_str(&snippet(sources, self.span, self.severity)),
+        }
         for note in &self.notes {
             let _ = writeln!(
                 out,

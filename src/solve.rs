@@ -23,12 +23,15 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
+use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+use varisat::config::SolverConfigUpdate;
 use varisat::{ExtendFormula, Lit, Solver};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolveOptions {
     /// Stop after this many answer sets; 0 for all.
     pub max_models: usize,
@@ -36,6 +39,29 @@ pub struct SolveOptions {
     /// `#project` directives when there are some.
     pub project: bool,
     pub translation: TranslationMode,
+    pub tuning: SearchTuning,
+}
+
+/// Settings of varisat's search (its `SolverConfig`) that clasp's options
+/// map onto; `None` keeps varisat's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchTuning {
+    /// The decay of VSIDS activities, in `[0.5, 1)` (clasp's
+    /// `--heuristic=Vsids,<n>`).
+    pub vsids_decay: Option<f32>,
+    /// The unit of Luby's restart sequence, in conflicts (clasp's
+    /// `--restarts=L,<n>`).
+    pub luby_restart_unit: Option<u64>,
+}
+
+impl SearchTuning {
+    /// The settings as an update of varisat's configuration.
+    pub fn config_update(&self) -> SolverConfigUpdate {
+        let mut update = SolverConfigUpdate::new();
+        update.vsids_decay = self.vsids_decay;
+        update.luby_restart_interval_scale = self.luby_restart_unit;
+        update
+    }
 }
 
 /// How non-tight programs are translated.
@@ -117,6 +143,8 @@ pub struct Enumerator {
     /// The support terms of the minimality check's loop formulas, defined
     /// once in the solver.
     support_terms: minimality::SupportTerms,
+    /// Where the loop-formula rounds are published ([`Enumerator::report_to`]).
+    counters: Arc<Counters>,
 }
 
 impl Enumerator {
@@ -125,6 +153,9 @@ impl Enumerator {
     pub fn new(program: &GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
         let start = Instant::now();
         let mut solver = Solver::new();
+        solver
+            .config(&options.tuning.config_update())
+            .expect("the command line keeps the settings in varisat's ranges");
         let translation = match options.translation {
             TranslationMode::Lazy => translate::translate(program, &mut solver)?,
             TranslationMode::Eager => translate::translate_exact(program, &mut solver)?,
@@ -170,7 +201,13 @@ impl Enumerator {
             pending: None,
             stats,
             support_terms: minimality::SupportTerms::default(),
+            counters: Arc::default(),
         })
+    }
+
+    /// Publishes the loop-formula rounds in `counters` from now on.
+    pub fn report_to(&mut self, counters: Arc<Counters>) {
+        self.counters = counters;
     }
 
     /// The next answer set; `None` when there are no more or `max_models`
@@ -287,6 +324,7 @@ impl Enumerator {
                 }
                 if !clauses.is_empty() {
                     self.stats.loop_rounds += 1;
+                    self.counters.loop_rounds(self.stats.loop_rounds);
                     self.stats.loop_clauses += clauses.len();
                     self.stats.clauses += clauses.len();
                     for clause in &clauses {
@@ -724,6 +762,32 @@ mod tests {
     }
 
     #[test]
+    fn tuned_search_finds_the_same_answer_sets() {
+        // The extremes the command line accepts: a restart after every
+        // conflict, and the fastest decay.
+        let tuning = SearchTuning {
+            vsids_decay: Some(0.5),
+            luby_restart_unit: Some(1),
+        };
+        let update = tuning.config_update();
+        assert_eq!(update.vsids_decay, Some(0.5));
+        assert_eq!(update.luby_restart_interval_scale, Some(1));
+        let mut rng = Rng::new(12);
+        for round in 0..300 {
+            let program = random_program(&mut rng, 8, round % 2 == 1);
+            let options = SolveOptions {
+                tuning,
+                ..SolveOptions::default()
+            };
+            let mut found: Vec<Vec<SymId>> = (Enumerator::new(&program, options).unwrap())
+                .map(|a| a.shown)
+                .collect();
+            found.sort();
+            assert_eq!(found, brute_force(&program, false), "round {round}");
+        }
+    }
+
+    #[test]
     fn solve_matches_brute_force_on_random_programs() {
         let mut rng = Rng::new(2024);
         let (mut compared, mut disjunctive, mut with_loops, mut nontrivial) = (0, 0, 0, 0);
@@ -878,6 +942,7 @@ mod tests {
                         max_models: 0,
                         project,
                         translation,
+                        ..SolveOptions::default()
                     };
                     let mut enumerator = Enumerator::new(&program, options).unwrap();
                     let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();

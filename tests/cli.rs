@@ -611,12 +611,10 @@ fn missing_file() {
 
 #[test]
 fn unknown_option() {
+    // clingo: `*** ERROR: (clingo): In context '<clingo>': unknown option:
+    // 'frobnicate'`, exit 1.
     let out = output(solve(&["--frobnicate", "fixtures/cli/unsat.lp"]));
-    assert!(
-        !matches!(out.code, Some(0) | Some(10) | Some(20) | Some(30) | None),
-        "exit {:?}",
-        out.code
-    );
+    assert_eq!(out.code, Some(1));
     no_panic(&out);
     assert_stderr_has(&out, "frobnicate");
     asp2sat().arg("frobnicate").assert().failure();
@@ -774,7 +772,12 @@ fn time_limit_interrupts_grounding() {
         out.stdout,
         out.stderr
     );
-    assert!(out.stdout.contains("UNKNOWN"), "{}", out.stdout);
+    // clingo: `Reading from -` is printed before grounding starts.
+    assert!(
+        out.stdout.contains("\nReading from -\nUNKNOWN\n"),
+        "{}",
+        out.stdout
+    );
     assert_eq!(models_line(&out.stdout).as_deref(), Some("0+"));
 }
 
@@ -817,7 +820,7 @@ fn too_deep_a_term_is_a_located_error() {
     assert_eq!(out.code, Some(65), "stderr: {}", out.stderr.len());
     assert!(
         out.stderr
-            .starts_with("<stdin>:1:12-200013: error: term nested too deeply"),
+            .starts_with("-:1:12-200013: error: term nested too deeply"),
         "stderr: {}",
         &out.stderr[..out.stderr.len().min(300)]
     );
@@ -841,9 +844,8 @@ fn include_reads_regular_files_only() {
     let out = output(cmd);
     assert_eq!(out.code, Some(65));
     assert!(
-        out.stderr.contains(
-            "<stdin>:1:1-22: error: file could not be opened: /dev/zero: not a regular file"
-        ),
+        out.stderr
+            .contains("-:1:1-22: error: file could not be opened: /dev/zero: not a regular file"),
         "stderr: {}",
         out.stderr
     );
@@ -897,7 +899,7 @@ fn a_latin1_byte_in_a_string_is_printed_as_clingo_prints_it() {
 
 #[test]
 fn a_stray_byte_in_code_is_a_located_lexer_error() {
-    // clingo 5.4: `<stdin>:3:6-7: error: lexer error, unexpected \xe9` (the
+    // clingo 5.4: `-:3:6-7: error: lexer error, unexpected \xe9` (the
     // byte itself), exit 65.
     let mut cmd = solve(&["-"]);
     cmd.write_stdin(b"% caf\xe9\np(\"caf\xe9\").\np(caf\xe9).\n".to_vec());
@@ -905,7 +907,7 @@ fn a_stray_byte_in_code_is_a_located_lexer_error() {
     assert_eq!(out.code, Some(65));
     assert_stderr_has(
         &out,
-        "<stdin>:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
+        "-:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
     );
 }
 
@@ -916,10 +918,7 @@ fn a_code_point_that_stands_for_a_byte_is_refused_in_a_string() {
     cmd.write_stdin("p(\"\u{10FFE9}\"). % \u{10FFE9}\n");
     let out = output(cmd);
     assert_eq!(out.code, Some(65));
-    assert_stderr_has(
-        &out,
-        "<stdin>:1:4-5: error: the character U+10FFE9 in a string",
-    );
+    assert_stderr_has(&out, "-:1:4-5: error: the character U+10FFE9 in a string");
 }
 
 #[test]
@@ -1324,6 +1323,33 @@ fn solve_is_the_default_subcommand() {
 }
 
 #[test]
+fn standard_input_is_named_as_clingo_names_it() {
+    // clingo 5.4 and 5.8: `Reading from -` (JSON `"Input": ["-"]`) when `-`
+    // is named, `stdin` when no file is; messages are located at `-:L:C`.
+    for (args, name) in [(&["-"][..], "-"), (&[][..], "stdin")] {
+        let mut cmd = asp2sat();
+        cmd.args(args).write_stdin("a.\n");
+        let out = output(cmd);
+        assert!(
+            out.stdout.contains(&format!("\nReading from {name}\n")),
+            "{}",
+            out.stdout
+        );
+        let mut cmd = asp2sat();
+        cmd.args(args).arg("--outf=2").write_stdin("a.\n");
+        assert_eq!(json(&output(cmd).stdout)["Input"][0], name);
+        let mut cmd = asp2sat();
+        cmd.args(args).write_stdin("p(.\n");
+        let out = output(cmd);
+        assert!(
+            out.stderr.starts_with("-:1:3-4: error: syntax error"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn project_mode_without_project_directives_projects_onto_nothing() {
     // clingo 5.4: `{a;b}. #show a/0.` with `-n 0 --project=project` has one
     // model (the projection onto no atom); `show` and `auto` two.
@@ -1391,6 +1417,334 @@ fn options_scripts_pass_to_clingo_are_accepted() {
     assert_stderr_has(&out, "asp2sat: info: -t 2 has no effect");
     let out = clingo_style(&["-W", "none", "-t", "2", "fixtures/cli/three_models.lp"]);
     assert!(!out.stderr.contains("info"), "{}", out.stderr);
+}
+
+/// What a clingo-style run says, as a script reads it: the exit code, the
+/// result word, the summary's `Models` (and `Consequences`), and the
+/// answers (each sorted, in any order), from text, competition or JSON
+/// output.
+#[derive(Debug, PartialEq)]
+struct Said {
+    code: Option<i32>,
+    result: Option<String>,
+    models: Option<String>,
+    answers: Vec<Vec<String>>,
+}
+
+fn said(code: Option<i32>, stdout: &str) -> Said {
+    let summary = |key: &str| {
+        stdout.lines().rev().find_map(|l| {
+            let (k, v) = l.trim_start_matches("% ").split_once(':')?;
+            (k.trim() == key).then(|| v.trim().to_string())
+        })
+    };
+    let results = ["SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND"];
+    let mut answers: Vec<Vec<String>> = match serde_json::from_str::<Value>(stdout) {
+        Ok(document) => {
+            let witnesses = document["Call"][0]["Witnesses"].as_array().cloned();
+            let mut answers: Vec<Vec<String>> = (witnesses.unwrap_or_default().iter())
+                .map(|w| {
+                    let atoms = w["Value"].as_array().unwrap().iter();
+                    let mut atoms: Vec<String> =
+                        atoms.map(|a| a.as_str().unwrap().to_string()).collect();
+                    atoms.sort();
+                    atoms
+                })
+                .collect();
+            answers.sort();
+            return Said {
+                code,
+                result: document["Result"].as_str().map(str::to_string),
+                models: Some(document["Models"]["Number"].to_string()),
+                answers,
+            };
+        }
+        Err(_) if stdout.contains("\nANSWER\n") => {
+            let lines: Vec<&str> = stdout.lines().collect();
+            (lines.iter().enumerate())
+                .filter(|(_, l)| **l == "ANSWER")
+                .map(|(i, _)| {
+                    let atoms = lines[i + 1].split_whitespace();
+                    let mut atoms: Vec<String> =
+                        atoms.map(|a| a.trim_end_matches('.').to_string()).collect();
+                    atoms.sort();
+                    atoms
+                })
+                .collect()
+        }
+        Err(_) => text_answers(stdout),
+    };
+    answers.sort();
+    Said {
+        code,
+        result: (stdout.lines())
+            .find(|l| results.contains(&l.trim_start_matches("% ")))
+            .map(str::to_string),
+        models: summary("Models").map(|m| match summary("Consequences") {
+            Some(c) => format!("{m}, consequences {c}"),
+            None => m,
+        }),
+        answers,
+    }
+}
+
+#[test]
+fn every_command_line_of_a_clingo_script_answers_as_clingo() {
+    // Each command line issue 12 names, run by clingo 5.4 and by asp2sat
+    // on the same files: the same exit code, result word, summary counts
+    // and answers (in any order).
+    let three = "fixtures/cli/three_models.lp";
+    let unsat = "fixtures/cli/unsat.lp";
+    let lines: &[&[&str]] = &[
+        &[three],
+        &["0", three],
+        &[three, "0"],
+        &["-V0", three, "0"],
+        &["--verbose=0", three, "0"],
+        &["-W", "none", three, "0"],
+        &["--warn=no-atom-undefined", three, "0"],
+        &["--quiet=1", three, "0"],
+        &["-q2", three, "0"],
+        &["--quiet=2,2", three, "0"],
+        &["--stats=2", three, "0"],
+        &["--project=show", three, "0"],
+        &["--outf=1", three, "0"],
+        &["--outf=2", three, "0"],
+        &["--outf=3", three, "0"],
+        &["--outf=1", unsat],
+        &["--outf=2", unsat],
+        &["-t", "2", three, "0"],
+        &["--seed=3", three, "0"],
+        &["--configuration=jumpy", three, "0"],
+        &["--configuration", "tweety", three, "0"],
+        &["--heuristic=Vsids,92", "--restarts=L,60", three, "0"],
+        &["--heuristic=Berkmin", three, "0"],
+        &["--sat-prepro", three, "0"],
+        &["--eq=0", three, "0"],
+        &["--fast-exit", three, "0"],
+        &["--rand-freq=0.1", three, "0"],
+        &["--enum-mode=brave", three],
+        &["--enum-mode=cautious", three],
+        &["--enum-mode=bt", three, "0"],
+        &["--enum-mode=record", three, "0"],
+        &["--time-limit=0", three, "0"],
+        &[unsat],
+        // Not accepted: exit 1, nothing on standard output.
+        &["--frobnicate", three],
+        &["--opt-mode=bogus", three],
+        &["--project=bogus", three],
+        &["--restarts=L,0", three],
+        &["--heuristic=Vsids,x", three],
+    ];
+    for args in lines {
+        let theirs = std::process::Command::new(common::clingo_bin())
+            .args(*args)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        let their_stdout = String::from_utf8_lossy(&theirs.stdout);
+        let mut expected = said(theirs.status.code(), &their_stdout);
+        let ours = clingo_style(args);
+        no_panic(&ours);
+        let mut got = said(ours.code, &ours.stdout);
+        if args.contains(&"--enum-mode=brave") || args.contains(&"--enum-mode=cautious") {
+            // Brave and cautious consequences: the approximations on the
+            // way depend on the search, the last one is exact.
+            let last = |stdout: &str| text_answers(stdout).pop().into_iter().collect();
+            expected.answers = last(&their_stdout);
+            got.answers = last(&ours.stdout);
+        }
+        if args.contains(&"--quiet=1") || args.contains(&"--outf=1") {
+            // The last answer set: which one is up to the search order.
+            let all = said(Some(30), &clingo_style(&[three, "0"]).stdout).answers;
+            assert!(got.answers.iter().all(|a| all.contains(a)), "{args:?}");
+            assert_eq!(got.answers.len(), expected.answers.len(), "{args:?}");
+            got.answers.clone_from(&expected.answers);
+        }
+        assert_eq!(got, expected, "{args:?}\n{}", ours.stdout);
+        if args.contains(&"--outf=3") {
+            assert_eq!(ours.stdout, "");
+        }
+    }
+    // Printing the ground program, help and version: exit 0, as clingo.
+    for args in [
+        &["--text", three][..],
+        &["--mode=gringo", three],
+        &["--help=2"],
+        &["--help"],
+        &["solve", "--version"],
+        &[three, "--version"],
+    ] {
+        let out = clingo_style(args);
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn restart_and_decay_options_tune_varisat_and_keep_the_answers() {
+    // clasp's `--restarts=L,<n>` and `--heuristic=Vsids,<n>` set varisat's
+    // Luby unit and VSIDS decay: no info line, the same answer sets (the
+    // evil Sudoku's one, and all of three_models.lp).
+    let sudoku = ["encodings/sudoku.lp", "fixtures/puzzle_evil.lp", "-n", "0"];
+    let plain = clingo_style(&sudoku);
+    for tuning in [
+        &["--restarts=L,1", "--heuristic=Vsids,5"][..],
+        &["-r", "luby,1000", "--heuristic", "vsids,999"],
+    ] {
+        let tuned = clingo_style(&[&sudoku[..], tuning].concat());
+        assert_eq!(tuned.code, Some(30), "{tuning:?}: {}", tuned.stderr);
+        assert_eq!(text_answers(&tuned.stdout), text_answers(&plain.stdout));
+        assert_eq!(tuned.stderr, "", "{tuning:?}");
+        // (Found in another order: the settings changed varisat's search.)
+        let all = ["-n", "0", "fixtures/cli/three_models.lp"];
+        let sorted = |out: Out| {
+            let mut answers = text_answers(&out.stdout);
+            answers.sort();
+            answers
+        };
+        let tuned = clingo_style(&[&all[..], tuning].concat());
+        assert_eq!(sorted(tuned), sorted(clingo_style(&all)));
+    }
+    // What varisat has no counterpart for keeps its one info line.
+    let out = clingo_style(&[
+        "--restarts=D,100,0.7",
+        "--seed=3",
+        "fixtures/cli/one_model.lp",
+    ]);
+    assert_eq!(out.code, Some(30), "{}", out.stderr);
+    let infos = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("asp2sat: info:"));
+    assert_eq!(infos.count(), 2, "{}", out.stderr);
+    assert_stderr_has(&out, "asp2sat: info: --restarts=D,100,0.7 has no effect");
+    assert_stderr_has(&out, "asp2sat: info: --seed=3 has no effect");
+    // clingo rejects a Luby sequence of unit 0.
+    let out = clingo_style(&["--restarts=L,0", "fixtures/cli/one_model.lp"]);
+    assert_stderr_has(&out, "invalid --restarts 'L,0'");
+}
+
+/// The messages of standard error that say a `#show`n signature has no
+/// atom: each one's first line and the quoted signature under it.
+fn unmatched_show_messages(stderr: &str) -> Vec<String> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    (lines.iter().enumerate())
+        .filter(|(_, line)| line.ends_with(": info: no atoms over signature occur in program:"))
+        .map(|(i, line)| format!("{line}\n{}", lines.get(i + 1).unwrap_or(&"")))
+        .collect()
+}
+
+#[test]
+fn a_shown_signature_without_atoms_is_reported_as_clingo_reports_it() {
+    let dir = common::scratch("unmatched_show");
+    let programs = [
+        "#show p/1.",
+        // By sign, arity and name.
+        "#show b/1. #show a/1. #show -a/1. #show a/0. #show a/2. #show aa/1. #show b/0.",
+        // Once, at the first `#show`.
+        "#show q/2.\n#show p/1. #show q/2.",
+        // Occurring in a body only, in a part that is not grounded, or
+        // declared: no message.
+        "#show p/1. a :- p(1).",
+        "#program x. p(1). #program base. #show p/1.",
+        "#show p/1. #defined p/1. #show q/1. #project q/1. #show r/0. r :- #false.",
+        // `-p` in a head makes `p` occur, in a body it does not.
+        "#show p/1. #show -p/1. -p(1).",
+        "#show p/1. :- -p(1). #show p/0. p.",
+        "#show s/1. #show t/2. t(1;2,3). #show u/1. x :- #count{ X : u(X) } > 1.",
+    ];
+    let mut reported = 0;
+    for (i, program) in programs.iter().enumerate() {
+        let file = dir.join(format!("p{i}.lp"));
+        std::fs::write(&file, program).unwrap();
+        let file = file.to_str().unwrap();
+        for warn in [
+            &[][..],
+            &["-W", "no-other"],
+            &["-W", "no-atom-undefined"],
+            &["-W", "none"],
+        ] {
+            let args = [&[file, "-V0"][..], warn].concat();
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(&args)
+                .output()
+                .unwrap();
+            let expected = unmatched_show_messages(&String::from_utf8_lossy(&theirs.stderr));
+            reported += expected.len();
+            let ours = clingo_style(&args);
+            assert_eq!(
+                unmatched_show_messages(&ours.stderr),
+                expected,
+                "{program} {warn:?}:\n{}",
+                ours.stderr
+            );
+        }
+    }
+    // 12 messages, printed unless `-W` switches atom-undefined off.
+    assert_eq!(reported, 24);
+}
+
+/// Runs asp2sat with `args` on a terminal (util-linux's `script` gives it
+/// one): what the terminal received, both streams, and the exit code.
+fn on_a_terminal(args: &[&str]) -> (String, Option<i32>) {
+    let command = std::iter::once(common::asp2sat_bin().to_str().unwrap())
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(common::root())
+        .env("TERM", "xterm")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux's script (Debian's bsdutils) runs a command on a terminal");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_long_run_shows_a_progress_line_on_a_terminal_only() {
+    let dir = common::scratch("progress_line");
+    let file = dir.join("choice30.lp");
+    std::fs::write(&file, "{a(1..30)}.").unwrap();
+    let long_run = [file.to_str().unwrap(), "-n", "0", "-q", "--time-limit=2"];
+    let (terminal, code) = on_a_terminal(&long_run);
+    assert_eq!(code, Some(11), "{terminal}");
+    // After a second: the stage, the program's size and the models so far,
+    // redrawn in place ...
+    let shown = terminal.matches("s solving: 30 atoms, 1 rule, ").count();
+    assert!(shown >= 2, "{terminal:?}");
+    // ... and erased (back to the line's start, the line cleared) before
+    // the summary.
+    let last = terminal.rfind("s solving: ").unwrap();
+    let after = &terminal[last..];
+    let erased = after.find("\r\x1b[2K").expect("the line is erased");
+    assert!(!after[..erased].contains('\n'), "{after:?}");
+    let rest = &after[erased + "\r\x1b[2K".len()..];
+    assert!(
+        !rest.contains('\x1b') && rest.contains("\nSATISFIABLE\r\n"),
+        "{after:?}"
+    );
+    // A run shorter than a second shows nothing.
+    let (terminal, _) = on_a_terminal(&["fixtures/cli/three_models.lp", "-n", "0"]);
+    assert!(
+        !terminal.contains("solving") && !terminal.contains('\x1b'),
+        "{terminal:?}"
+    );
+    // Standard error not a terminal: nothing on it but what clingo says
+    // when its time limit stops a run.
+    let out = clingo_style(&long_run);
+    assert_eq!(out.code, Some(11));
+    assert_eq!(out.stderr, "*** Info : (asp2sat): INTERRUPTED by signal!\n");
+    // clingo's summary of a run its time limit stopped.
+    assert!(
+        out.stdout.contains("\nTIME LIMIT   : 1\n"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -1471,6 +1825,99 @@ fn a_time_limit_is_reported_as_clingo_reports_it() {
     let document = json(&out.stdout);
     assert_eq!(document["TIME LIMIT"], 1);
     assert_eq!(document["Result"], "UNKNOWN");
+}
+
+#[test]
+fn times_count_the_processor_and_the_search_as_clingo() {
+    // The program arrives after 1.2 s on standard input: clingo's `Time`
+    // includes the wait, `CPU Time` does not (the process's processor
+    // time), and `Solving` and `1st Model` start with the search.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{a; b}.\n").unwrap();
+    }
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let seconds = |key: &str| -> f64 {
+        let at = stdout
+            .find(key)
+            .unwrap_or_else(|| panic!("{key}: {stdout}"))
+            + key.len();
+        let value = stdout[at..].trim_start_matches([' ', ':']);
+        value[..value.find('s').unwrap()].parse().unwrap()
+    };
+    assert!(seconds("\nTime") >= 1.0, "{stdout}");
+    assert!(seconds("CPU Time") < 0.5, "{stdout}");
+    assert!(seconds("(Solving") < 0.5, "{stdout}");
+    assert!(seconds("1st Model") < 0.5, "{stdout}");
+}
+
+#[test]
+fn sigterm_completes_the_json_document_as_clingo() {
+    // clingo -n 0 -q --outf=2 on 2^40 models, SIGTERM: a complete document
+    // with "INTERRUPTED": 1, Result SATISFIABLE, More: yes; exit 11.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-q", "--outf=2", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // SAFETY: kill only sends a signal to the child's process id.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(11), "{stdout}");
+    let document = json(&stdout);
+    assert_eq!(document["INTERRUPTED"], 1);
+    assert_eq!(document["Result"], "SATISFIABLE");
+    assert_eq!(document["Models"]["More"], "yes");
+    assert!(document["Models"]["Number"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_second_sigint_ends_the_run_at_once() {
+    // Nobody reads the output: the run blocks on a full pipe, so the
+    // summary the first SIGINT asks for cannot be written. The second ends
+    // the process.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .args(["-n", "0", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let id = child.id() as i32;
+    let interrupt = || {
+        // SAFETY: kill only sends a signal to the child's process id.
+        unsafe { libc::kill(id, libc::SIGINT) };
+    };
+    interrupt();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(child.try_wait().unwrap().is_none(), "blocked on its output");
+    interrupt();
+    let code = wait_within(&mut child, std::time::Duration::from_secs(5));
+    assert_eq!(code, Some(1));
 }
 
 #[test]

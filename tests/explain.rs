@@ -444,7 +444,7 @@ fn explain_satisfiable_hard_part_and_incremental() {
     assert_eq!(output.status.code(), Some(65));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("<stdin>:1:1-20: error: --explain explains a single program"),
+        stderr.contains("-:1:1-20: error: --explain explains a single program"),
         "{stderr}"
     );
 }

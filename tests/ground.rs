@@ -404,7 +404,7 @@ fn ground_reports_syntax_errors() {
     let ground = asp2sat(&["ground"], "p(1.");
     assert_eq!(ground.code, Some(65));
     assert!(ground.stdout.is_empty());
-    assert!(ground.stderr.contains("<stdin>:1:"), "{}", ground.stderr);
+    assert!(ground.stderr.contains("-:1:"), "{}", ground.stderr);
 }
 
 /// Standard output that cannot be written: exit 74 (`EX_IOERR`), as for

@@ -161,9 +161,11 @@ fn grid_stays_out_of_json_and_competition_output() {
 }
 
 #[test]
-fn a_bad_grid_choice_is_an_input_error() {
+fn a_bad_grid_choice_is_an_option_error() {
+    // An invalid value: the command line is not accepted (exit 1, as
+    // clingo's option errors).
     let out = run(&[EVIL, &["--grid=paint"]].concat());
-    assert_eq!(out.code, Some(65));
+    assert_eq!(out.code, Some(1));
     assert!(out.stderr.contains("expected NAME/3"), "{}", out.stderr);
 }
 
@@ -381,7 +383,7 @@ fn several_answer_sets_need_a_numbered_pattern() {
 #[test]
 fn render_in_solve_needs_files() {
     let out = run(&[EVIL_PICTURE, &["--render=svg"]].concat());
-    assert_eq!(out.code, Some(65));
+    assert_eq!(out.code, Some(1));
     assert!(out.stderr.contains("-o PATTERN"), "{}", out.stderr);
 }
 

@@ -5,15 +5,15 @@
 //! subcommand (`asp2sat [FILES] [N] [OPTIONS]`, standard input when there
 //! are no files), clingo's short forms (`-V0`, `-q2`, `-W none`, `-t 2`)
 //! and optional values (`--stats=2`, `--project=show`, `--help=2`) are
-//! read as clingo reads them, and clingo's solver-tuning options, which
-//! have no counterpart in varisat, are accepted with one info line
-//! ([`NO_EFFECT`]).
+//! read as clingo reads them, and clingo's solver-tuning options set
+//! varisat's search where it has a counterpart, and are otherwise accepted
+//! with one info line ([`TUNING_OPTIONS`]).
 
 use super::output::{Format, OptMode, Verbosity};
 use super::pictures::Pictures;
 use crate::explain::Scope;
 use crate::optimize::Strategy;
-use crate::solve::TranslationMode;
+use crate::solve::{SearchTuning, TranslationMode};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -24,7 +24,27 @@ const EXIT_CODES: &str = "\
 Exit codes of solve (clingo's): 10 an answer set was found, 20 there is \
 none, 30 every answer set was found; 1 more when the search was interrupted \
 (a time limit or a signal), 0 or 1 when it stopped before any result; 65 \
-an error in the input or the flags; 74 the output could not be written.";
+an error in the input; 1 an option not accepted; 74 the output could not be \
+written.";
+
+/// `solve`'s `--help` after the flags: clingo's tuning options, then the
+/// exit codes.
+fn solve_after_help() -> String {
+    let others: Vec<String> = (TUNING_OPTIONS.iter())
+        .filter(|(name, _, _)| !["restarts", "heuristic"].contains(name))
+        .map(|(name, _, _)| format!("--{name}"))
+        .collect();
+    format!(
+        "clingo's solver-tuning options, read as clingo reads them:\n  \
+         -r, --restarts=L,<n>     varisat restarts on Luby's sequence with unit n \
+         (other sequences: no effect)\n  \
+         --heuristic=Vsids[,<n>]  varisat's VSIDS decay is 0.<n> (0.95 without n; \
+         from 0.5 to below 1; other heuristics: no effect)\n\
+         Accepted with one info line, without effect (varisat has no counterpart; it \
+         makes no random choices, so --seed has none): {}.\n\n{EXIT_CODES}",
+        others.join(", ")
+    )
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -44,7 +64,7 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Compute answer sets, printed as clingo prints them (the default).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = solve_after_help())]
     Solve(SolveArgs),
     /// Write a DIMACS CNF whose models are exactly the answer sets, one
     /// model each, with a symbol table and projection lines for the shown
@@ -61,7 +81,7 @@ pub enum Command {
     /// Solve, and when there is no answer set, name a minimal set of
     /// statements that has none (the same as `solve --explain`;
     /// `--explain=facts` or `--explain=rules` blames only those).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = solve_after_help())]
     Explain(SolveArgs),
 }
 
@@ -275,12 +295,19 @@ pub struct Config {
     pub pictures: Pictures,
     /// `--explain`: which statements an unsatisfiable run blames.
     pub explain: Option<Scope>,
+    /// clingo's tuning options: varisat's settings, and the info lines of
+    /// those without effect.
+    pub tuning: Tuning,
 }
 
 impl Config {
     /// `explaining`: run as `asp2sat explain`, where `--explain` defaults
-    /// to `all`.
-    pub fn from_args(args: SolveArgs, explaining: bool) -> Result<Config, String> {
+    /// to `all`; `tuning`: clingo's tuning options, taken out before clap.
+    pub fn from_args(
+        args: SolveArgs,
+        explaining: bool,
+        tuning: &[TuningOption],
+    ) -> Result<Config, String> {
         let mut models = args.models;
         let mut inputs = Vec::new();
         for input in args.inputs {
@@ -384,6 +411,7 @@ impl Config {
                 Some(ExplainArg::Facts) => Some(Scope::Facts),
                 Some(ExplainArg::Rules) => Some(Scope::Rules),
             },
+            tuning: Tuning::read(tuning)?,
         })
     }
 }
@@ -538,100 +566,237 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
 }
 
-/// clingo's solver-tuning and grounder options that have no counterpart in
-/// asp2sat: accepted, each with one info line. `(long name, short name)`;
-/// a short name without an attached value takes the next argument as its
-/// value (`-t 2`), and a `--[no-]name` flag is accepted under both names.
-const NO_EFFECT: &[(&str, Option<char>)] = &[
-    ("configuration", None),
-    ("tester", None),
-    ("parse-ext", None),
-    ("parse-maxsat", None),
-    ("share", None),
-    ("learn-explicit", None),
-    ("sat-prepro", None),
-    ("trans-ext", None),
-    ("eq", None),
-    ("backprop", None),
-    ("supp-models", None),
-    ("no-ufs-check", None),
-    ("no-gamma", None),
-    ("eq-dfs", None),
-    ("solve-limit", None),
-    ("parallel-mode", Some('t')),
-    ("global-restarts", None),
-    ("distribute", None),
-    ("integrate", None),
-    ("opt-usc-shrink", None),
-    ("opt-heuristic", None),
-    ("restart-on-model", None),
-    ("lookahead", None),
-    ("heuristic", None),
-    ("init-moms", None),
-    ("score-res", None),
-    ("score-other", None),
-    ("sign-def", None),
-    ("sign-fix", None),
-    ("berk-huang", None),
-    ("vsids-acids", None),
-    ("vsids-progress", None),
-    ("nant", None),
-    ("dom-mod", None),
-    ("save-progress", None),
-    ("init-watches", None),
-    ("update-mode", None),
-    ("acyc-prop", None),
-    ("seed", None),
-    ("partial-check", None),
-    ("sign-def-disj", None),
-    ("rand-freq", None),
-    ("rand-prob", None),
-    ("no-lookback", None),
-    ("forget-on-step", None),
-    ("strengthen", None),
-    ("otfs", None),
-    ("update-lbd", None),
-    ("update-act", None),
-    ("reverse-arcs", None),
-    ("contraction", None),
-    ("loops", None),
-    ("restarts", Some('r')),
-    ("reset-restarts", None),
-    ("local-restarts", None),
-    ("counter-restarts", None),
-    ("block-restarts", None),
-    ("shuffle", None),
-    ("deletion", Some('d')),
-    ("del-grow", None),
-    ("del-cfl", None),
-    ("del-init", None),
-    ("del-estimate", None),
-    ("del-max", None),
-    ("del-glue", None),
-    ("del-on-restart", None),
-    ("rewrite-minimize", None),
-    ("keep-facts", None),
-    ("fast-exit", None),
+/// Whether one of clingo's tuning options needs a value, which clingo's
+/// option parser then also takes from the next argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Takes {
+    /// `--seed=3` or `--seed 3`.
+    Value,
+    /// A value only when attached (`--sat-prepro`, `--sat-prepro=2`), or a
+    /// flag (`--init-moms`, `--no-init-moms`).
+    AttachedValue,
+}
+
+/// clingo's solver-tuning and grounder options, taken out of the arguments
+/// before clap parses them: `--restarts=L,<n>` and `--heuristic=Vsids,<n>`
+/// set varisat's search ([`Tuning`]), the others are accepted, each with one
+/// info line. `(long name, short name, value)`; a short name without an
+/// attached value takes the next argument as its value (`-t 2`), and a
+/// `--[no-]name` flag is accepted under both names.
+const TUNING_OPTIONS: &[(&str, Option<char>, Takes)] = &[
+    ("configuration", None, Takes::Value),
+    ("tester", None, Takes::Value),
+    ("parse-ext", None, Takes::AttachedValue),
+    ("parse-maxsat", None, Takes::AttachedValue),
+    ("share", None, Takes::Value),
+    ("learn-explicit", None, Takes::AttachedValue),
+    ("sat-prepro", None, Takes::AttachedValue),
+    ("trans-ext", None, Takes::Value),
+    ("eq", None, Takes::Value),
+    ("backprop", None, Takes::AttachedValue),
+    ("supp-models", None, Takes::AttachedValue),
+    ("no-ufs-check", None, Takes::AttachedValue),
+    ("no-gamma", None, Takes::AttachedValue),
+    ("eq-dfs", None, Takes::AttachedValue),
+    ("solve-limit", None, Takes::Value),
+    ("parallel-mode", Some('t'), Takes::Value),
+    ("global-restarts", None, Takes::Value),
+    ("distribute", None, Takes::Value),
+    ("integrate", None, Takes::Value),
+    ("opt-usc-shrink", None, Takes::Value),
+    ("opt-heuristic", None, Takes::Value),
+    ("restart-on-model", None, Takes::AttachedValue),
+    ("lookahead", None, Takes::AttachedValue),
+    ("heuristic", None, Takes::Value),
+    ("init-moms", None, Takes::AttachedValue),
+    ("score-res", None, Takes::Value),
+    ("score-other", None, Takes::Value),
+    ("sign-def", None, Takes::Value),
+    ("sign-fix", None, Takes::AttachedValue),
+    ("berk-huang", None, Takes::AttachedValue),
+    ("vsids-acids", None, Takes::AttachedValue),
+    ("vsids-progress", None, Takes::Value),
+    ("nant", None, Takes::AttachedValue),
+    ("dom-mod", None, Takes::Value),
+    ("save-progress", None, Takes::AttachedValue),
+    ("init-watches", None, Takes::Value),
+    ("update-mode", None, Takes::Value),
+    ("acyc-prop", None, Takes::AttachedValue),
+    ("seed", None, Takes::Value),
+    ("partial-check", None, Takes::AttachedValue),
+    ("sign-def-disj", None, Takes::Value),
+    ("rand-freq", None, Takes::Value),
+    ("rand-prob", None, Takes::Value),
+    ("no-lookback", None, Takes::AttachedValue),
+    ("forget-on-step", None, Takes::Value),
+    ("strengthen", None, Takes::Value),
+    ("otfs", None, Takes::AttachedValue),
+    ("update-lbd", None, Takes::Value),
+    ("update-act", None, Takes::AttachedValue),
+    ("reverse-arcs", None, Takes::AttachedValue),
+    ("contraction", None, Takes::Value),
+    ("loops", None, Takes::Value),
+    ("restarts", Some('r'), Takes::Value),
+    ("reset-restarts", None, Takes::Value),
+    ("local-restarts", None, Takes::AttachedValue),
+    ("counter-restarts", None, Takes::Value),
+    ("block-restarts", None, Takes::Value),
+    ("shuffle", None, Takes::Value),
+    ("deletion", Some('d'), Takes::Value),
+    ("del-grow", None, Takes::Value),
+    ("del-cfl", None, Takes::Value),
+    ("del-init", None, Takes::Value),
+    ("del-estimate", None, Takes::AttachedValue),
+    ("del-max", None, Takes::Value),
+    ("del-glue", None, Takes::Value),
+    ("del-on-restart", None, Takes::Value),
+    ("rewrite-minimize", None, Takes::AttachedValue),
+    ("keep-facts", None, Takes::AttachedValue),
+    ("fast-exit", None, Takes::AttachedValue),
 ];
+
+/// One of clingo's tuning options as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TuningOption {
+    /// As written, for messages: `--seed=3`, `-t 2`.
+    pub given: String,
+    /// Its long name.
+    name: &'static str,
+    value: Option<String>,
+}
+
+/// What clingo's tuning options come to: the settings of varisat's search,
+/// and an info line for each option, or part of one, that has no effect.
+#[derive(Debug, Default, PartialEq)]
+pub struct Tuning {
+    pub search: SearchTuning,
+    pub without_effect: Vec<String>,
+}
+
+impl Tuning {
+    /// Reads the options as `solve` uses them. Only the values asp2sat
+    /// interprets are checked, as clingo checks them: `--restarts=L,<n>`
+    /// with `n` from 1 to 2³²-1, `--heuristic=Vsids[,<n>]`.
+    pub fn read(options: &[TuningOption]) -> Result<Tuning, String> {
+        let mut tuning = Tuning::default();
+        for option in options {
+            let value = option.value.as_deref().unwrap_or_default();
+            match option.name {
+                "restarts" => tuning.restarts(&option.given, value)?,
+                "heuristic" => tuning.heuristic(&option.given, value)?,
+                "seed" => tuning.without_effect.push(format!(
+                    "{} has no effect: varisat makes no random choices",
+                    option.given
+                )),
+                _ => tuning.without_effect.push(without_effect(option)),
+            }
+        }
+        Ok(tuning)
+    }
+
+    /// clasp's `--restarts=<type>,<n>[,<args>][,<lim>]`: Luby's sequence
+    /// with unit `n` (type `L`) is varisat's restart schedule; varisat has
+    /// no other.
+    fn restarts(&mut self, given: &str, value: &str) -> Result<(), String> {
+        let parts: Vec<&str> = value.split(',').collect();
+        if !(parts[0].eq_ignore_ascii_case("l") || parts[0].eq_ignore_ascii_case("luby")) {
+            self.without_effect.push(format!(
+                "{given} has no effect: varisat restarts on Luby's sequence only \
+                 (--restarts=L,<n> sets its unit)"
+            ));
+            return Ok(());
+        }
+        let number = |text: &str| text.parse::<u32>().ok().filter(|&n| n > 0);
+        let (Some(unit), 2..=3) = (parts.get(1).and_then(|n| number(n)), parts.len()) else {
+            return Err(format!(
+                "invalid --restarts '{value}': expected L,<n>[,<lim>] with n and lim from 1 to {}",
+                u32::MAX
+            ));
+        };
+        if let Some(&limit) = parts.get(2) {
+            if number(limit).is_none() {
+                return Err(format!(
+                    "invalid --restarts '{value}': the limit must be a number"
+                ));
+            }
+            self.without_effect.push(format!(
+                "{given}: the limit {limit} has no effect: varisat repeats Luby's sequence \
+                 without one"
+            ));
+        }
+        self.search.luby_restart_unit = Some(u64::from(unit));
+        Ok(())
+    }
+
+    /// clasp's `--heuristic=<heu>[,<n>]`: VSIDS with the decay `0.<n>`
+    /// (0.95 when `n` is 0 or not given) is varisat's heuristic, for the
+    /// decays varisat takes; varisat has no other.
+    fn heuristic(&mut self, given: &str, value: &str) -> Result<(), String> {
+        let (name, parameter) = value.split_once(',').unwrap_or((value, "0"));
+        if !name.eq_ignore_ascii_case("vsids") {
+            self.without_effect.push(format!(
+                "{given} has no effect: varisat decides by VSIDS only \
+                 (--heuristic=Vsids,<n> sets its decay)"
+            ));
+            return Ok(());
+        }
+        let Ok(parameter) = parameter.parse::<u32>() else {
+            return Err(format!(
+                "invalid --heuristic '{value}': expected Vsids[,<n>] with n a number"
+            ));
+        };
+        let decay = clasp_decay(parameter);
+        if (0.5..1.0).contains(&decay) {
+            self.search.vsids_decay = Some(decay as f32);
+        } else {
+            self.without_effect.push(format!(
+                "{given} has no effect: varisat's VSIDS decay lies in [0.5, 1), and {decay} does not"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// clasp's decay for `Vsids,<n>`: `0.<n>`, the digits of `n` after the
+/// point (0.95 for 0), as clasp's `initDecay` reads it (1 and 10 are 1.0).
+fn clasp_decay(n: u32) -> f64 {
+    if n == 0 {
+        return 0.95;
+    }
+    // One division, so that 92 is 0.92 and not 0.9199999999999999.
+    let mut scale = 1.0;
+    while f64::from(n) / scale > 1.0 {
+        scale *= 10.0;
+    }
+    f64::from(n) / scale
+}
+
+/// The info line of a tuning option that has no counterpart in asp2sat.
+pub fn without_effect(option: &TuningOption) -> String {
+    format!(
+        "{} has no effect: it tunes clingo's solver, and asp2sat solves with varisat",
+        option.given
+    )
+}
 
 /// What the raw arguments ask for, before clap parses them.
 pub enum Invocation {
     /// clap's arguments, in clingo's forms rewritten to clap's, with the
-    /// options accepted without effect (as given).
-    Parse(Vec<OsString>, Vec<String>),
+    /// tuning options taken out.
+    Parse(Vec<OsString>, Vec<TuningOption>),
     /// `--version` or `-v`, anywhere.
     Version,
 }
 
 /// Rewrites clingo's invocation into clap's: `solve` inserted when no
 /// subcommand is named, `-V0` as `--verbose=0`, `-q2` as `--quiet=2`,
-/// `--help=N` as `--help`, and the options of [`NO_EFFECT`] taken out.
+/// `--help=N` as `--help`, and the options of [`TUNING_OPTIONS`] taken out.
 pub fn invocation(raw: Vec<OsString>) -> Invocation {
     let mut raw = raw.into_iter();
     let program = raw.next().unwrap_or_else(|| OsString::from("asp2sat"));
     let rest: Vec<OsString> = raw.collect();
     let mut args = vec![program];
-    let mut ignored = Vec::new();
+    let mut tuning = Vec::new();
     let subcommands = ["solve", "dimacs", "ground", "render", "explain", "help"];
     let named = rest
         .first()
@@ -667,47 +832,67 @@ pub fn invocation(raw: Vec<OsString>) -> Invocation {
             args.push(OsString::from(format!("--quiet={levels}")));
             continue;
         }
-        if let Some(option) = no_effect(text) {
-            let mut given = text.to_string();
-            if option.takes_next
+        if let Some(found) = tuning_option(text) {
+            let mut option = TuningOption {
+                given: text.to_string(),
+                name: found.name,
+                value: found.value,
+            };
+            if found.takes_next
                 && let Some(value) = pending.next()
             {
-                given = format!("{given} {}", value.to_string_lossy());
+                let value = value.to_string_lossy().into_owned();
+                option.given = format!("{text} {value}");
+                option.value = Some(value);
             }
-            ignored.push(given);
+            tuning.push(option);
             continue;
         }
         args.push(arg);
     }
-    Invocation::Parse(args, ignored)
+    Invocation::Parse(args, tuning)
 }
 
-/// How an argument names an option of [`NO_EFFECT`].
-struct NoEffect {
-    /// The short form without a value: its value is the next argument.
+/// How an argument names an option of [`TUNING_OPTIONS`].
+struct Found {
+    name: &'static str,
+    /// The value written into the argument.
+    value: Option<String>,
+    /// The value is the next argument (`-t 2`, `--seed 3`).
     takes_next: bool,
 }
 
-fn no_effect(arg: &str) -> Option<NoEffect> {
+fn tuning_option(arg: &str) -> Option<Found> {
     if let Some(long) = arg.strip_prefix("--") {
-        let name = long.split_once('=').map_or(long, |(name, _)| name);
-        let name = match name.strip_prefix("no-") {
-            Some(plain) if !NO_EFFECT.iter().any(|(n, _)| *n == name) => plain,
-            _ => name,
+        let (name, value) = match long.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_string())),
+            None => (long, None),
         };
-        return NO_EFFECT
-            .iter()
-            .any(|(n, _)| *n == name)
-            .then_some(NoEffect { takes_next: false });
+        let known = |name: &str| TUNING_OPTIONS.iter().find(|(n, _, _)| *n == name);
+        if let Some(&(name, _, takes)) = known(name) {
+            return Some(Found {
+                name,
+                takes_next: value.is_none() && takes == Takes::Value,
+                value,
+            });
+        }
+        // `--no-init-moms`: a flag switched off.
+        let &(name, _, _) = known(name.strip_prefix("no-")?)?;
+        return Some(Found {
+            name,
+            value,
+            takes_next: false,
+        });
     }
     let mut chars = arg.strip_prefix('-')?.chars();
     let short = chars.next()?;
-    NO_EFFECT
-        .iter()
-        .any(|(_, s)| *s == Some(short))
-        .then_some(NoEffect {
-            takes_next: chars.as_str().is_empty(),
-        })
+    let &(name, _, _) = TUNING_OPTIONS.iter().find(|(_, s, _)| *s == Some(short))?;
+    let attached = chars.as_str();
+    Some(Found {
+        name,
+        value: (!attached.is_empty()).then(|| attached.to_string()),
+        takes_next: attached.is_empty(),
+    })
 }
 
 #[cfg(test)]
@@ -720,12 +905,12 @@ mod tests {
             .map(OsString::from)
             .collect();
         match invocation(raw) {
-            Invocation::Parse(args, ignored) => (
+            Invocation::Parse(args, tuning) => (
                 args.iter()
                     .skip(1)
                     .map(|a| a.to_string_lossy().into_owned())
                     .collect(),
-                ignored,
+                tuning.into_iter().map(|option| option.given).collect(),
             ),
             Invocation::Version => (vec!["--version".to_string()], Vec::new()),
         }
@@ -770,11 +955,108 @@ mod tests {
         );
         // `--no-ufs-check` and `--no-gamma` are names of their own.
         assert_eq!(rewritten(&["--no-gamma"]).1, ["--no-gamma"]);
+        // As in clingo, an option that needs a value takes the next
+        // argument; one whose value is optional does not.
+        let (args, taken) = rewritten(&["--configuration", "tweety", "--sat-prepro", "f.lp"]);
+        assert_eq!(args, ["solve", "f.lp"]);
+        assert_eq!(taken, ["--configuration tweety", "--sat-prepro"]);
         // Options asp2sat implements stay.
         assert_eq!(
             rewritten(&["-n", "0", "--stats=2", "-W", "none"]).0,
             ["solve", "-n", "0", "--stats=2", "-W", "none"]
         );
+    }
+
+    fn tuning(args: &[&str]) -> Result<Tuning, String> {
+        let raw = std::iter::once("asp2sat")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect();
+        let Invocation::Parse(_, options) = invocation(raw) else {
+            panic!("not a run")
+        };
+        Tuning::read(&options)
+    }
+
+    #[test]
+    fn restarts_and_decay_set_varisats_search() {
+        let both = tuning(&["--restarts=L,100", "--heuristic=Vsids,92"]).unwrap();
+        assert_eq!(both.search.luby_restart_unit, Some(100));
+        assert_eq!(both.search.vsids_decay, Some(0.92));
+        assert!(both.without_effect.is_empty());
+        // clingo's other spellings.
+        let short = tuning(&["-r", "luby,7", "--heuristic", "vsids,999"]).unwrap();
+        assert_eq!(short.search.luby_restart_unit, Some(7));
+        assert_eq!(short.search.vsids_decay, Some(0.999));
+        assert_eq!(
+            tuning(&["-rl,64"]).unwrap().search.luby_restart_unit,
+            Some(64)
+        );
+        // clasp's default decay, 0.95.
+        assert_eq!(
+            tuning(&["--heuristic=Vsids"]).unwrap().search.vsids_decay,
+            Some(0.95)
+        );
+        // Nothing asked, nothing changed.
+        assert_eq!(tuning(&[]).unwrap(), Tuning::default());
+    }
+
+    #[test]
+    fn tuning_without_counterpart_says_so() {
+        let said = |args: &[&str]| {
+            let tuning = tuning(args).unwrap();
+            assert_eq!(tuning.search, SearchTuning::default(), "{args:?}");
+            tuning.without_effect
+        };
+        for args in [
+            &["--restarts=x,100,1.5"][..],
+            &["--restarts=no"],
+            &["--heuristic=Berkmin"],
+            // clasp reads 100 as 1.0 (no decay) and 4 as 0.4: not varisat's.
+            &["--heuristic=Vsids,100"],
+            &["--heuristic=Vsids,4"],
+            &["--seed=7"],
+            &["--configuration=jumpy"],
+        ] {
+            let messages = said(args);
+            assert_eq!(messages.len(), 1, "{args:?}");
+            assert!(messages[0].starts_with(args[0]), "{messages:?}");
+            assert!(messages[0].contains("has no effect"), "{messages:?}");
+        }
+        // The unit is used, the limit is not.
+        let limited = tuning(&["--restarts=L,100,50"]).unwrap();
+        assert_eq!(limited.search.luby_restart_unit, Some(100));
+        assert_eq!(
+            limited.without_effect,
+            [
+                "--restarts=L,100,50: the limit 50 has no effect: varisat repeats Luby's \
+              sequence without one"
+            ]
+        );
+    }
+
+    #[test]
+    fn tuning_values_are_checked_as_clingo_checks_them() {
+        for bad in [
+            "--restarts=L",
+            "--restarts=L,0",
+            "--restarts=L,4294967296",
+            "--restarts=L,100,x",
+            "--heuristic=Vsids,x",
+            "--heuristic=Vsids,95,2",
+        ] {
+            assert!(tuning(&[bad]).is_err(), "{bad}");
+        }
+        assert!(tuning(&["--restarts=L,4294967295"]).is_ok());
+    }
+
+    #[test]
+    fn clasps_decay_reads_the_digits_after_the_point() {
+        assert_eq!(clasp_decay(0), 0.95);
+        assert_eq!(clasp_decay(92), 0.92);
+        assert_eq!(clasp_decay(5), 0.5);
+        assert_eq!(clasp_decay(999), 0.999);
+        assert_eq!(clasp_decay(10), 1.0);
     }
 
     #[test]

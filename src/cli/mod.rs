@@ -11,11 +11,14 @@
 
 /// `eprint!` that ignores a failing standard error (closed, or a full
 /// disk) instead of panicking: a message that cannot be shown must not turn
-/// a run into a crash.
+/// a run into a crash. The progress line on a terminal is taken away
+/// meanwhile.
 macro_rules! stderr {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = std::io::stderr().write_fmt(format_args!($($arg)*));
+        $crate::cli::status::around_stderr(|| {
+            let _ = std::io::stderr().write_fmt(format_args!($($arg)*));
+        });
     }};
 }
 
@@ -29,12 +32,14 @@ macro_rules! stderrln {
 mod args;
 mod output;
 mod pictures;
+mod status;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::explain::{Explanation, Scope};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{self, Parts, program::GroundProgram};
 use crate::optimize::Optimizer;
+use crate::progress::{Counters, Stage};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions};
 use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
@@ -54,8 +59,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Exit code for input errors (syntax, safety, unreadable files, bad flags).
+/// Exit code for input errors (syntax, safety, unreadable files).
 pub const EXIT_INPUT_ERROR: u8 = 65;
+
+/// Exit code when the command line is not accepted (an unknown option, an
+/// invalid value), as clingo's.
+pub const EXIT_USAGE_ERROR: u8 = 1;
 
 /// Exit code when the output cannot be written (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_ERROR: u8 = 74;
@@ -68,65 +77,68 @@ pub const EXIT_BROKEN_PIPE: u8 = 141;
 /// Entry point of the binary; returns the exit code, and the caller ends
 /// the process with it right away (see [`release_at_exit`]).
 pub fn main() -> u8 {
-    let (raw, no_effect) = match args::invocation(std::env::args_os().collect()) {
+    let (raw, tuning) = match args::invocation(std::env::args_os().collect()) {
         Invocation::Version => {
             let _ = writeln!(std::io::stdout(), "{}", output::VERSION_LINE);
             return 0;
         }
-        Invocation::Parse(raw, no_effect) => (raw, no_effect),
+        Invocation::Parse(raw, tuning) => (raw, tuning),
     };
     let args = match Args::try_parse_from(raw) {
         Ok(args) => args,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { EXIT_INPUT_ERROR } else { 0 };
+            return if e.use_stderr() { EXIT_USAGE_ERROR } else { 0 };
         }
     };
-    let report_no_effect = |warnings: &Warnings| {
-        for option in no_effect.iter().filter(|_| warnings.shows("other")) {
-            stderrln!(
-                "asp2sat: info: {option} has no effect: it tunes clingo's solver, and asp2sat \
-                 solves with varisat"
-            );
+    let report_no_effect = |messages: &[String], warnings: &Warnings| {
+        for message in messages.iter().filter(|_| warnings.shows("other")) {
+            stderrln!("asp2sat: info: {message}");
         }
     };
+    // `dimacs` and `ground` do not search: no tuning option has an effect.
+    let none_has_effect: Vec<String> = tuning.iter().map(args::without_effect).collect();
     let explaining = matches!(args.command, Command::Explain(_));
-    match args.command {
+    let counters = Arc::new(Counters::default());
+    status::start(counters.clone());
+    let code = match args.command {
         Command::Solve(args) | Command::Explain(args) => {
-            match Config::from_args(args, explaining) {
+            match Config::from_args(args, explaining, &tuning) {
                 Ok(config) => {
-                    report_no_effect(&config.warnings);
+                    report_no_effect(&config.tuning.without_effect, &config.warnings);
                     if config.text {
-                        ground(&config.inputs, &config.consts)
+                        ground(&config.inputs, &config.consts, &counters)
                     } else {
-                        solve(config)
+                        solve(config, counters)
                     }
                 }
-                Err(message) => input_error(&message),
+                Err(message) => usage_error(&message),
             }
         }
-        Command::Render(args) => match Config::from_args(args.for_render(), false) {
+        Command::Render(args) => match Config::from_args(args.for_render(), false, &tuning) {
             Ok(config) => {
-                report_no_effect(&config.warnings);
-                pictures::render_exit_code(solve(config))
+                report_no_effect(&config.tuning.without_effect, &config.warnings);
+                pictures::render_exit_code(solve(config, counters))
             }
-            Err(message) => input_error(&message),
+            Err(message) => usage_error(&message),
         },
         Command::Dimacs(args) => match parse_consts(&args.consts) {
             Ok(consts) => {
-                report_no_effect(&Warnings::default());
-                dimacs(&args, &consts)
+                report_no_effect(&none_has_effect, &Warnings::default());
+                dimacs(&args, &consts, &counters)
             }
             Err(message) => input_error(&message),
         },
         Command::Ground(args) => match parse_consts(&args.consts) {
             Ok(consts) => {
-                report_no_effect(&Warnings::default());
-                ground(&args.inputs, &consts)
+                report_no_effect(&none_has_effect, &Warnings::default());
+                ground(&args.inputs, &consts, &counters)
             }
             Err(message) => input_error(&message),
         },
-    }
+    };
+    status::clear();
+    code
 }
 
 /// Hands a large value (a ground program, a solver) to the operating
@@ -137,10 +149,17 @@ fn release_at_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-/// Reports an error that has no place in the source (a flag, a file).
+/// Reports an input error that has no place in the source (a file, a
+/// constant of `-c`).
 fn input_error(message: &str) -> u8 {
     stderrln!("asp2sat: error: {message}");
     EXIT_INPUT_ERROR
+}
+
+/// Reports a command line that is not accepted.
+fn usage_error(message: &str) -> u8 {
+    stderrln!("asp2sat: error: {message}");
+    EXIT_USAGE_ERROR
 }
 
 /// Everything read from the inputs, parsed.
@@ -172,7 +191,8 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
         let (display, path, text) = if name == "-" {
             let text = read_text(std::io::stdin())
                 .map_err(|e| format!("could not read standard input: {e}"))?;
-            ("<stdin>".to_string(), None, text)
+            // Named `-` in messages, as clingo names it.
+            ("-".to_string(), None, text)
         } else {
             let path = resolve(&name, base.as_deref());
             let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
@@ -449,6 +469,8 @@ fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) ->
 /// that an interrupted run still ends with a complete summary.
 struct Progress {
     style: Style,
+    /// What the progress line on a terminal shows.
+    counters: Arc<Counters>,
     quiet: Quiet,
     inputs: Vec<String>,
     /// Solver calls started.
@@ -504,6 +526,7 @@ impl Progress {
         optimal: bool,
     ) -> bool {
         self.models += 1;
+        self.counters.found_models(self.models);
         self.last_model = Some(Instant::now());
         let solving = self.solve_started.unwrap_or(self.started);
         self.timings.first_model.get_or_insert(solving.elapsed());
@@ -548,6 +571,10 @@ impl Progress {
             }
             Format::Text | Format::Competition => {}
         }
+        let writes = show_model || (show_costs && costs.is_some());
+        if !writes {
+            return self.output_error.is_none(); // nothing to write (`--quiet`)
+        }
         let style = self.style;
         self.print(|out| {
             if show_model {
@@ -569,7 +596,8 @@ impl Progress {
     fn print(&mut self, write: impl FnOnce(&mut Stdout) -> std::io::Result<()>) -> bool {
         if self.output_error.is_none() {
             let mut out = stdout_writer();
-            if let Err(e) = write(&mut out).and_then(|()| out.flush()) {
+            let written = status::around_stdout(|| write(&mut out).and_then(|()| out.flush()));
+            if let Err(e) = written {
                 self.output_error = Some(e);
             }
         }
@@ -632,6 +660,7 @@ impl Progress {
         sizes: Option<&Sizes>,
         interrupted: Option<Interruption>,
     ) {
+        status::clear();
         self.timings.total = self.started.elapsed();
         self.timings.cpu = processor_time();
         if let Some(solve_started) = self.solve_started {
@@ -740,8 +769,11 @@ fn ground_parts(
     parts: &Parts,
     warnings: &Warnings,
     printed: &mut FxHashSet<String>,
+    counters: &Counters,
 ) -> Result<GroundProgram, u8> {
-    let (program, diagnostics) = ground::ground_parts(&loaded.statements, overrides, parts);
+    counters.enter(Stage::Grounding);
+    let (program, diagnostics) =
+        ground::ground_parts(&loaded.statements, overrides, parts, counters);
     let Some(program) = program else {
         return Err(report_errors(
             &diagnostics,
@@ -756,6 +788,8 @@ fn ground_parts(
             printed.insert(text);
         }
     }
+    // From here on, the simplified program's size.
+    counters.grounded(program.atoms.len(), program.rules.len());
     Ok(program)
 }
 
@@ -766,6 +800,7 @@ fn load_and_ground(
     inputs: &[String],
     consts: &[(String, String)],
     timings: &mut Timings,
+    counters: &Counters,
 ) -> Result<(GroundProgram, SourceMap), u8> {
     let (loaded, overrides) = load_program(inputs, consts, timings)?;
     if let Some(span) = loaded.incremental {
@@ -788,18 +823,20 @@ fn load_and_ground(
         &Parts::base(),
         &Warnings::default(),
         &mut printed,
+        counters,
     )?;
     timings.ground = ground_start.elapsed();
     Ok((program, loaded.sources))
 }
 
 /// `asp2sat dimacs`: the exact CNF on standard output or in `-o FILE`.
-fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
+fn dimacs(args: &DimacsArgs, consts: &[(String, String)], counters: &Counters) -> u8 {
     let mut timings = Timings::default();
-    let (program, sources) = match load_and_ground(&args.inputs, consts, &mut timings) {
+    let (program, sources) = match load_and_ground(&args.inputs, consts, &mut timings, counters) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    counters.enter(Stage::Translating);
     let mut formula = varisat::CnfFormula::new();
     let translation = match crate::translate::translate_exact(&program, &mut formula) {
         Ok(t) => t,
@@ -819,6 +856,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
         }
         None
     };
+    status::clear(); // the CNF is complete: only writing is left
     let write = |out: &mut dyn Write| match &soft {
         Some(soft) => crate::dimacs::write_wcnf(out, &formula, &symbols, soft),
         None => crate::dimacs::write(out, &formula, &symbols),
@@ -848,12 +886,13 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)]) -> u8 {
 /// `asp2sat ground` and `solve --text`: the ground program on standard
 /// output. Exit code 0, 65 on input errors, 74 when standard output cannot
 /// be written.
-fn ground(inputs: &[String], consts: &[(String, String)]) -> u8 {
+fn ground(inputs: &[String], consts: &[(String, String)], counters: &Counters) -> u8 {
     let mut timings = Timings::default();
-    let (program, _) = match load_and_ground(inputs, consts, &mut timings) {
+    let (program, _) = match load_and_ground(inputs, consts, &mut timings, counters) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    status::clear(); // only writing is left
     let mut out = stdout_writer();
     let written = crate::ground_text::write(&mut out, &program).and_then(|()| out.flush());
     release_at_exit(program);
@@ -973,13 +1012,14 @@ fn write_atomically(
     result
 }
 
-fn solve(config: Config) -> u8 {
+fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     let style = Style {
         format: config.format,
         verbosity: config.verbosity,
     };
     let progress = Arc::new(Mutex::new(Progress {
         style,
+        counters: counters.clone(),
         quiet: config.quiet,
         inputs: config.inputs.clone(),
         calls: 0,
@@ -1043,11 +1083,17 @@ fn solve(config: Config) -> u8 {
             _ => break,
         };
         let ground_start = Instant::now();
-        let mut program =
-            match ground_parts(&loaded, &overrides, &parts, &config.warnings, &mut printed) {
-                Ok(program) => program,
-                Err(code) => return code,
-            };
+        let mut program = match ground_parts(
+            &loaded,
+            &overrides,
+            &parts,
+            &config.warnings,
+            &mut printed,
+            &counters,
+        ) {
+            Ok(program) => program,
+            Err(code) => return code,
+        };
         lock(&progress).timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {
             // Never grounded again: their memory (a big instance's facts)
@@ -1132,8 +1178,12 @@ fn explain(
     }
     let guarded = crate::explain::guard(&loaded.statements, scope);
     // The run's own grounding has printed the messages already.
-    let (program, diagnostics) =
-        ground::ground_parts(&guarded.statements, overrides, &Parts::base());
+    let (program, diagnostics) = ground::ground_parts(
+        &guarded.statements,
+        overrides,
+        &Parts::base(),
+        &Counters::default(),
+    );
     let Some(program) = program else {
         return Err(report_errors(
             &diagnostics,
@@ -1143,6 +1193,7 @@ fn explain(
     };
     let options = SolveOptions {
         translation: config.translation,
+        tuning: config.tuning.search,
         ..SolveOptions::default()
     };
     let explanation =
@@ -1221,13 +1272,18 @@ fn solve_call(
         max_models: models,
         project: config.project != Projection::No,
         translation: config.translation,
+        tuning: config.tuning.search,
     };
-    let enumerator = match Enumerator::new(program, options) {
+    let counters = lock(progress).counters.clone();
+    counters.enter(Stage::Translating);
+    let mut enumerator = match Enumerator::new(program, options) {
         Ok(e) => e,
         Err(error) => {
             return Err(report_errors(&[error], sources, "translation failed"));
         }
     };
+    enumerator.report_to(counters.clone());
+    counters.enter(Stage::Solving);
     {
         let mut progress = lock(progress);
         let style = progress.style;
@@ -1404,9 +1460,15 @@ fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
 fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
     std::thread::spawn(move || {
         std::thread::sleep(limit);
+        // clingo's time limit is an alarm signal, and says so.
+        stderrln!("{INTERRUPTED_INFO}");
         interrupt(&progress, Interruption::TimeLimit);
     });
 }
+
+/// What clingo says on standard error when a signal or its time limit
+/// stops a run.
+const INTERRUPTED_INFO: &str = "*** Info : (asp2sat): INTERRUPTED by signal!";
 
 /// Ends the process with clingo's interrupted summary on SIGINT or
 /// SIGTERM: the models found so far are printed already, the summary (and
@@ -1423,7 +1485,7 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if signals.forever().next().is_some() {
-            stderrln!("*** Info : (asp2sat): INTERRUPTED by signal!");
+            stderrln!("{INTERRUPTED_INFO}");
             interrupt(&progress, Interruption::Signal);
         }
     });

@@ -132,16 +132,14 @@ pub fn write_solving(out: &mut impl io::Write, style: Style) -> io::Result<()> {
     }
 }
 
+/// clingo's `Reading from`: `stdin` when no file is named, `-` when it
+/// is named so.
 fn reading_line(inputs: &[String]) -> String {
     match inputs {
         [] => "Reading from stdin".to_string(),
-        [one] => format!("Reading from {}", display_input(one)),
-        [first, ..] => format!("Reading from {} ...", display_input(first)),
+        [one] => format!("Reading from {one}"),
+        [first, ..] => format!("Reading from {first} ..."),
     }
-}
-
-fn display_input(name: &str) -> &str {
-    if name == "-" { "stdin" } else { name }
 }
 
 /// Writes one answer as clingo does, symbol by symbol: an answer set of a
@@ -435,9 +433,7 @@ impl JsonDocument {
             let input: Vec<String> = if inputs.is_empty() {
                 vec![json_string("stdin")]
             } else {
-                (inputs.iter())
-                    .map(|i| json_string(display_input(i)))
-                    .collect()
+                inputs.iter().map(|i| json_string(i)).collect()
             };
             let _ = writeln!(out, "  \"Input\": [\n    {}\n  ],", input.join(", "));
             out.push_str("  \"Call\": [\n");

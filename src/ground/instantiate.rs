@@ -20,6 +20,7 @@ use crate::ground::program::{
     AggregateDefinition, AggregateValue, AtomId, Body, ChoiceElement, CountBounds, Head, Rule,
     ShowTerm, WeightedElement, absorb_certain,
 };
+use crate::progress::Counters;
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::{CmpOp, Naf};
@@ -104,6 +105,8 @@ impl AtomTable {
 /// Grounds compiled rules into rules over [`AtomTable`] indices.
 pub struct Instantiator<'s> {
     pub symbols: &'s mut SymbolTable,
+    /// Where the atoms and rules ground so far are published.
+    counters: &'s Counters,
     pred_names: Vec<NameId>,
     pred_negative: Vec<bool>,
     relations: Vec<Relation>,
@@ -436,7 +439,12 @@ impl RuleSet {
 impl<'s> Instantiator<'s> {
     /// `auxiliary` are the predicates `#agg/1`, `#disjunct/1`, `#not/1`
     /// and `#impl/1` of the auxiliary atoms.
-    pub fn new(symbols: &'s mut SymbolTable, preds: &Predicates, auxiliary: [PredId; 4]) -> Self {
+    pub fn new(
+        symbols: &'s mut SymbolTable,
+        preds: &Predicates,
+        counters: &'s Counters,
+        auxiliary: [PredId; 4],
+    ) -> Self {
         let [
             aggregate_pred,
             disjunct_pred,
@@ -454,6 +462,7 @@ impl<'s> Instantiator<'s> {
         let implication_name = symbols.name(&preds.get(implication_pred).name);
         Instantiator {
             symbols,
+            counters,
             pred_names,
             pred_negative,
             relations: (0..preds.len()).map(|_| Relation::default()).collect(),
@@ -794,8 +803,10 @@ impl<'s> Instantiator<'s> {
             rules: &mut self.rules,
             show_terms: &mut self.show_terms,
         };
+        let counters = self.counters;
         exec.run(steps, 0, &mut |exec| {
-            exec.emit(rule, &element_plans, &mut output)
+            exec.emit(rule, &element_plans, &mut output);
+            counters.grounded(exec.atoms.len(), output.rules.rules.len());
         });
         let new_members = output.new_members;
         self.add_members(new_members);

@@ -14,10 +14,12 @@ pub mod incremental;
 mod instantiate;
 mod predicates;
 pub mod program;
+mod shown;
 mod simplify;
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
+use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
     self, CmpOp, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind,
@@ -117,14 +119,16 @@ pub fn ground(
     statements: &[Statement],
     overrides: &[(String, Term)],
 ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
-    ground_parts(statements, overrides, &Parts::base())
+    ground_parts(statements, overrides, &Parts::base(), &Counters::default())
 }
 
-/// Grounds the program parts that `parts` calls, as [`ground`] does `base`.
+/// Grounds the program parts that `parts` calls, as [`ground`] does `base`,
+/// publishing the atoms and rules ground so far in `counters`.
 pub fn ground_parts(
     statements: &[Statement],
     overrides: &[(String, Term)],
     parts: &Parts,
+    counters: &Counters,
 ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut symbols = SymbolTable::default();
@@ -281,6 +285,7 @@ pub fn ground_parts(
     let mut grounder = Instantiator::new(
         &mut symbols,
         &preds,
+        counters,
         [
             aggregate_pred,
             disjunct_pred,
@@ -350,6 +355,8 @@ pub fn ground_parts(
     if with_edges {
         program.edges = edges(&program);
     }
+    // Last, as gringo reports them once grounding is done.
+    diagnostics.extend(shown::unmatched_show_infos(statements));
     (Some(program), diagnostics)
 }
 
@@ -701,8 +708,9 @@ fn element_generators(rule: &CRule) -> Vec<CRule> {
         .collect()
 }
 
-/// gringo's `info: atom does not occur in any rule head`, once per
-/// predicate: usually a typo.
+/// gringo's `info: atom does not occur in any rule head:` (where gringo
+/// quotes the atom, the source line is shown), once per predicate: usually
+/// a typo.
 fn undefined_predicate_infos(
     groups: &[CompiledGroup],
     preds: &Predicates,
@@ -724,7 +732,7 @@ fn undefined_predicate_infos(
                 && !declared.contains(&preds.signature(a.pred))
                 && reported.insert(a.pred)
             {
-                let mut info = Diagnostic::info(a.span, "atom does not occur in any rule head");
+                let mut info = Diagnostic::info(a.span, "atom does not occur in any rule head:");
                 info.group = "atom-undefined";
                 infos.push(info);
             }
