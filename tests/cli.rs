@@ -1653,6 +1653,8 @@ fn a_shown_signature_without_atoms_is_reported_as_clingo_reports_it() {
         "#show p/1. #show -p/1. -p(1).",
         "#show p/1. :- -p(1). #show p/0. p.",
         "#show s/1. #show t/2. t(1;2,3). #show u/1. x :- #count{ X : u(X) } > 1.",
+        // The atoms of a `#heuristic` occur, though it has no effect.
+        "#show p/1. #show q/1. #show r/1. #heuristic p(1) : q(2). [1,true]",
     ];
     let mut reported = 0;
     for (i, program) in programs.iter().enumerate() {
@@ -1681,8 +1683,8 @@ fn a_shown_signature_without_atoms_is_reported_as_clingo_reports_it() {
             );
         }
     }
-    // 12 messages, printed unless `-W` switches atom-undefined off.
-    assert_eq!(reported, 24);
+    // 13 messages, printed unless `-W` switches atom-undefined off.
+    assert_eq!(reported, 26);
 }
 
 /// Runs asp2sat with `args` on a terminal (util-linux's `script` gives it

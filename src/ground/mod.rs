@@ -174,7 +174,7 @@ pub fn ground_parts(
                     ),
                 ));
             }
-            StatementKind::Heuristic
+            StatementKind::Heuristic { .. }
                 if called && !std::mem::replace(&mut heuristic_reported, true) =>
             {
                 diagnostics.push(Diagnostic::info(

@@ -3,8 +3,10 @@
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::syntax::ast::{
-    Atom, BodyElement, Head, Literal, ProjectTarget, Signature, Statement, StatementKind, TermKind,
+    Atom, BodyElement, Facts, Head, Literal, ProjectTarget, Signature, Statement, StatementKind,
+    TermKind,
 };
+use crate::syntax::facts::FactTerm;
 use rustc_hash::FxHashSet;
 
 /// One info per signature of a `#show p/n.` over which no atom occurs
@@ -65,6 +67,11 @@ impl Occurring {
             }
             StatementKind::External { atom, body, .. } => {
                 self.atom(atom, true);
+                self.body(body);
+            }
+            StatementKind::Facts(facts) => self.facts(facts),
+            StatementKind::Heuristic { atom, body } => {
+                self.atom(atom, false);
                 self.body(body);
             }
             StatementKind::Project(ProjectTarget::Atom { atom, body }) => {
@@ -135,6 +142,21 @@ impl Occurring {
         }
     }
 
+    /// The predicates of a run of facts (head atoms).
+    fn facts(&mut self, facts: &Facts) {
+        for i in 0..facts.len() {
+            if let Some(&FactTerm::Function {
+                name,
+                arity,
+                negative,
+            }) = facts.atom(i).first()
+            {
+                let name = facts.name(name);
+                self.signature(name, arity as usize, negative, true);
+            }
+        }
+    }
+
     /// Each atom of a pool; `in_head`: a strongly negated head atom makes
     /// its positive signature occur too.
     fn atom(&mut self, atom: &Atom, in_head: bool) {
@@ -149,15 +171,19 @@ impl Occurring {
                 TermKind::Constant(name) => (name, 0),
                 _ => continue,
             };
-            for strong_negation in [atom.strong_negation, false] {
-                self.0.insert(Signature {
-                    strong_negation,
-                    name: name.clone(),
-                    arity,
-                });
-                if !in_head {
-                    break;
-                }
+            self.signature(name, arity, atom.strong_negation, in_head);
+        }
+    }
+
+    fn signature(&mut self, name: &str, arity: usize, strong_negation: bool, in_head: bool) {
+        for strong_negation in [strong_negation, false] {
+            self.0.insert(Signature {
+                strong_negation,
+                name: name.to_owned(),
+                arity,
+            });
+            if !in_head {
+                break;
             }
         }
     }

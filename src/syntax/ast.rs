@@ -386,8 +386,9 @@ pub enum StatementKind {
     /// graph. `pair` is the tuple `(u, v)`, possibly a pool of tuples.
     Edge { pair: Term, body: Vec<BodyElement> },
     /// `#heuristic a : body. [w@p, m]`: accepted and without effect, as in
-    /// clingo without `--heuristic=Domain`.
-    Heuristic,
+    /// clingo without `--heuristic=Domain`; its atoms still occur in the
+    /// program (for the info on `#show p/n.` without atoms).
+    Heuristic { atom: Atom, body: Vec<BodyElement> },
     /// A statement the parser recognises but asp2sat does not support yet
     /// (`#script`, theory atoms, ...).
     Unsupported { what: String },

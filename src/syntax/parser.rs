@@ -845,7 +845,8 @@ impl<'s> Parser<'s> {
         )))
     }
 
-    /// Skips to just after the next statement-ending `.`.
+    /// Skips to just after the next statement-ending `.` (and the modifier
+    /// after it, if any).
     fn recover(&mut self) {
         self.depth = 0;
         loop {
@@ -853,6 +854,7 @@ impl<'s> Parser<'s> {
                 K::Eof => return,
                 K::Dot => {
                     self.bump();
+                    self.skip_modifier();
                     return;
                 }
                 _ => {
@@ -860,6 +862,24 @@ impl<'s> Parser<'s> {
                 }
             }
         }
+    }
+
+    /// Skips the `[w@p, m]` of a failed `#heuristic` or `#external`: no
+    /// statement starts with `[`, so it belongs to the one before.
+    fn skip_modifier(&mut self) {
+        let mut end = self.pos;
+        if self.peek_at(end) != K::LBrack {
+            return;
+        }
+        loop {
+            end += 1;
+            match self.peek_at(end) {
+                K::RBrack => break,
+                K::Dot | K::Eof | K::Error => return,
+                _ => {}
+            }
+        }
+        self.pos = end + 1;
     }
 
     // --- plain facts ------------------------------------------------------
@@ -1117,9 +1137,14 @@ impl<'s> Parser<'s> {
             "#maximize" | "#maximise" => return self.optimize(start, true),
             "#heuristic" => {
                 self.bump();
+                let (atom, body) = self.conditional_atom()?;
+                if !self.at(K::Dot) {
+                    return Err(self.expected("."));
+                }
+                // The modifier `[w@p, m]` is read but not kept: it has no effect.
                 let statement = self.skip_statement(start, "#heuristic directives")?;
                 return Ok(Statement {
-                    kind: StatementKind::Heuristic,
+                    kind: StatementKind::Heuristic { atom, body },
                     ..statement
                 });
             }
@@ -2725,7 +2750,9 @@ mod tests {
             StatementKind::Project(ProjectTarget::Signature(sig)) => {
                 format!("#project {}.", signature(sig))
             }
-            StatementKind::Heuristic => "#heuristic.".to_string(),
+            StatementKind::Heuristic { atom: a, body: b } => {
+                format!("#heuristic {}{}.", atom(a), condition_body(b))
+            }
             StatementKind::Edge { pair, body: b } => {
                 format!("#edge {}{}.", term(pair), condition_body(b))
             }
@@ -3113,7 +3140,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             ok.
             ",
             "
-            #heuristic.
+            #heuristic a : b.
             #external a : b.
             #project a/1.
             #edge (a,b).
@@ -3203,7 +3230,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "#external p(X) : q(X). [X] #external a. #external b:. #project a:. #project p/2. #project q(X) : r(X), not s. #heuristic p : q. [1@2,level] #edge (a,b) : c.",
             "
             #external p(X) : q(X). [X] #external a. #external b. #project a. #project p/2.
-            #project q(X) : r(X), not s. #heuristic. #edge (a,b) : c.
+            #project q(X) : r(X), not s. #heuristic p : q. #edge (a,b) : c.
             ",
         );
     }
@@ -3225,6 +3252,11 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             ",
         );
         check("a :- b", "error 6..6: syntax error, unexpected <EOF>");
+        // A `#heuristic` without an atom (clingo: a syntax error too).
+        check(
+            "#heuristic 1+. [1,true]\nok.",
+            "ok. error 13..14: syntax error, unexpected .",
+        );
         check(
             "p(X) :- q(X",
             "error 11..11: syntax error, unexpected <EOF>, expecting ) or ;",
