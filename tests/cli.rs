@@ -1862,15 +1862,15 @@ fn times_count_the_processor_and_the_search_as_clingo() {
     assert!(seconds("1st Model") < 0.5, "{stdout}");
 }
 
-#[test]
-fn sigterm_completes_the_json_document_as_clingo() {
-    // clingo -n 0 -q --outf=2 on 2^40 models, SIGTERM: a complete document
-    // with "INTERRUPTED": 1, Result SATISFIABLE, More: yes; exit 11.
+/// asp2sat enumerating the 2^40 answer sets of `{ a(1..40) }.` (read from
+/// standard input) with `args`, well into its search.
+fn enumerating_2_to_the_40(args: &[&str], stderr: std::process::Stdio) -> std::process::Child {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
-        .args(["-n", "0", "-q", "--outf=2", "-"])
+        .args(args)
+        .arg("-")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     {
@@ -1879,6 +1879,15 @@ fn sigterm_completes_the_json_document_as_clingo() {
         stdin.write_all(b"{ a(1..40) }.\n").unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(700));
+    child
+}
+
+#[test]
+fn sigterm_completes_the_json_document_as_clingo() {
+    // clingo -n 0 -q --outf=2 on 2^40 models, SIGTERM: a complete document
+    // with "INTERRUPTED": 1, Result SATISFIABLE, More: yes; exit 11.
+    let child =
+        enumerating_2_to_the_40(&["-n", "0", "-q", "--outf=2"], std::process::Stdio::piped());
     // SAFETY: kill only sends a signal to the child's process id.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let done = child.wait_with_output().unwrap();
@@ -1896,19 +1905,7 @@ fn a_second_sigint_ends_the_run_at_once() {
     // Nobody reads the output: the run blocks on a full pipe, so the
     // summary the first SIGINT asks for cannot be written. The second ends
     // the process.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
-        .args(["-n", "0", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
-    }
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    let mut child = enumerating_2_to_the_40(&["-n", "0"], std::process::Stdio::null());
     let id = child.id() as i32;
     let interrupt = || {
         // SAFETY: kill only sends a signal to the child's process id.
@@ -1925,19 +1922,7 @@ fn a_second_sigint_ends_the_run_at_once() {
 #[test]
 fn sigint_prints_the_summary_and_exits_as_clingo() {
     // clingo -n 0 -q on 2^40 models, SIGINT: INTERRUPTED : 1, exit 11.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
-        .args(["-n", "0", "-q", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"{ a(1..40) }.\n").unwrap();
-    }
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    let child = enumerating_2_to_the_40(&["-n", "0", "-q"], std::process::Stdio::piped());
     // SAFETY: kill only sends a signal to the child's process id.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let done = child.wait_with_output().unwrap();
