@@ -31,7 +31,7 @@
 //! are refused ([`Unsupported`]). Only the experiment uses it: the
 //! `unfounded_search` example and the tests below.
 
-use crate::graph::tarjan;
+use crate::graph::csr;
 use crate::ground::program::{AtomId, GroundProgram};
 use crate::translate::{self, BodyId, Cond, Translation};
 use batsat::{Lit as BLit, SolverInterface, Theory, TheoryArg, Var as BVar, lbool};
@@ -125,41 +125,17 @@ struct UnfoundedSets<'t> {
     reason: Vec<BLit>,
 }
 
-fn csr(count: usize, pairs: &mut [(u32, u32)]) -> (Vec<usize>, Vec<u32>) {
-    pairs.sort_unstable();
-    let mut start = vec![0usize; count + 1];
-    for &(from, _) in pairs.iter() {
-        start[from as usize + 1] += 1;
-    }
-    crate::graph::prefix_sums(&mut start);
-    (start, pairs.iter().map(|&(_, to)| to).collect())
-}
-
 impl<'t> UnfoundedSets<'t> {
     fn new(translation: &'t Translation, variables: usize) -> UnfoundedSets<'t> {
         let atoms = translation.atom_count();
-        // The positive dependency graph: atom → positive atoms of its supports.
-        let mut offsets = Vec::with_capacity(atoms + 1);
-        let mut targets = Vec::new();
-        offsets.push(0);
-        for a in 0..atoms {
-            for &body in translation.supports(AtomId(a as u32)) {
-                targets.extend(translation.body_pos(body).iter().map(|p| p.0));
-            }
-            offsets.push(targets.len());
-        }
-        let components = tarjan(atoms, &offsets, &targets);
-        let mut size = vec![0u32; components.count];
-        for &c in &components.component {
-            size[c as usize] += 1;
-        }
-        let on_cycle = |a: usize| {
-            let c = components.component[a];
-            size[c as usize] > 1 || targets[offsets[a]..offsets[a + 1]].contains(&(a as u32))
+        let components = translation.support_components();
+        let on_cycle = |a: u32| {
+            let c = components.component[a as usize];
+            components.size[c as usize] > 1 || components.self_loop(translation, AtomId(a))
         };
-        let mut by_component: Vec<(u32, u32)> = (0..atoms)
+        let mut by_component: Vec<(u32, u32)> = (0..atoms as u32)
             .filter(|&a| on_cycle(a))
-            .map(|a| (components.component[a], a as u32))
+            .map(|a| (components.component[a as usize], a))
             .collect();
         by_component.sort_unstable();
         let mut local = vec![NOT_CYCLIC; atoms];
@@ -199,11 +175,11 @@ impl<'t> UnfoundedSets<'t> {
             support_pairs.push((head, entry));
         }
         let entries = entry_body.len();
-        let (head_start, heads) = csr(entries, &mut head_pairs);
-        let (inside_start, inside) = csr(entries, &mut inside_pairs);
-        let (support_start, supports) = csr(cyclic.len(), &mut support_pairs);
-        let (occurrence_start, occurrences) = csr(cyclic.len(), &mut occurrence_pairs);
-        let (trigger_start, triggers) = csr(2 * variables, &mut trigger_pairs);
+        let (head_start, heads) = csr(entries, &head_pairs);
+        let (inside_start, inside) = csr(entries, &inside_pairs);
+        let (support_start, supports) = csr(cyclic.len(), &support_pairs);
+        let (occurrence_start, occurrences) = csr(cyclic.len(), &occurrence_pairs);
+        let (trigger_start, triggers) = csr(2 * variables, &trigger_pairs);
         let stats = SearchStats {
             cyclic_atoms: cyclic.len(),
             ..SearchStats::default()
@@ -281,17 +257,10 @@ impl<'t> UnfoundedSets<'t> {
         let trail = acts.model();
         self.scanned = self.scanned.min(trail.len());
         let first_lost = self.lost_list.len();
-        for &lit in &trail[self.scanned..] {
+        for lit in &trail[self.scanned..] {
             let i = lit.idx() as usize;
-            for &entry in &self.triggers[self.trigger_start[i]..self.trigger_start[i + 1]] {
-                let entry = entry as usize;
-                for &head in &self.heads[self.head_start[entry]..self.head_start[entry + 1]] {
-                    if self.source[head as usize] == entry as u32 {
-                        self.source[head as usize] = NO_SOURCE;
-                        self.lost[head as usize] = true;
-                        self.lost_list.push(head);
-                    }
-                }
+            for k in self.trigger_start[i]..self.trigger_start[i + 1] {
+                self.take_sources(self.triggers[k]);
             }
         }
         self.scanned = trail.len();
@@ -299,17 +268,21 @@ impl<'t> UnfoundedSets<'t> {
         while next < self.lost_list.len() {
             let atom = self.lost_list[next] as usize;
             next += 1;
-            let (from, to) = (self.occurrence_start[atom], self.occurrence_start[atom + 1]);
-            for k in from..to {
-                let entry = self.occurrences[k];
-                let e = entry as usize;
-                for &head in &self.heads[self.head_start[e]..self.head_start[e + 1]] {
-                    if self.source[head as usize] == entry {
-                        self.source[head as usize] = NO_SOURCE;
-                        self.lost[head as usize] = true;
-                        self.lost_list.push(head);
-                    }
-                }
+            for k in self.occurrence_start[atom]..self.occurrence_start[atom + 1] {
+                self.take_sources(self.occurrences[k]);
+            }
+        }
+    }
+
+    /// Loses the atoms whose source is `entry`.
+    fn take_sources(&mut self, entry: u32) {
+        let e = entry as usize;
+        for k in self.head_start[e]..self.head_start[e + 1] {
+            let head = self.heads[k];
+            if self.source[head as usize] == entry {
+                self.source[head as usize] = NO_SOURCE;
+                self.lost[head as usize] = true;
+                self.lost_list.push(head);
             }
         }
     }
@@ -376,8 +349,7 @@ impl<'t> UnfoundedSets<'t> {
         if candidates.is_empty() {
             return;
         }
-        // Each component's unfounded atoms are false below the next's.
-        candidates.sort_unstable();
+        // Still sorted, so by component: the lowest's unfounded atoms first.
         let lowest = self.component[candidates[0] as usize];
         let end = candidates.partition_point(|&i| self.component[i as usize] == lowest);
         self.falsify(acts, &candidates[..end]);

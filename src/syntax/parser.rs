@@ -854,7 +854,9 @@ impl<'s> Parser<'s> {
                 K::Eof => return,
                 K::Dot => {
                     self.bump();
-                    self.skip_modifier();
+                    if let Ok(Some(close)) = self.modifier_close() {
+                        self.pos = close + 1;
+                    }
                     return;
                 }
                 _ => {
@@ -864,22 +866,23 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Skips the `[w@p, m]` of a failed `#heuristic` or `#external`: no
-    /// statement starts with `[`, so it belongs to the one before.
-    fn skip_modifier(&mut self) {
-        let mut end = self.pos;
-        if self.peek_at(end) != K::LBrack {
-            return;
+    /// After a statement's `.`: the index of the `]` closing the modifier
+    /// `[w@p, m]` that follows (`#heuristic`, `#external`), if one does
+    /// (no statement starts with `[`); `Err` with the index of the token
+    /// where an unclosed one ends.
+    fn modifier_close(&self) -> Result<Option<usize>, usize> {
+        let mut index = self.pos;
+        if self.peek_at(index) != K::LBrack {
+            return Ok(None);
         }
         loop {
-            end += 1;
-            match self.peek_at(end) {
-                K::RBrack => break,
-                K::Dot | K::Eof | K::Error => return,
+            index += 1;
+            match self.peek_at(index) {
+                K::RBrack => return Ok(Some(index)),
+                K::Dot | K::Eof | K::Error => return Err(index),
                 _ => {}
             }
         }
-        self.pos = end + 1;
     }
 
     // --- plain facts ------------------------------------------------------
@@ -1028,17 +1031,16 @@ impl<'s> Parser<'s> {
             }
         }
         let mut end = self.bump().end;
-        if self.at(K::LBrack) {
-            loop {
-                match self.peek() {
-                    K::RBrack => break,
-                    K::Dot | K::Eof | K::Error => return Err(self.expected("]")),
-                    _ => {
-                        self.bump();
-                    }
-                }
+        match self.modifier_close() {
+            Ok(Some(close)) => {
+                self.pos = close;
+                end = self.bump().end;
             }
-            end = self.bump().end;
+            Ok(None) => {}
+            Err(at) => {
+                self.pos = at;
+                return Err(self.expected("]"));
+            }
         }
         Ok(Statement {
             kind: StatementKind::Unsupported {

@@ -159,6 +159,23 @@ impl TranslationStats {
     }
 }
 
+/// [`Translation::support_components`]: each atom's component, numbered in
+/// Tarjan's order (a component depends only on components numbered lower),
+/// and each component's size.
+pub(crate) struct SupportComponents {
+    pub(crate) component: Vec<u32>,
+    pub(crate) size: Vec<usize>,
+}
+
+impl SupportComponents {
+    /// Whether `atom` is alone in its component and one of its supports
+    /// holds it positively (`a :- a, B.`).
+    pub(crate) fn self_loop(&self, translation: &Translation, atom: AtomId) -> bool {
+        self.size[self.component[atom.index()] as usize] == 1
+            && (translation.supports(atom).iter()).any(|&b| translation.body_pos(b).contains(&atom))
+    }
+}
+
 /// What later stages need to know about the CNF written by [`translate`].
 #[derive(Clone, Debug)]
 pub struct Translation {
@@ -294,6 +311,34 @@ impl Translation {
     pub fn supports(&self, atom: AtomId) -> &[BodyId] {
         let i = atom.index();
         &self.support_bodies[self.support_start[i] as usize..self.support_start[i + 1] as usize]
+    }
+
+    /// The strongly connected components of the positive dependency graph
+    /// over the support bodies: an atom depends on the positive atoms of its
+    /// supports and on the atoms that can raise its recursive aggregate.
+    pub(crate) fn support_components(&self) -> SupportComponents {
+        let n = self.atom_count();
+        let mut offsets = Vec::with_capacity(n + 1);
+        let mut targets: Vec<u32> = Vec::new();
+        offsets.push(0);
+        for a in 0..n as u32 {
+            for &body in self.supports(AtomId(a)) {
+                targets.extend(self.body_pos(body).iter().map(|p| p.0));
+            }
+            if let Some(aggregate) = self.recursive_aggregate(AtomId(a)) {
+                targets.extend(aggregate.rising_atoms(self).map(|p| p.0));
+            }
+            offsets.push(targets.len());
+        }
+        let components = crate::graph::tarjan(n, &offsets, &targets);
+        let mut size = vec![0usize; components.count];
+        for &c in &components.component {
+            size[c as usize] += 1;
+        }
+        SupportComponents {
+            component: components.component,
+            size,
+        }
     }
 
     /// The condition of the `index`-th show term of the program.

@@ -81,31 +81,14 @@ pub(crate) fn encode<S: ExtendFormula>(
     writer: &mut ClauseWriter<S>,
 ) -> RankingSummary {
     let n = translation.atom_count();
-    // The positive dependency graph: atom → positive atoms of its supports.
-    let mut offsets = Vec::with_capacity(n + 1);
-    let mut targets: Vec<u32> = Vec::new();
-    offsets.push(0);
-    for a in 0..n as u32 {
-        for &body in translation.supports(AtomId(a)) {
-            targets.extend(translation.body_pos(body).iter().map(|p| p.0));
-        }
-        if let Some(aggregate) = translation.recursive_aggregate(AtomId(a)) {
-            targets.extend(aggregate.rising_atoms(translation).map(|p| p.0));
-        }
-        offsets.push(targets.len());
-    }
-    let components = crate::graph::tarjan(n, &offsets, &targets);
-    let component = &components.component;
-    let mut size = vec![0usize; components.count];
-    for &c in component {
-        size[c as usize] += 1;
-    }
+    let components = translation.support_components();
+    let (component, size) = (&components.component, &components.size);
 
     let mut summary = RankingSummary::default();
     let mut gates = Gates { sink: writer };
     // Rank bits, least significant first, of the atoms of ranked components.
     let mut lev: Vec<Vec<Cond>> = vec![Vec::new(); n];
-    let mut ranked_seen = vec![false; components.count];
+    let mut ranked_seen = vec![false; size.len()];
     for a in 0..n {
         let c = component[a] as usize;
         if size[c] < 2 {
@@ -147,11 +130,7 @@ pub(crate) fn encode<S: ExtendFormula>(
         let c = component[a];
         let id = AtomId(a as u32);
         let atom = translation.atom_lit(id);
-        let self_loop = size[c as usize] == 1
-            && translation
-                .supports(id)
-                .iter()
-                .any(|&b| translation.body_pos(b).contains(&id));
+        let self_loop = components.self_loop(translation, id);
         if size[c as usize] < 2 && !self_loop {
             continue;
         }
