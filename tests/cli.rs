@@ -1413,9 +1413,14 @@ fn options_scripts_pass_to_clingo_are_accepted() {
         );
         no_panic(&out);
     }
-    let out = clingo_style(&["-t", "2", "fixtures/cli/three_models.lp"]);
-    assert_stderr_has(&out, "asp2sat: info: -t 2 has no effect");
-    let out = clingo_style(&["-W", "none", "-t", "2", "fixtures/cli/three_models.lp"]);
+    let out = clingo_style(&["--configuration=jumpy", "fixtures/cli/three_models.lp"]);
+    assert_stderr_has(&out, "asp2sat: info: --configuration=jumpy has no effect");
+    let out = clingo_style(&[
+        "-W",
+        "none",
+        "--configuration=jumpy",
+        "fixtures/cli/three_models.lp",
+    ]);
     assert!(!out.stderr.contains("info"), "{}", out.stderr);
 }
 
