@@ -157,8 +157,8 @@ pub struct Won {
 /// Threads racing for the first answer set ([`Race::start`]).
 pub struct Race {
     results: mpsc::Receiver<Won>,
-    /// Thread 0's stats after its translation.
-    pub translated: SolveStats,
+    /// How long thread 0's translation took.
+    pub translate_time: Duration,
 }
 
 impl Race {
@@ -206,7 +206,7 @@ impl Race {
             .expect("thread 0 reports its translation")?;
         Ok(Race {
             results,
-            translated,
+            translate_time: translated.translate_time,
         })
     }
 
@@ -254,8 +254,10 @@ pub struct Split {
     /// Stop after this many answer sets; 0 for all.
     max_models: usize,
     reported: usize,
-    /// The stats of the first translation.
-    pub translated: SolveStats,
+    /// How long the first translation took.
+    pub translate_time: Duration,
+    /// The program has at most one answer set.
+    deterministic: bool,
     /// The stats of the finished cubes, merged.
     finished: SolveStats,
     /// The stats of the cube being read, at its last batch.
@@ -309,7 +311,8 @@ impl Split {
             reading: 0,
             max_models: options.max_models,
             reported: 0,
-            translated,
+            translate_time: translated.translate_time,
+            deterministic: translated.deterministic,
             finished: SolveStats::default(),
             reading_stats: SolveStats::default(),
             batch: Vec::new().into_iter(),
@@ -347,7 +350,7 @@ impl Split {
     /// True once every cube has been searched to its end, or the one
     /// answer set of a program that has at most one is reported.
     pub fn exhausted(&self) -> bool {
-        self.reading == self.cubes || (self.translated.deterministic && self.reported > 0)
+        self.reading == self.cubes || (self.deterministic && self.reported > 0)
     }
 
     /// The stats of the cubes read so far.

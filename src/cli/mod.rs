@@ -41,7 +41,7 @@ use crate::ground::{self, Parts, program::GroundProgram};
 use crate::optimize::Optimizer;
 use crate::portfolio::{self, Plan};
 use crate::progress::{Counters, Stage};
-use crate::solve::{AnswerSet, Enumerator, SolveOptions, SolveStats};
+use crate::solve::{AnswerSet, Enumerator, SolveOptions};
 use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
@@ -1313,7 +1313,7 @@ fn solve_call(
     let translated = match plan {
         Plan::Single(_) => Enumerator::new(program, options).map(|mut enumerator| {
             enumerator.report_to(counters.clone());
-            Search::Single(enumerator)
+            Search::Single(Box::new(enumerator))
         }),
         Plan::Race => {
             portfolio::Race::start(program_arc, options, threads, optimizing, counters.clone())
@@ -1321,7 +1321,7 @@ fn solve_call(
         }
         Plan::Split => {
             portfolio::Split::start(program_arc, options, threads, optimizing, counters.clone())
-                .map(Search::Split)
+                .map(|split| Search::Split(Box::new(split)))
         }
     };
     let search = match translated {
@@ -1339,7 +1339,7 @@ fn solve_call(
     }
     let models_before = {
         let mut progress = lock(progress);
-        progress.timings.translate += search.translated().translate_time;
+        progress.timings.translate += search.translate_time();
         progress.solve_started.get_or_insert_with(Instant::now);
         progress.begin_call();
         progress.optimization = optimizing.then(|| OptimizationSummary {
@@ -1351,6 +1351,7 @@ fn solve_call(
     let call_started = Instant::now();
     let (stats, exhausted) = match search {
         Search::Single(enumerator) => {
+            let enumerator = *enumerator;
             let (enumerator, exhausted) = if config.consequences != Consequences::None {
                 consequences(enumerator, config.consequences, program, progress)
             } else if searching {
@@ -1371,7 +1372,7 @@ fn solve_call(
             (won.stats, exhausted)
         }
         Search::Split(mut split) => {
-            let exhausted = enumerate(&mut split, optimizing, program, progress);
+            let exhausted = enumerate(&mut *split, optimizing, program, progress);
             (split.stats(), exhausted)
         }
     };
@@ -1441,18 +1442,19 @@ fn consequences(
 /// A solver call's search, translated: on one thread or on those of `-t`
 /// ([`portfolio`]).
 enum Search {
-    Single(Enumerator),
+    // Boxed, the large ones: the value moves from here into the search.
+    Single(Box<Enumerator>),
     Race(portfolio::Race),
-    Split(portfolio::Split),
+    Split(Box<portfolio::Split>),
 }
 
 impl Search {
-    /// The stats of the (first) translation.
-    fn translated(&self) -> SolveStats {
+    /// How long the (first) translation took.
+    fn translate_time(&self) -> Duration {
         match self {
-            Search::Single(enumerator) => enumerator.stats(),
-            Search::Race(race) => race.translated,
-            Search::Split(split) => split.translated,
+            Search::Single(enumerator) => enumerator.stats().translate_time,
+            Search::Race(race) => race.translate_time,
+            Search::Split(split) => split.translate_time,
         }
     }
 }
