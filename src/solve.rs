@@ -121,8 +121,6 @@ pub struct SolveStats {
     /// Calls to the SAT solver.
     pub sat_calls: usize,
     pub translate_time: Duration,
-    /// Time spent in the solver and in the unfounded-set checks.
-    pub solve_time: Duration,
 }
 
 /// Enumerates the answer sets of a ground program, one per call.
@@ -223,7 +221,7 @@ impl Enumerator {
         }
         let answer = match self.pending.take() {
             Some(answer) => Some(answer),
-            None => self.timed_search(),
+            None => self.search(),
         };
         if answer.is_some() {
             self.stats.models += 1;
@@ -236,16 +234,9 @@ impl Enumerator {
     /// `false` the search is exhausted.
     pub fn has_more(&mut self) -> bool {
         if self.pending.is_none() && !self.exhausted {
-            self.pending = self.timed_search();
+            self.pending = self.search();
         }
         self.pending.is_some()
-    }
-
-    fn timed_search(&mut self) -> Option<AnswerSet> {
-        let start = Instant::now();
-        let answer = self.search();
-        self.stats.solve_time += start.elapsed();
-        answer
     }
 
     /// The next answer set in [`Backtracking`]'s order.
@@ -288,10 +279,7 @@ impl Enumerator {
     /// or being blocked itself: optimization tightens bounds instead.
     /// `None` when there is none under the assumptions.
     pub(crate) fn find_under(&mut self, assumptions: &[Lit]) -> Option<AnswerSet> {
-        let start = Instant::now();
-        let found = self.stable_model(assumptions);
-        self.stats.solve_time += start.elapsed();
-        found.then(|| self.answer_set())
+        self.stable_model(assumptions).then(|| self.answer_set())
     }
 
     /// Calls the solver under `assumptions` until its model is an answer
@@ -380,10 +368,7 @@ impl Enumerator {
             }
             self.formula.add_clause(&clause);
         }
-        let start = Instant::now();
-        let found = self.stable_model(&[]);
-        self.stats.solve_time += start.elapsed();
-        if !found {
+        if !self.stable_model(&[]) {
             return None;
         }
         self.stats.models += 1;
