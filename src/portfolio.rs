@@ -13,8 +13,7 @@
 //!   cubes by the values of the first `k` distinguishing literals, the
 //!   threads take cubes in turn, and the answer sets come out in cube
 //!   order, so the output does not depend on timing. Each cube is an
-//!   enumerator of its own, restricted to the cube's literals
-//!   ([`Enumerator::restrict`]).
+//!   enumerator of its own, restricted to the cube by unit clauses.
 //!
 //! varisat cannot be interrupted: a thread that lost the race, or whose
 //! cube is no longer wanted, is left running, detached. Nothing waits for
@@ -24,12 +23,14 @@
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::GroundProgram;
 use crate::progress::Counters;
-use crate::solve::{AnswerSet, Enumerator, SearchTuning, SolveOptions, SolveStats};
+use crate::solve::{
+    AnswerSet, Enumerator, SearchTuning, SolveOptions, SolveStats, distinguishing_literals,
+};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
-use varisat::Lit;
+use varisat::{ExtendFormula, Lit};
 
 /// clingo's `--parallel-mode`: how many threads search, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -376,10 +377,8 @@ fn merged(a: SolveStats, b: SolveStats) -> SolveStats {
         models: a.models + b.models,
         loop_rounds: a.loop_rounds + b.loop_rounds,
         loop_clauses: a.loop_clauses + b.loop_clauses,
-        enumeration_clauses: a.enumeration_clauses + b.enumeration_clauses,
         sat_calls: a.sat_calls + b.sat_calls,
         translate_time: a.translate_time + b.translate_time,
-        solve_time: a.solve_time + b.solve_time,
         ..b
     }
 }
@@ -422,9 +421,18 @@ impl CubeWorker {
                 return;
             };
             enumerator.report_to(self.counters.clone());
-            if let Some(literals) = cube_literals(cube, self.literals, enumerator.distinguishing())
-            {
-                enumerator.restrict(&literals);
+            let distinguishing = distinguishing_literals(
+                &self.program,
+                enumerator.translation(),
+                self.options.project,
+            );
+            if let Some(literals) = cube_literals(cube, self.literals, &distinguishing) {
+                // In the solver and in the enumeration's copy of the clauses.
+                enumerator.extend(|writer| {
+                    for &literal in &literals {
+                        writer.add_clause(&[literal]);
+                    }
+                });
                 let mut batch = Batch::new(self.options.max_models);
                 while let Some(answer) = enumerator.next_answer_set() {
                     let costs = self.costs.then(|| enumerator.costs());

@@ -530,7 +530,9 @@ impl Progress {
         self.counters.found_models(self.models);
         self.last_model = Some(Instant::now());
         let solving = self.solve_started.unwrap_or(self.started);
-        self.timings.first_model.get_or_insert(solving.elapsed());
+        self.timings
+            .first_model
+            .get_or_insert_with(|| solving.elapsed());
         if let Some(optimization) = &mut self.optimization {
             optimization.costs.clone_from(&costs);
         }
