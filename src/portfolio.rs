@@ -286,7 +286,7 @@ impl Split {
     ) -> Result<Split, Diagnostic> {
         let literals = split_literals(threads);
         let cubes = 1 << literals;
-        let queue = Arc::new(Queue::new(cubes));
+        let queue = Arc::new(Queue::new(cubes, HELD_LIMIT));
         let next_cube = Arc::new(AtomicUsize::new(0));
         let (send_translated, translated) = mpsc::channel();
         for _ in 0..threads {
@@ -552,14 +552,17 @@ impl Event {
     }
 }
 
-/// How many words ([`Event::weight`]) the queue holds before the threads of
-/// the cubes after the one read wait (16 MB): they run ahead of the reader
-/// only so far.
+/// How many words ([`Event::weight`]) the queue holds before a thread
+/// waits (16 MB; twice that at most, as the cube being read has a limit of
+/// its own): the threads run ahead of the reader only so far.
 const HELD_LIMIT: usize = 1 << 22;
 
 /// The events of the cubes on their way to the reader, who takes them cube
-/// by cube. The thread of the cube being read never waits; the others wait
-/// while the queue holds more than [`HELD_LIMIT`].
+/// by cube. The thread of the cube being read waits while that cube holds
+/// more than [`HELD_LIMIT`], the others while all cubes together do: so
+/// the reader always has an event to take when a thread waits (its cube's,
+/// or its cube's thread does not wait), and memory stays bounded when the
+/// reader is slower than the threads (writing every answer set).
 struct Queue {
     state: Mutex<QueueState>,
     changed: Condvar,
@@ -570,21 +573,43 @@ struct QueueState {
     events: Vec<VecDeque<Event>>,
     /// The cube being read.
     reading: usize,
-    /// The weight of all events held.
-    held: usize,
+    /// The weight of the events held, by cube, and of all of them.
+    held: Vec<usize>,
+    held_in_all: usize,
+    /// [`HELD_LIMIT`], or less in tests.
+    limit: usize,
     /// The reader is gone.
     closed: bool,
     /// Threads waiting for `changed`, which is signalled only then.
     waiting: usize,
 }
 
+impl QueueState {
+    /// A thread of `cube` is to wait (see [`Queue`]).
+    fn full(&self, cube: usize) -> bool {
+        if cube == self.reading {
+            self.held[cube] > self.limit
+        } else {
+            self.held_in_all > self.limit
+        }
+    }
+
+    fn push(&mut self, cube: usize, event: Event) {
+        self.held[cube] += event.weight();
+        self.held_in_all += event.weight();
+        self.events[cube].push_back(event);
+    }
+}
+
 impl Queue {
-    fn new(cubes: usize) -> Queue {
+    fn new(cubes: usize, limit: usize) -> Queue {
         Queue {
             state: Mutex::new(QueueState {
                 events: (0..cubes).map(|_| VecDeque::new()).collect(),
                 reading: 0,
-                held: 0,
+                held: vec![0; cubes],
+                held_in_all: 0,
+                limit,
                 closed: false,
                 waiting: 0,
             }),
@@ -610,18 +635,17 @@ impl Queue {
         }
     }
 
-    /// Adds an event of `cube`, after waiting for room unless `cube` is
-    /// being read. `false` when the reader is gone.
+    /// Adds an event of `cube`, after waiting for room. `false` when the
+    /// reader is gone.
     fn put(&self, cube: usize, event: Event) -> bool {
         let mut state = self.lock();
-        while cube > state.reading && state.held > HELD_LIMIT && !state.closed {
+        while !state.closed && state.full(cube) {
             state = self.wait(state);
         }
         if state.closed {
             return false;
         }
-        state.held += event.weight();
-        state.events[cube].push_back(event);
+        state.push(cube, event);
         self.signal(&state);
         true
     }
@@ -629,7 +653,7 @@ impl Queue {
     /// Reports `cube` lost, without waiting.
     fn lose(&self, cube: usize) {
         let mut state = self.lock();
-        state.events[cube].push_back(Event::Lost);
+        state.push(cube, Event::Lost);
         self.signal(&state);
     }
 
@@ -638,7 +662,8 @@ impl Queue {
         let mut state = self.lock();
         loop {
             if let Some(event) = state.events[cube].pop_front() {
-                state.held -= event.weight();
+                state.held[cube] -= event.weight();
+                state.held_in_all -= event.weight();
                 self.signal(&state);
                 return event;
             }
@@ -646,7 +671,7 @@ impl Queue {
         }
     }
 
-    /// The reader goes on to `cube`, whose thread need not wait any more.
+    /// The reader goes on to `cube`.
     fn read_from(&self, cube: usize) {
         let mut state = self.lock();
         state.reading = cube;
@@ -792,7 +817,7 @@ mod tests {
 
     #[test]
     fn split_stops_at_the_limit_without_exhausting() {
-        // 2^10 answer sets, far more than the queue lets a cube run ahead.
+        // 2^10 answer sets, several batches per cube.
         let program = program_arc("{a1}. {a2}. {a3}. {a4}. {a5}. {a6}. {a7}. {a8}. {a9}. {a10}.");
         let mut all = split_all(&program, 2, 0);
         let order = drain(&mut all);
@@ -801,6 +826,45 @@ mod tests {
         let mut limited = split_all(&program, 2, 5);
         assert_eq!(drain(&mut limited), order[..5]);
         assert!(!limited.exhausted());
+    }
+
+    /// Threads ahead of the reader wait: the queue holds at most twice its
+    /// limit and one batch more per cube, whatever the reader's pace, and
+    /// the reader gets every event in cube order.
+    #[test]
+    fn the_queue_bounds_what_runs_ahead_of_the_reader() {
+        let batch = |n: u32| {
+            let answer = AnswerSet {
+                shown: vec![SymId(n); 50],
+            };
+            Event::Answers(vec![(answer, None)], SolveStats::default())
+        };
+        let weight = batch(0).weight();
+        let queue = Arc::new(Queue::new(3, 4 * weight));
+        for cube in 0..3 {
+            let queue = queue.clone();
+            std::thread::spawn(move || {
+                for n in 0..100 {
+                    assert!(queue.put(cube, batch(100 * cube as u32 + n)));
+                }
+                assert!(queue.put(cube, Event::Done(SolveStats::default())));
+            });
+        }
+        let mut read = Vec::new();
+        for cube in 0..3 {
+            loop {
+                let held = queue.lock().held_in_all;
+                assert!(held <= 2 * 4 * weight + 3 * weight, "{held}");
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                match queue.take(cube) {
+                    Event::Answers(answers, _) => read.push(answers[0].0.shown[0].0),
+                    Event::Done(_) => break,
+                    Event::Lost => unreachable!(),
+                }
+            }
+            queue.read_from(cube + 1);
+        }
+        assert_eq!(read, (0..300).collect::<Vec<u32>>());
     }
 
     #[test]
