@@ -1288,8 +1288,12 @@ fn solve_call(
     if searching && config.opt_mode == OptMode::Opt && models > 0 && first {
         stderrln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
     }
+    // Only an enumeration walks over answer sets: an optimization to one
+    // optimum, or consequences, ask for them one call at a time.
+    let walks = config.consequences == Consequences::None
+        && !(searching && config.opt_mode == OptMode::Opt);
     let options = SolveOptions {
-        max_models: models,
+        max_models: if walks { models } else { 1 },
         project: config.project != Projection::No,
         translation: config.translation,
         tuning: config.tuning.search,

@@ -323,6 +323,9 @@ pub(super) struct Backtracking {
     off_guide: usize,
     /// Conflicts since the last answer set.
     conflicts: usize,
+    /// The conflicts the walk meets alone before it asks
+    /// ([`CONFLICTS_BEFORE_ASKING`]).
+    patience: usize,
     /// The guide was reported as an answer set; the walk has yet to go
     /// down to it.
     descending: bool,
@@ -341,6 +344,7 @@ impl Backtracking {
             guide: Vec::new(),
             off_guide: 0,
             conflicts: 0,
+            patience: CONFLICTS_BEFORE_ASKING,
             descending: false,
             next_distinguishing: 0,
             next_var: 0,
@@ -368,8 +372,7 @@ impl Backtracking {
             if next.is_none() && recording {
                 return Step::Model;
             }
-            let lost =
-                self.off_guide > 0 && (!recording || self.conflicts >= CONFLICTS_BEFORE_ASKING);
+            let lost = self.off_guide > 0 && (!recording || self.conflicts >= self.patience);
             let Some((var, distinguishing)) = next.filter(|_| !self.guide.is_empty() && !lost)
             else {
                 return Step::Ask(self.levels.iter().map(|level| level.decision).collect());
@@ -514,6 +517,159 @@ impl Backtracking {
             self.off_guide += 1;
             propagator.decide(decision);
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::testing::Rng;
+
+    /// An assignment of up to 32 variables, bit `i` for variable `i`.
+    fn holds(lit: Lit, assignment: u32) -> bool {
+        (assignment >> lit.index() & 1 == 1) == lit.is_positive()
+    }
+
+    fn satisfies(clauses: &[Vec<Lit>], assignment: u32) -> bool {
+        clauses
+            .iter()
+            .all(|c| c.iter().any(|&l| holds(l, assignment)))
+    }
+
+    fn random_clause(rng: &mut Rng, variables: usize) -> Vec<Lit> {
+        (0..1 + rng.below(3))
+            .map(|_| Var::from_index(rng.below(variables)).lit(rng.chance(50)))
+            .collect()
+    }
+
+    /// A clause that `assignment` falsifies, over one to three of its
+    /// variables: what a loop formula is to the model it cuts away.
+    fn cut(rng: &mut Rng, variables: usize, assignment: u32) -> Vec<Lit> {
+        (0..1 + rng.below(3))
+            .map(|_| {
+                let var = Var::from_index(rng.below(variables));
+                var.lit(!holds(var.positive(), assignment))
+            })
+            .collect()
+    }
+
+    /// Walks over random clauses with a brute-force oracle, cutting away
+    /// some of the models it finds (and some the oracle finds) by clauses
+    /// added on the way, as the loop formulas of unfounded models are.
+    /// Every model of the final clauses must be reported once, by its
+    /// distinguishing variables, and every report must be a model of the
+    /// clauses at that time.
+    fn check(seed: u64, recording: bool) {
+        let mut rng = Rng::new(seed);
+        let variables = 2 + rng.below(9);
+        let mut clauses: Vec<Vec<Lit>> = (0..rng.below(3 * variables))
+            .map(|_| random_clause(&mut rng, variables))
+            .collect();
+        let mut distinguishing = Vec::new();
+        for i in 0..variables {
+            if rng.chance(70) {
+                distinguishing.push(Var::from_index(i).lit(rng.chance(50)));
+            }
+        }
+        if rng.chance(50) {
+            distinguishing.reverse();
+        }
+        let project =
+            |a: u32| -> Vec<bool> { distinguishing.iter().map(|&l| holds(l, a)).collect() };
+        let mut propagator = Propagator::new(recording);
+        for i in 0..variables {
+            propagator.add_var(Var::from_index(i));
+        }
+        for clause in &clauses {
+            propagator.add_clause(clause);
+        }
+        let mut walk = Backtracking {
+            patience: rng.below(4),
+            ..Backtracking::new(distinguishing.clone())
+        };
+        let mut reported: Vec<Vec<bool>> = Vec::new();
+        let mut steps = 0;
+        loop {
+            steps += 1;
+            assert!(steps < 100_000, "seed {seed}: the walk does not end");
+            match walk.step(&mut propagator) {
+                Step::Exhausted => break,
+                Step::Ask(assumptions) => {
+                    let found = loop {
+                        let candidate = (0..1u32 << variables).find(|&a| {
+                            satisfies(&clauses, a) && assumptions.iter().all(|&l| holds(l, a))
+                        });
+                        match candidate {
+                            Some(a) if rng.chance(20) => {
+                                // Often over the decisions, as a loop
+                                // formula is over atoms of the model.
+                                let mut clause = cut(&mut rng, variables, a);
+                                if !assumptions.is_empty() && rng.chance(50) {
+                                    clause.truncate(1);
+                                    clause.push(!rng.pick(&assumptions));
+                                }
+                                propagator.add_clause(&clause);
+                                clauses.push(clause);
+                            }
+                            other => break other,
+                        }
+                    };
+                    match found {
+                        Some(a) => {
+                            let model: Vec<bool> =
+                                (0..variables).map(|i| a >> i & 1 == 1).collect();
+                            walk.guided(&model);
+                            reported.push(project(a));
+                        }
+                        None => walk.refuted(&mut propagator),
+                    }
+                }
+                Step::Model => {
+                    assert!(recording, "seed {seed}: a leaf trusted without the clauses");
+                    let a = (0..variables)
+                        .filter(|&i| propagator.value(Var::from_index(i).positive()) == Some(true))
+                        .fold(0, |a, i| a | 1 << i);
+                    assert!(
+                        satisfies(&clauses, a),
+                        "seed {seed}: a leaf that is no model"
+                    );
+                    if rng.chance(20) {
+                        let clause = cut(&mut rng, variables, a);
+                        propagator.add_clause(&clause);
+                        clauses.push(clause);
+                        walk.rejected(&mut propagator);
+                    } else {
+                        walk.accepted(&mut propagator);
+                        reported.push(project(a));
+                    }
+                }
+            }
+        }
+        let mut expected: Vec<Vec<bool>> = (0..1u32 << variables)
+            .filter(|&a| satisfies(&clauses, a))
+            .map(project)
+            .collect();
+        expected.sort();
+        expected.dedup();
+        let mut once = reported.clone();
+        once.sort();
+        once.dedup();
+        assert_eq!(
+            once.len(),
+            reported.len(),
+            "seed {seed}: an answer reported twice"
+        );
+        // Reports cut away later were models when they were reported.
+        once.retain(|p| expected.contains(p));
+        assert_eq!(once, expected, "seed {seed}: models lost");
+    }
+
+    #[test]
+    fn walk_reports_every_model_once() {
+        for seed in 0..3000 {
+            check(seed, true);
+            check(seed, false);
         }
     }
 }
