@@ -14,6 +14,7 @@ mod graph;
 pub mod ground;
 pub mod ground_text;
 pub mod optimize;
+pub mod portfolio;
 pub mod progress;
 pub mod render;
 pub mod solve;

@@ -55,6 +55,10 @@ pub struct SearchTuning {
     /// The unit of Luby's restart sequence, in conflicts (clasp's
     /// `--restarts=L,<n>`).
     pub luby_restart_unit: Option<u64>,
+    /// Conflicts between reductions of the learned clauses varisat keeps
+    /// least (its local tier) and of those it keeps longer (its mid tier).
+    pub reduce_locals_interval: Option<u64>,
+    pub reduce_mids_interval: Option<u64>,
 }
 
 impl SearchTuning {
@@ -63,6 +67,8 @@ impl SearchTuning {
         let mut update = SolverConfigUpdate::new();
         update.vsids_decay = self.vsids_decay;
         update.luby_restart_interval_scale = self.luby_restart_unit;
+        update.reduce_locals_interval = self.reduce_locals_interval;
+        update.reduce_mids_interval = self.reduce_mids_interval;
         update
     }
 }
@@ -482,7 +488,7 @@ impl Iterator for Enumerator {
 /// atoms that are not facts (every other variable of the translation is
 /// determined by the atoms), or, projecting, the atoms of the `#project`
 /// directives, else the conditions of the shown symbols.
-fn distinguishing_literals(
+pub(crate) fn distinguishing_literals(
     program: &GroundProgram,
     translation: &Translation,
     project: bool,
@@ -642,14 +648,19 @@ mod tests {
     #[test]
     fn tuned_search_finds_the_same_answer_sets() {
         // The extremes the command line accepts: a restart after every
-        // conflict, and the fastest decay.
+        // conflict, and the fastest decay; and the most frequent reductions
+        // of learned clauses varisat takes (the portfolio's settings).
         let tuning = SearchTuning {
             vsids_decay: Some(0.5),
             luby_restart_unit: Some(1),
+            reduce_locals_interval: Some(1),
+            reduce_mids_interval: Some(1),
         };
         let update = tuning.config_update();
         assert_eq!(update.vsids_decay, Some(0.5));
         assert_eq!(update.luby_restart_interval_scale, Some(1));
+        assert_eq!(update.reduce_locals_interval, Some(1));
+        assert_eq!(update.reduce_mids_interval, Some(1));
         let mut rng = Rng::new(12);
         for round in 0..300 {
             let program = random_program(&mut rng, 8, round % 2 == 1);

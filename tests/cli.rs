@@ -1413,9 +1413,14 @@ fn options_scripts_pass_to_clingo_are_accepted() {
         );
         no_panic(&out);
     }
-    let out = clingo_style(&["-t", "2", "fixtures/cli/three_models.lp"]);
-    assert_stderr_has(&out, "asp2sat: info: -t 2 has no effect");
-    let out = clingo_style(&["-W", "none", "-t", "2", "fixtures/cli/three_models.lp"]);
+    let out = clingo_style(&["--configuration=jumpy", "fixtures/cli/three_models.lp"]);
+    assert_stderr_has(&out, "asp2sat: info: --configuration=jumpy has no effect");
+    let out = clingo_style(&[
+        "-W",
+        "none",
+        "--configuration=jumpy",
+        "fixtures/cli/three_models.lp",
+    ]);
     assert!(!out.stderr.contains("info"), "{}", out.stderr);
 }
 
@@ -1535,6 +1540,10 @@ fn every_command_line_of_a_clingo_script_answers_as_clingo() {
         &["--project=bogus", three],
         &["--restarts=L,0", three],
         &["--heuristic=Vsids,x", three],
+        &["-t", "0", three],
+        &["-t", "65", three],
+        &["--parallel-mode=2,foo", three],
+        &["-t", "2,split", three, "0"],
     ];
     for args in lines {
         let theirs = std::process::Command::new(common::clingo_bin())
@@ -1578,6 +1587,115 @@ fn every_command_line_of_a_clingo_script_answers_as_clingo() {
         let out = clingo_style(args);
         assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
         assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// Runs clingo 5.4 on `args`, as `said` reads its output.
+fn clingo_said(args: &[&str]) -> Said {
+    let theirs = std::process::Command::new(common::clingo_bin())
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    said(
+        theirs.status.code(),
+        &String::from_utf8_lossy(&theirs.stdout),
+    )
+}
+
+#[test]
+fn threads_find_the_answer_sets_of_one_thread_and_of_clingo() {
+    let dir = common::scratch("cli-threads");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    // Non-tight: the chosen edges reach every node from 1 (24 answer sets).
+    let reach = write(
+        "reach.lp",
+        "node(1..5). edge(1,2). edge(2,3). edge(3,1). edge(3,4). edge(4,5). edge(5,3).\n\
+         edge(2,4). edge(4,1). edge(5,1).\n\
+         { in(X,Y) } :- edge(X,Y).\n\
+         reach(1). reach(Y) :- reach(X), in(X,Y).\n\
+         :- node(X), not reach(X).\n",
+    );
+    // 1,024 answer sets: several batches per cube.
+    let choice = write("choice.lp", "{ a(1..10) }.\n");
+    let optimize = write(
+        "optimize.lp",
+        "{ a(1..6) }.\n:- not a(1), not a(2).\n:- not a(3), not a(4).\n\
+         #minimize { 1,X : a(X) }.\n",
+    );
+    let three = "fixtures/cli/three_models.lp".to_string();
+    let unsat = "fixtures/cli/unsat.lp".to_string();
+    for (program, extra) in [
+        (&three, &["0"][..]),
+        (&unsat, &[]),
+        (&unsat, &["0"]),
+        (&reach, &["0"]),
+        (&choice, &["0"]),
+        (&choice, &["-n", "700"]),
+        // The optimal answer sets (the optimization runs on one thread).
+        (&optimize, &["--opt-mode=optN", "--quiet=1", "0"]),
+    ] {
+        let args = [&[program.as_str()][..], extra].concat();
+        let out = clingo_style(&args);
+        let one = said(out.code, &out.stdout);
+        // With `-n 700` of 1,024, which ones is up to the search order.
+        let some = extra.contains(&"-n");
+        let all = clingo_said(&[program, "0"]).answers;
+        let mut clingo = clingo_said(&args);
+        if some {
+            assert!(one.answers.iter().all(|a| all.contains(a)), "{args:?}");
+            clingo.answers.clone_from(&one.answers);
+        }
+        assert_eq!(one, clingo, "{args:?}");
+        for threads in ["2", "3", "2,split"] {
+            let parallel = [&args[..], &["-t", threads]].concat();
+            let out = clingo_style(&parallel);
+            no_panic(&out);
+            let mut got = said(out.code, &out.stdout);
+            if some {
+                assert!(got.answers.iter().all(|a| all.contains(a)), "{parallel:?}");
+                got.answers.dedup();
+                assert_eq!(got.answers.len(), one.answers.len(), "{parallel:?}");
+                got.answers.clone_from(&one.answers);
+            }
+            assert_eq!(got, one, "{parallel:?}");
+            if program == &optimize {
+                assert_stderr_has(&out, "the optimization runs on one thread");
+            }
+        }
+        // A split search prints the same in every run, for 2 to 4 threads.
+        let split = |threads| clingo_style(&[&args[..], &["-t", threads]].concat()).stdout;
+        let first = split("2,split");
+        let without_times = |stdout: &str| {
+            (stdout.lines())
+                .filter(|l| !l.starts_with("Time") && !l.starts_with("CPU Time"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        for threads in ["2,split", "4,split", "3"] {
+            assert_eq!(
+                without_times(&split(threads)),
+                without_times(&first),
+                "{args:?} -t {threads}"
+            );
+        }
+    }
+    // The first answer set: one of clingo's, from whichever thread wins.
+    for program in [&three, &reach, &choice] {
+        let all = clingo_said(&[program, "0"]).answers;
+        let out = clingo_style(&[program]);
+        let one = said(out.code, &out.stdout);
+        for threads in ["2", "4", "2,split"] {
+            let out = clingo_style(&[program, "-t", threads]);
+            let raced = said(out.code, &out.stdout);
+            assert_eq!(raced.answers.len(), 1, "{program} -t {threads}");
+            assert!(all.contains(&raced.answers[0]), "{program} -t {threads}");
+            assert_eq!((raced.code, &raced.result), (one.code, &one.result));
+        }
     }
 }
 

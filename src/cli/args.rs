@@ -13,6 +13,7 @@ use super::output::{Format, OptMode, Verbosity};
 use super::pictures::Pictures;
 use crate::explain::Scope;
 use crate::optimize::Strategy;
+use crate::portfolio::{self, Mode, Parallel};
 use crate::solve::{SearchTuning, TranslationMode};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -31,7 +32,7 @@ written.";
 /// exit codes.
 fn solve_after_help() -> String {
     let others: Vec<String> = (TUNING_OPTIONS.iter())
-        .filter(|(name, _, _)| !["restarts", "heuristic"].contains(name))
+        .filter(|(name, _, _)| !["restarts", "heuristic", "parallel-mode"].contains(name))
         .map(|(name, _, _)| format!("--{name}"))
         .collect();
     format!(
@@ -39,7 +40,10 @@ fn solve_after_help() -> String {
          -r, --restarts=L,<n>     varisat restarts on Luby's sequence with unit n \
          (other sequences: no effect)\n  \
          --heuristic=Vsids[,<n>]  varisat's VSIDS decay is 0.<n> (0.95 without n; \
-         from 0.5 to below 1; other heuristics: no effect)\n\
+         from 0.5 to below 1; other heuristics: no effect)\n  \
+         -t, --parallel-mode=<n>[,compete|split]  n threads from 1 to 64: compete races \
+         n differently tuned searches for the first answer set, split divides the \
+         answer sets among the threads (also compete's for -n other than 1)\n\
          Accepted with one info line, without effect (varisat has no counterpart; it \
          makes no random choices, so --seed has none): {}.\n\n{EXIT_CODES}",
         others.join(", ")
@@ -579,8 +583,8 @@ enum Takes {
 
 /// clingo's solver-tuning and grounder options, taken out of the arguments
 /// before clap parses them: `--restarts=L,<n>` and `--heuristic=Vsids,<n>`
-/// set varisat's search ([`Tuning`]), the others are accepted, each with one
-/// info line. `(long name, short name, value)`; a short name without an
+/// set varisat's search and `-t` the threads ([`Tuning`]), the others are
+/// accepted, each with one info line. `(long name, short name, value)`; a short name without an
 /// attached value takes the next argument as its value (`-t 2`), and a
 /// `--[no-]name` flag is accepted under both names.
 const TUNING_OPTIONS: &[(&str, Option<char>, Takes)] = &[
@@ -666,17 +670,20 @@ pub struct TuningOption {
 }
 
 /// What clingo's tuning options come to: the settings of varisat's search,
-/// and an info line for each option, or part of one, that has no effect.
+/// the threads of `-t`, and an info line for each option, or part of one,
+/// that has no effect.
 #[derive(Debug, Default, PartialEq)]
 pub struct Tuning {
     pub search: SearchTuning,
+    pub parallel: Parallel,
     pub without_effect: Vec<String>,
 }
 
 impl Tuning {
     /// Reads the options as `solve` uses them. Only the values asp2sat
     /// interprets are checked, as clingo checks them: `--restarts=L,<n>`
-    /// with `n` from 1 to 2³²-1, `--heuristic=Vsids[,<n>]`.
+    /// with `n` from 1 to 2³²-1, `--heuristic=Vsids[,<n>]`,
+    /// `--parallel-mode=<n>[,<mode>]`.
     pub fn read(options: &[TuningOption]) -> Result<Tuning, String> {
         let mut tuning = Tuning::default();
         for option in options {
@@ -684,6 +691,7 @@ impl Tuning {
             match option.name {
                 "restarts" => tuning.restarts(&option.given, value)?,
                 "heuristic" => tuning.heuristic(&option.given, value)?,
+                "parallel-mode" => tuning.parallel = parse_parallel_mode(value)?,
                 "seed" => tuning.without_effect.push(format!(
                     "{} has no effect: varisat makes no random choices",
                     option.given
@@ -754,6 +762,28 @@ impl Tuning {
             ));
         }
         Ok(())
+    }
+}
+
+/// clingo's `--parallel-mode=<n>[,compete|split]` (`-t`): `n` from 1 to
+/// 64, the mode in any case (clingo takes `SPLIT`).
+fn parse_parallel_mode(value: &str) -> Result<Parallel, String> {
+    let (threads, mode) = value.split_once(',').unwrap_or((value, "compete"));
+    let threads = threads
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=portfolio::MAX_THREADS).contains(n));
+    let mode = match mode.to_ascii_lowercase().as_str() {
+        "compete" => Some(Mode::Compete),
+        "split" => Some(Mode::Split),
+        _ => None,
+    };
+    match (threads, mode) {
+        (Some(threads), Some(mode)) => Ok(Parallel { threads, mode }),
+        _ => Err(format!(
+            "invalid --parallel-mode '{value}': expected <n>[,compete|split] with n from 1 to {}",
+            portfolio::MAX_THREADS
+        )),
     }
 }
 
@@ -1048,6 +1078,44 @@ mod tests {
             assert!(tuning(&[bad]).is_err(), "{bad}");
         }
         assert!(tuning(&["--restarts=L,4294967295"]).is_ok());
+    }
+
+    #[test]
+    fn parallel_mode_is_read_and_checked_as_clingo_does() {
+        let parallel = |args: &[&str]| tuning(args).map(|t| t.parallel);
+        let threads = |threads, mode| Ok(Parallel { threads, mode });
+        assert_eq!(parallel(&[]), threads(1, Mode::Compete));
+        assert_eq!(parallel(&["-t", "2"]), threads(2, Mode::Compete));
+        assert_eq!(parallel(&["-t4,split"]), threads(4, Mode::Split));
+        assert_eq!(parallel(&["-t", "2,SPLIT"]), threads(2, Mode::Split));
+        assert_eq!(
+            parallel(&["--parallel-mode=64,compete"]),
+            threads(64, Mode::Compete)
+        );
+        assert_eq!(
+            parallel(&["--parallel-mode", "02"]),
+            threads(2, Mode::Compete)
+        );
+        assert_eq!(parallel(&["-t", "1,split"]), threads(1, Mode::Split));
+        // The last one counts; it is not reported as without effect.
+        let both = tuning(&["-t", "3", "-t", "2"]).unwrap();
+        assert_eq!(
+            both.parallel,
+            Parallel {
+                threads: 2,
+                mode: Mode::Compete
+            }
+        );
+        assert!(both.without_effect.is_empty());
+        // clingo 5.4 rejects these ("'<value>' invalid value for:
+        // 'parallel-mode'", exit 1).
+        for bad in ["0", "65", "-1", "x", "2,", "2,foo", "2,C", "2,split,x", ""] {
+            let message = parallel(&["--parallel-mode", bad]).unwrap_err();
+            assert!(
+                message.starts_with(&format!("invalid --parallel-mode '{bad}'")),
+                "{message}"
+            );
+        }
     }
 
     #[test]

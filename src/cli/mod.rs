@@ -39,6 +39,7 @@ use crate::explain::{Explanation, Scope};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{self, Parts, program::GroundProgram};
 use crate::optimize::Optimizer;
+use crate::portfolio::{self, Plan};
 use crate::progress::{Counters, Stage};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions};
 use crate::symbols::SymbolTable;
@@ -1045,6 +1046,15 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         explanation: None,
         settled: None,
     }));
+    let threads = config.tuning.parallel.threads;
+    if let Ok(cpus) = std::thread::available_parallelism()
+        && threads > cpus.get()
+    {
+        // As clingo, whatever `-W` says.
+        stderrln!(
+            "*** Warn : (asp2sat): Oversubscription: #Threads={threads} exceeds logical CPUs={cpus}."
+        );
+    }
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
         spawn_watchdog(progress.clone(), limit);
@@ -1108,6 +1118,8 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             Projection::Project => _ = program.projection.get_or_insert_with(Vec::new),
             Projection::Auto | Projection::No => {}
         }
+        // Shared with the search threads of `-t`, which may outlive the call.
+        let program = Arc::new(program);
         let call = solve_call(&program, &config, &progress, &loaded.sources, step == 0);
         release_at_exit(program);
         match call {
@@ -1177,6 +1189,12 @@ fn explain(
     };
     if outcome != Outcome::Unsatisfiable {
         return nothing_to_explain();
+    }
+    if config.tuning.parallel.threads > 1 && config.warnings.shows("other") {
+        stderrln!(
+            "asp2sat: info: -t {}: the explanation is searched on one thread",
+            config.tuning.parallel.threads
+        );
     }
     let guarded = crate::explain::guard(&loaded.statements, scope);
     // The run's own grounding has printed the messages already.
@@ -1256,7 +1274,7 @@ impl Call {
 /// Translates and solves one ground program, reporting its answer sets;
 /// `first` prints clingo's header before it. `Err` holds the exit code.
 fn solve_call(
-    program: &GroundProgram,
+    program: &Arc<GroundProgram>,
     config: &Config,
     progress: &Mutex<Progress>,
     sources: &SourceMap,
@@ -1282,13 +1300,40 @@ fn solve_call(
     };
     let counters = lock(progress).counters.clone();
     counters.enter(Stage::Translating);
-    let mut enumerator = match Enumerator::new(program, options) {
-        Ok(e) => e,
-        Err(error) => {
-            return Err(report_errors(&[error], sources, "translation failed"));
+    let parallel = config.tuning.parallel;
+    let plan = portfolio::plan(
+        parallel,
+        portfolio::Search {
+            models,
+            optimum: searching,
+            consequences: config.consequences != Consequences::None,
+        },
+    );
+    if let Plan::Single(Some(reason)) = plan
+        && first
+        && config.warnings.shows("other")
+    {
+        stderrln!("asp2sat: info: -t {}: {reason}", parallel.threads);
+    }
+    let (threads, program_arc) = (parallel.threads, program.clone());
+    let translated = match plan {
+        Plan::Single(_) => Enumerator::new(program, options).map(|mut enumerator| {
+            enumerator.report_to(counters.clone());
+            Search::Single(Box::new(enumerator))
+        }),
+        Plan::Race => {
+            portfolio::Race::start(program_arc, options, threads, optimizing, counters.clone())
+                .map(Search::Race)
+        }
+        Plan::Split => {
+            portfolio::Split::start(program_arc, options, threads, optimizing, counters.clone())
+                .map(|split| Search::Split(Box::new(split)))
         }
     };
-    enumerator.report_to(counters.clone());
+    let search = match translated {
+        Ok(search) => search,
+        Err(error) => return Err(report_errors(&[error], sources, "translation failed")),
+    };
     counters.enter(Stage::Solving);
     {
         let mut progress = lock(progress);
@@ -1300,7 +1345,7 @@ fn solve_call(
     }
     let models_before = {
         let mut progress = lock(progress);
-        progress.timings.translate += enumerator.stats().translate_time;
+        progress.timings.translate += search.translate_time();
         progress.solve_started.get_or_insert_with(Instant::now);
         progress.begin_call();
         progress.optimization = optimizing.then(|| OptimizationSummary {
@@ -1310,15 +1355,33 @@ fn solve_call(
         progress.models
     };
     let call_started = Instant::now();
-    let (enumerator, exhausted) = if config.consequences != Consequences::None {
-        consequences(enumerator, config.consequences, program, progress)
-    } else if searching {
-        let optimizer = Optimizer::new(enumerator, config.opt_strategy);
-        optimize(optimizer, config.opt_mode, models, program, progress)
-    } else {
-        enumerate(enumerator, optimizing, program, progress)
+    let (stats, exhausted) = match search {
+        Search::Single(enumerator) => {
+            let enumerator = *enumerator;
+            let (enumerator, exhausted) = if config.consequences != Consequences::None {
+                consequences(enumerator, config.consequences, program, progress)
+            } else if searching {
+                let optimizer = Optimizer::new(enumerator, config.opt_strategy);
+                optimize(optimizer, config.opt_mode, models, program, progress)
+            } else {
+                let mut enumerator = enumerator;
+                let exhausted = enumerate(&mut enumerator, optimizing, program, progress);
+                (enumerator, exhausted)
+            };
+            let stats = enumerator.stats();
+            release_at_exit(enumerator);
+            (stats, exhausted)
+        }
+        Search::Race(race) => {
+            let mut won = race.winner();
+            let exhausted = enumerate(&mut won, optimizing, program, progress);
+            (won.stats, exhausted)
+        }
+        Search::Split(mut split) => {
+            let exhausted = enumerate(&mut *split, optimizing, program, progress);
+            (split.stats(), exhausted)
+        }
     };
-    let stats = enumerator.stats();
     let mut progress = lock(progress);
     if exhausted {
         let since = progress.last_model.filter(|&t| t >= call_started);
@@ -1331,7 +1394,6 @@ fn solve_call(
         clauses: stats.clauses,
         loop_rounds: stats.loop_rounds,
     };
-    release_at_exit(enumerator);
     if let Some(code) = progress.output_failure() {
         return Err(code);
     }
@@ -1383,27 +1445,88 @@ fn consequences(
     (enumerator, true)
 }
 
+/// A solver call's search, translated: on one thread or on those of `-t`
+/// ([`portfolio`]).
+enum Search {
+    // Boxed, the large ones: the value moves from here into the search.
+    Single(Box<Enumerator>),
+    Race(portfolio::Race),
+    Split(Box<portfolio::Split>),
+}
+
+impl Search {
+    /// How long the (first) translation took.
+    fn translate_time(&self) -> Duration {
+        match self {
+            Search::Single(enumerator) => enumerator.stats().translate_time,
+            Search::Race(race) => race.translate_time,
+            Search::Split(split) => split.translate_time,
+        }
+    }
+}
+
+/// Where [`enumerate`] takes answer sets from: one enumerator, or the
+/// threads of `-t` ([`portfolio`]).
+trait Answers {
+    /// The next answer set, with its costs when `costs`.
+    fn next_answer(&mut self, costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)>;
+    /// No answer set is left.
+    fn exhausted(&self) -> bool;
+}
+
+impl Answers for Enumerator {
+    fn next_answer(&mut self, costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)> {
+        let answer = self.next_answer_set()?;
+        Some((answer, costs.then(|| self.costs())))
+    }
+
+    fn exhausted(&self) -> bool {
+        Enumerator::exhausted(self)
+    }
+}
+
+/// The race's answer: its costs were taken by the winning thread.
+impl Answers for portfolio::Won {
+    fn next_answer(&mut self, _costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)> {
+        self.answer.take()
+    }
+
+    fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+}
+
+/// The split search's answers: their costs were taken by its threads.
+impl Answers for portfolio::Split {
+    fn next_answer(&mut self, _costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)> {
+        portfolio::Split::next_answer(self)
+    }
+
+    fn exhausted(&self) -> bool {
+        portfolio::Split::exhausted(self)
+    }
+}
+
 /// Reports the answer sets one by one (with their costs when `costs`);
-/// returns the enumerator and whether it is exhausted.
+/// returns whether they are exhausted.
 fn enumerate(
-    mut enumerator: Enumerator,
+    answers: &mut impl Answers,
     costs: bool,
     program: &GroundProgram,
     progress: &Mutex<Progress>,
-) -> (Enumerator, bool) {
-    while let Some(answer) = enumerator.next_answer_set() {
-        let costs = costs.then(|| enumerator.costs());
+) -> bool {
+    while let Some((answer, costs)) = answers.next_answer(costs) {
         let mut progress = lock(progress);
         let number = progress.models + 1;
         if !progress.answer(number, &answer, &program.symbols, costs, false) {
             break;
         }
     }
-    let exhausted = enumerator.exhausted();
+    let exhausted = answers.exhausted();
     if let Some(optimization) = &mut lock(progress).optimization {
         optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
     }
-    (enumerator, exhausted)
+    exhausted
 }
 
 /// Reports ever better answer sets until the optimum is proven (or `models`
