@@ -17,8 +17,8 @@ use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
 use crate::ground::program::{
-    AggregateDefinition, AggregateValue, AtomId, Body, ChoiceElement, CountBounds, Head, Rule,
-    ShowTerm, WeightedElement, absorb_certain,
+    AggregateDefinition, AggregateValue, AtomId, Atoms, Body, ChoiceElement, CountBounds, Head,
+    Rule, ShowTerm, WeightedElement, absorb_certain,
 };
 use crate::progress::Counters;
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
@@ -39,8 +39,16 @@ struct Relation {
     stable_end: usize,
     recent_end: usize,
     complete: bool,
-    /// Bound-position mask → values at those positions → member positions.
-    indexes: FxHashMap<u64, FxHashMap<Box<[SymId]>, Vec<u32>>>,
+    /// The indexes join plans asked for; a plan refers to one by its
+    /// position here, so a join step looks up nothing but its key.
+    indexes: Vec<Index>,
+}
+
+/// Member positions of a relation by their values at the bound argument
+/// positions `mask`.
+struct Index {
+    mask: u64,
+    positions: FxHashMap<Box<[SymId]>, Vec<u32>>,
 }
 
 /// Every ground atom mentioned so far, derived or not.
@@ -334,6 +342,8 @@ enum Step<'r> {
     Match {
         atom: &'r CAtom,
         mask: u64,
+        /// The relation's index on `mask` (unused when `mask` is 0).
+        index: usize,
         window: Window,
     },
     Neg(&'r CAtom),
@@ -443,8 +453,8 @@ impl RuleSet {
                 .insert_unique(hash, self.rules.len() as u32, |&i| hashes[i as usize]);
             self.hashes.push(hash);
             let body = Body {
-                pos: pos.into(),
-                neg: neg.into(),
+                pos: Atoms::from_slice(pos),
+                neg: Atoms::from_slice(neg),
             };
             self.rules.push(Rule { head, body, origin });
         }
@@ -834,8 +844,8 @@ impl<'s> Instantiator<'s> {
             let position = rel.members.len() as u32;
             rel.members.push(atom);
             let args = self.symbols.args(self.atoms.syms[atom as usize]);
-            for (&mask, index) in rel.indexes.iter_mut() {
-                add_to_index(index, args, mask, position, &mut key);
+            for index in &mut rel.indexes {
+                add_to_index(&mut index.positions, args, index.mask, position, &mut key);
             }
         }
     }
@@ -973,22 +983,33 @@ impl<'s> Instantiator<'s> {
 
     fn match_step<'r>(&mut self, atom: &'r CAtom, bound: &[bool], window: Window) -> Step<'r> {
         let mask = bound_mask(atom, bound);
-        self.ensure_index(atom.pred, mask);
-        Step::Match { atom, mask, window }
+        let index = self.ensure_index(atom.pred, mask).unwrap_or(0);
+        Step::Match {
+            atom,
+            mask,
+            index,
+            window,
+        }
     }
 
-    fn ensure_index(&mut self, pred: PredId, mask: u64) {
+    /// The position of the relation's index on `mask`, built if it is new;
+    /// `None` for the empty mask, which needs none.
+    fn ensure_index(&mut self, pred: PredId, mask: u64) -> Option<usize> {
         let rel = &mut self.relations[pred.index()];
-        if mask == 0 || rel.indexes.contains_key(&mask) {
-            return;
+        if mask == 0 {
+            return None;
         }
-        let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
+        if let Some(found) = rel.indexes.iter().position(|index| index.mask == mask) {
+            return Some(found);
+        }
+        let mut positions: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
         let mut key = Vec::new();
         for (position, &a) in rel.members.iter().enumerate() {
             let args = self.symbols.args(self.atoms.syms[a as usize]);
-            add_to_index(&mut index, args, mask, position as u32, &mut key);
+            add_to_index(&mut positions, args, mask, position as u32, &mut key);
         }
-        rel.indexes.insert(mask, index);
+        rel.indexes.push(Index { mask, positions });
+        Some(rel.indexes.len() - 1)
     }
 
     /// The average number of atoms a lookup with these bound positions
@@ -998,10 +1019,10 @@ impl<'s> Instantiator<'s> {
         if arity > 0 && mask == u64::MAX >> (64 - arity.min(64)) {
             return 0;
         }
-        self.ensure_index(pred, mask);
+        let index = self.ensure_index(pred, mask);
         let rel = &self.relations[pred.index()];
-        match rel.indexes.get(&mask) {
-            Some(index) => rel.members.len().div_ceil(index.len().max(1)),
+        match index {
+            Some(index) => (rel.members.len()).div_ceil(rel.indexes[index].positions.len().max(1)),
             None => rel.members.len(),
         }
     }
@@ -1074,7 +1095,12 @@ impl Exec<'_> {
             return leaf(self);
         };
         match step {
-            Step::Match { atom, mask, window } => {
+            Step::Match {
+                atom,
+                mask,
+                index,
+                window,
+            } => {
                 let relations = self.relations;
                 let rel = &relations[atom.pred.index()];
                 let (lo, hi) = match window {
@@ -1104,7 +1130,7 @@ impl Exec<'_> {
                         }
                     }
                 }
-                let Some(positions) = rel.indexes[mask].get(&self.key[..]) else {
+                let Some(positions) = rel.indexes[*index].positions.get(&self.key[..]) else {
                     return;
                 };
                 let start = positions.partition_point(|&p| (p as usize) < lo);

@@ -89,8 +89,13 @@ impl<'a> Simplifier<'a> {
         {
             return false;
         }
-        body.pos.retain(|a| !self.fact[a.index()]);
-        body.neg.retain(|a| self.derivable[a.index()]);
+        // Most bodies are already simplified: look before rewriting.
+        if body.pos.iter().any(|a| self.fact[a.index()]) {
+            body.pos.retain(|a| !self.fact[a.index()]);
+        }
+        if body.neg.iter().any(|a| !self.derivable[a.index()]) {
+            body.neg.retain(|a| self.derivable[a.index()]);
+        }
         true
     }
 
