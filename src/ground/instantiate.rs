@@ -21,7 +21,7 @@ use crate::ground::program::{
     Rule, ShowTerm, WeightedElement, absorb_certain,
 };
 use crate::progress::Counters;
-use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
+use crate::symbols::{NameId, SymId, SymbolData, SymbolTable, hash_step};
 use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::{CmpOp, Naf};
 use hashbrown::HashTable;
@@ -421,12 +421,10 @@ pub struct RuleSet {
 
 impl RuleSet {
     /// The hash of a rule: its head's and then its body's atoms, each
-    /// list ended by a separator that no atom id takes, folded with Fx's
-    /// multiply-rotate step. A hand-written fold, as hashing is a good part
-    /// of the cost of an instance that turns out a duplicate.
+    /// list ended by a separator that no atom id takes, folded by
+    /// [`hash_step`].
     fn hash(head: &Head, pos: &[AtomId], neg: &[AtomId]) -> u64 {
-        const SEED: u64 = 0xf135_7aea_2e62_a9c5;
-        let step = |h: u64, x: u32| (h ^ u64::from(x)).wrapping_mul(SEED).rotate_left(26);
+        let step = hash_step;
         let atoms = |h: u64, atoms: &[AtomId]| atoms.iter().fold(h, |h, a| step(h, a.0));
         let end = u32::MAX;
         let h = match head {
@@ -1603,19 +1601,55 @@ impl Exec<'_> {
     /// Evaluates a head atom and records it as derived.
     fn derive(&mut self, atom: &CAtom, output: &mut Output) -> Option<u32> {
         let sym = self.atom_symbol(atom)?;
-        let a = self.atoms.get_or_insert(sym, atom.pred);
-        if !self.atoms.defined[a as usize] {
-            self.atoms.defined[a as usize] = true;
-            output.new_members.push((atom.pred, a));
-        }
-        Some(a)
+        Some(self.derive_symbol(sym, atom.pred, output))
     }
 
+    fn derive_symbol(&mut self, sym: SymId, pred: PredId, output: &mut Output) -> u32 {
+        let a = self.atoms.get_or_insert(sym, pred);
+        if !self.atoms.defined[a as usize] {
+            self.atoms.defined[a as usize] = true;
+            output.new_members.push((pred, a));
+        }
+        a
+    }
+
+    /// The body built since `pos_from` and `neg_from`, sorted and distinct.
     fn body(&self, pos_from: usize, neg_from: usize) -> Body {
-        Body::new(
-            self.pos[pos_from..].iter().map(|&a| AtomId(a)).collect(),
-            self.neg[neg_from..].iter().map(|&a| AtomId(a)).collect(),
-        )
+        let atoms = |ids: &[u32]| {
+            let mut atoms: Atoms = ids.iter().map(|&a| AtomId(a)).collect();
+            atoms.sort_unstable();
+            atoms.dedup();
+            atoms
+        };
+        Body {
+            pos: atoms(&self.pos[pos_from..]),
+            neg: atoms(&self.neg[neg_from..]),
+        }
+    }
+
+    /// Produces the ground rule `atom :- body.` of a normal rule (a
+    /// disjunction of one unconditional atom) for the current binding: the
+    /// common case, without the disjunction's general grouping of heads.
+    fn emit_atom(&mut self, atom: &CAtom, span: Span, output: &mut Output) {
+        // An undefined head term drops the instance.
+        let Some(sym) = self.atom_symbol(atom) else {
+            return;
+        };
+        if let Some(a) = self.atoms.find(sym)
+            && self.atoms.fact[a as usize]
+        {
+            return; // already satisfied
+        }
+        let a = self.derive_symbol(sym, atom.pred, output);
+        if self.heads_only.is_some() {
+            return;
+        }
+        if self.pos.is_empty() && self.neg.is_empty() {
+            // A fact is a flag on its atom, never a rule.
+            self.atoms.fact[a as usize] = true;
+            return;
+        }
+        output.rule(Head::Atom(AtomId(a)), self.rule_body(), span);
     }
 
     /// The whole rule body, sorted and distinct, in reused buffers: most
@@ -1643,6 +1677,12 @@ impl Exec<'_> {
                     let body = self.body(0, 0);
                     output.show_terms.push(ShowTerm { term, body });
                 }
+            }
+            CHead::Disjunction(disjuncts)
+                if let [single] = &disjuncts[..]
+                    && single.condition.is_empty() =>
+            {
+                self.emit_atom(&single.atom, span, output)
             }
             CHead::Disjunction(disjuncts) => {
                 for disjunct in disjuncts.iter().filter(|d| d.condition.is_empty()) {
