@@ -436,6 +436,16 @@ impl RuleSet {
         step(atoms(step(atoms(h, pos), end), neg), end)
     }
 
+    /// The rules, the table that deduplicated them freed.
+    pub fn into_rules(self) -> Vec<Rule> {
+        self.rules
+    }
+
+    /// Adds `:- pos.` (sorted and distinct) unless it is there already.
+    pub fn insert_constraint(&mut self, pos: &[AtomId]) {
+        self.insert(Head::Constraint, pos, &[], Span::default());
+    }
+
     /// Adds `head :- pos, not neg` (both sorted and distinct) unless it is
     /// there already; the body is only allocated for a new rule.
     fn insert(&mut self, head: Head, pos: &[AtomId], neg: &[AtomId], origin: Span) {
@@ -669,14 +679,7 @@ impl<'s> Instantiator<'s> {
 
     /// The atoms, rules and `#show` terms grounded; the relations and their
     /// indexes are freed here, before simplification needs memory.
-    pub fn finish(
-        mut self,
-    ) -> (
-        AtomTable,
-        Vec<Rule>,
-        Vec<ShowTerm>,
-        Vec<AggregateDefinition>,
-    ) {
+    pub fn finish(mut self) -> (AtomTable, RuleSet, Vec<ShowTerm>, Vec<AggregateDefinition>) {
         for &(atom, complement) in &self.negations.complements {
             let origin = Span::default();
             (self.rules).insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
@@ -686,7 +689,7 @@ impl<'s> Instantiator<'s> {
         }
         (
             self.atoms,
-            self.rules.rules,
+            self.rules,
             self.show_terms,
             self.aggregates.definitions,
         )
