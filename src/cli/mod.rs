@@ -529,7 +529,9 @@ impl Progress {
         self.counters.found_models(self.models);
         self.last_model = Some(Instant::now());
         let solving = self.solve_started.unwrap_or(self.started);
-        self.timings.first_model.get_or_insert(solving.elapsed());
+        self.timings
+            .first_model
+            .get_or_insert_with(|| solving.elapsed());
         if let Some(optimization) = &mut self.optimization {
             optimization.costs.clone_from(&costs);
         }
@@ -1268,8 +1270,12 @@ fn solve_call(
     if searching && config.opt_mode == OptMode::Opt && models > 0 && first {
         stderrln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
     }
+    // Only an enumeration walks over answer sets: an optimization to one
+    // optimum, or consequences, ask for them one call at a time.
+    let walks = config.consequences == Consequences::None
+        && !(searching && config.opt_mode == OptMode::Opt);
     let options = SolveOptions {
-        max_models: models,
+        max_models: if walks { models } else { 1 },
         project: config.project != Projection::No,
         translation: config.translation,
         tuning: config.tuning.search,

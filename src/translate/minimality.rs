@@ -363,15 +363,44 @@ impl MinimalityCheck {
                 Cond::Lit(l) => supports.push(l),
             }
         }
-        let mut clauses = Vec::with_capacity(unfounded.len());
-        for &atom in unfounded {
-            let mut clause = Vec::with_capacity(supports.len() + 1);
-            clause.push(!atom_lit(atom));
-            clause.extend(&supports);
-            if normalize_clause(&mut clause) {
-                clauses.push(clause);
-            }
-        }
-        clauses
+        each_implies(
+            unfounded.iter().map(|&a| atom_lit(a)),
+            &supports,
+            &mut gates,
+        )
     }
+}
+
+/// The clauses `a → s1 ∨ … ∨ sk` for each `a` of `atoms`, the form of a
+/// loop formula. For several atoms and supports the disjunction is named
+/// once by a gate, so the solver gets one long clause and a binary clause
+/// per atom instead of a long clause per atom: varisat walks every long
+/// clause whenever it learns a unit, and a QBF by saturation adds its
+/// formulas for hundreds of rounds (qbf/16: 0.47 s to 0.08 s). The loop
+/// formulas of head-cycle-free components ([`super::loops`]) keep their
+/// long clauses: named, the Labyrinth's search took 915 rounds instead of
+/// 382.
+fn each_implies<S: ExtendFormula>(
+    atoms: impl ExactSizeIterator<Item = Lit>,
+    supports: &[Lit],
+    gates: &mut Gates<S>,
+) -> Vec<Vec<Lit>> {
+    let supports: Vec<Lit> = if atoms.len() > 1 && supports.len() > 1 {
+        let conds: Vec<Cond> = supports.iter().map(|&l| Cond::Lit(l)).collect();
+        match gates.or(&conds) {
+            Cond::Lit(named) => vec![named],
+            Cond::True => return Vec::new(),
+            Cond::False => Vec::new(),
+        }
+    } else {
+        supports.to_vec()
+    };
+    atoms
+        .filter_map(|atom| {
+            let mut clause = Vec::with_capacity(supports.len() + 1);
+            clause.push(!atom);
+            clause.extend(&supports);
+            normalize_clause(&mut clause).then_some(clause)
+        })
+        .collect()
 }
