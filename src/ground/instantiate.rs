@@ -1604,16 +1604,18 @@ impl Exec<'_> {
     /// Evaluates a head atom and records it as derived.
     fn derive(&mut self, atom: &CAtom, output: &mut Output) -> Option<u32> {
         let sym = self.atom_symbol(atom)?;
-        Some(self.derive_symbol(sym, atom.pred, output))
+        let a = self.atoms.get_or_insert(sym, atom.pred);
+        self.mark_derived(a, atom.pred, output);
+        Some(a)
     }
 
-    fn derive_symbol(&mut self, sym: SymId, pred: PredId, output: &mut Output) -> u32 {
-        let a = self.atoms.get_or_insert(sym, pred);
+    /// Records the atom `a` of `pred` as derived: new members join their
+    /// relation once the evaluation is over.
+    fn mark_derived(&mut self, a: u32, pred: PredId, output: &mut Output) {
         if !self.atoms.defined[a as usize] {
             self.atoms.defined[a as usize] = true;
             output.new_members.push((pred, a));
         }
-        a
     }
 
     /// The body built since `pos_from` and `neg_from`, sorted and distinct.
@@ -1638,12 +1640,11 @@ impl Exec<'_> {
         let Some(sym) = self.atom_symbol(atom) else {
             return;
         };
-        if let Some(a) = self.atoms.find(sym)
-            && self.atoms.fact[a as usize]
-        {
+        let a = self.atoms.get_or_insert(sym, atom.pred);
+        if self.atoms.fact[a as usize] {
             return; // already satisfied
         }
-        let a = self.derive_symbol(sym, atom.pred, output);
+        self.mark_derived(a, atom.pred, output);
         if self.heads_only.is_some() {
             return;
         }
