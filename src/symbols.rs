@@ -71,8 +71,19 @@ pub struct SymbolTable {
 const SMALL_NUMBERS: usize = 4096;
 const SMALL_NUMBER_OFFSET: i32 = 1024;
 
+/// One step of the hash folded over ids, here and in the grounder's tables:
+/// Fx's multiplication, then a rotation that brings the best-mixed bits of
+/// the product down to the bits a hash table takes its bucket from. A fold
+/// by hand, as hashing is much of the cost of looking up a term or a rule.
+pub fn hash_step(hash: u64, id: u32) -> u64 {
+    (hash ^ u64::from(id))
+        .wrapping_mul(0xf135_7aea_2e62_a9c5)
+        .rotate_left(26)
+}
+
 fn hash_function(name: NameId, args: &[SymId], negative: bool) -> u64 {
-    FxBuildHasher.hash_one((name, args, negative))
+    let start = hash_step(u64::from(negative), name.0);
+    args.iter().fold(start, |hash, arg| hash_step(hash, arg.0))
 }
 
 /// The arguments of a stored function, in the argument arena.
@@ -162,7 +173,16 @@ impl SymbolTable {
     }
 
     fn lookup_function(&self, name: NameId, args: &[SymId], negative: bool) -> Option<SymId> {
-        let hash = hash_function(name, args, negative);
+        self.lookup_hashed(hash_function(name, args, negative), name, args, negative)
+    }
+
+    fn lookup_hashed(
+        &self,
+        hash: u64,
+        name: NameId,
+        args: &[SymId],
+        negative: bool,
+    ) -> Option<SymId> {
         self.table
             .find(hash, |&id| {
                 matches!(self.entries[id.0 as usize], Entry::Function { name: n, args_start, arity, negative: s }
@@ -173,7 +193,8 @@ impl SymbolTable {
 
     /// Interns `name(args)`, storing it only when it is new.
     pub fn function_of(&mut self, name: NameId, args: &[SymId], negative: bool) -> SymId {
-        if let Some(id) = self.lookup_function(name, args, negative) {
+        let hash = hash_function(name, args, negative);
+        if let Some(id) = self.lookup_hashed(hash, name, args, negative) {
             return id;
         }
         let args_start = self.args.len() as u32;
@@ -184,7 +205,7 @@ impl SymbolTable {
             arity: args.len() as u32,
             negative,
         };
-        self.insert_new(hash_function(name, args, negative), entry)
+        self.insert_new(hash, entry)
     }
 
     /// The id of a name (or string text), interned once.

@@ -302,6 +302,13 @@ case!(
     "p(1). q(1). {r(1)}. -r(2). #show p/1. #show r/1. #show -r/1."
 );
 case!(show_nothing, "{a}. b :- a. #show.");
+// Hidden atoms that only constraints use are unfolded into them, unless
+// that multiplies constraints (`u` and `w`, of two rules each, together).
+case!(
+    hidden_constraint_atoms_unfolded,
+    "{p(1..4)}. q :- p(1). q :- p(2), not p(4). :- q, p(3). r(X) :- p(X). :- r(X), r(X+1). \
+     u :- p(1). u :- p(2). w :- p(3). w :- p(4). :- u, w. #show p/1."
+);
 case!(
     show_terms,
     "{p(1..2)}. #show. #show X : p(X). #show f(X,\"s\") : p(X), not p(3-X). #show c. #show (1,2)."

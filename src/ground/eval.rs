@@ -127,8 +127,18 @@ impl CTerm {
     }
 
     /// The value of the term; `None` when an operation is undefined. Every
-    /// variable must be bound.
+    /// variable must be bound. Symbols and variables, most of the terms
+    /// joins evaluate, are answered inline.
+    #[inline]
     pub fn eval(&self, symbols: &mut SymbolTable, env: &Env) -> Option<SymId> {
+        match self {
+            CTerm::Sym(s) => Some(*s),
+            CTerm::Var(v) => env[*v],
+            _ => self.eval_compound(symbols, env),
+        }
+    }
+
+    fn eval_compound(&self, symbols: &mut SymbolTable, env: &Env) -> Option<SymId> {
         match self {
             CTerm::Sym(s) => Some(*s),
             CTerm::Var(v) => env[*v],
@@ -156,7 +166,9 @@ impl CTerm {
     }
 
     /// Matches the term against `value`, binding unbound variables and
-    /// recording them in `trail` so the caller can undo them.
+    /// recording them in `trail` so the caller can undo them. Symbols and
+    /// variables are matched inline.
+    #[inline]
     pub fn matches(
         &self,
         symbols: &mut SymbolTable,
@@ -174,6 +186,19 @@ impl CTerm {
                     true
                 }
             },
+            _ => self.matches_compound(symbols, value, env, trail),
+        }
+    }
+
+    fn matches_compound(
+        &self,
+        symbols: &mut SymbolTable,
+        value: SymId,
+        env: &mut [Option<SymId>],
+        trail: &mut Vec<usize>,
+    ) -> bool {
+        match self {
+            CTerm::Sym(_) | CTerm::Var(_) => self.matches(symbols, value, env, trail),
             CTerm::Fun { name, args } => {
                 match symbols.as_function(value) {
                     Some((n, a, false)) if a.len() == args.len() && n == *name => {}

@@ -17,11 +17,11 @@ use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
 use crate::ground::program::{
-    AggregateDefinition, AggregateValue, AtomId, Body, ChoiceElement, CountBounds, Head, Rule,
-    ShowTerm, WeightedElement, absorb_certain,
+    AggregateDefinition, AggregateValue, AtomId, Atoms, Body, ChoiceElement, CountBounds, Head,
+    Rule, ShowTerm, WeightedElement, absorb_certain,
 };
 use crate::progress::Counters;
-use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
+use crate::symbols::{NameId, SymId, SymbolData, SymbolTable, hash_step};
 use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::{CmpOp, Naf};
 use hashbrown::HashTable;
@@ -39,8 +39,16 @@ struct Relation {
     stable_end: usize,
     recent_end: usize,
     complete: bool,
-    /// Bound-position mask → values at those positions → member positions.
-    indexes: FxHashMap<u64, FxHashMap<Box<[SymId]>, Vec<u32>>>,
+    /// The indexes join plans asked for; a plan refers to one by its
+    /// position here, so a join step looks up nothing but its key.
+    indexes: Vec<Index>,
+}
+
+/// Member positions of a relation by their values at the bound argument
+/// positions `mask`.
+struct Index {
+    mask: u64,
+    positions: FxHashMap<Box<[SymId]>, Vec<u32>>,
 }
 
 /// Every ground atom mentioned so far, derived or not.
@@ -334,6 +342,8 @@ enum Step<'r> {
     Match {
         atom: &'r CAtom,
         mask: u64,
+        /// The relation's index on `mask` (unused when `mask` is 0).
+        index: usize,
         window: Window,
     },
     Neg(&'r CAtom),
@@ -400,16 +410,40 @@ impl Output<'_> {
 
 /// Distinct ground rules in order of first derivation; a rule's origin is
 /// that of its first instance. The table holds indices into `rules`, so
-/// every rule is stored once.
+/// every rule is stored once; each rule's hash is kept beside it, so that
+/// growing the table does not hash every rule again.
 #[derive(Default)]
 pub struct RuleSet {
     pub rules: Vec<Rule>,
+    hashes: Vec<u64>,
     table: HashTable<u32>,
 }
 
 impl RuleSet {
+    /// The hash of a rule: its head's and then its body's atoms, each
+    /// list ended by a separator that no atom id takes, folded by
+    /// [`hash_step`].
     fn hash(head: &Head, pos: &[AtomId], neg: &[AtomId]) -> u64 {
-        FxBuildHasher.hash_one((head, pos, neg))
+        let step = hash_step;
+        let atoms = |h: u64, atoms: &[AtomId]| atoms.iter().fold(h, |h, a| step(h, a.0));
+        let end = u32::MAX;
+        let h = match head {
+            Head::Constraint => step(0, end - 1),
+            Head::Atom(a) => step(step(0, end - 2), a.0),
+            Head::Disjunction(heads) => step(atoms(step(0, end - 3), heads), end),
+            Head::Choice { .. } => FxBuildHasher.hash_one(head),
+        };
+        step(atoms(step(atoms(h, pos), end), neg), end)
+    }
+
+    /// The rules, the table that deduplicated them freed.
+    pub fn into_rules(self) -> Vec<Rule> {
+        self.rules
+    }
+
+    /// Adds `:- pos.` (sorted and distinct) unless it is there already.
+    pub fn insert_constraint(&mut self, pos: &[AtomId]) {
+        self.insert(Head::Constraint, pos, &[], Span::default());
     }
 
     /// Adds `head :- pos, not neg` (both sorted and distinct) unless it is
@@ -422,14 +456,13 @@ impl RuleSet {
             other.head == head && other.body.pos[..] == *pos && other.body.neg[..] == *neg
         };
         if self.table.find(hash, same).is_none() {
+            let hashes = &self.hashes;
             self.table
-                .insert_unique(hash, self.rules.len() as u32, |&i| {
-                    let r = &rules[i as usize];
-                    Self::hash(&r.head, &r.body.pos[..], &r.body.neg[..])
-                });
+                .insert_unique(hash, self.rules.len() as u32, |&i| hashes[i as usize]);
+            self.hashes.push(hash);
             let body = Body {
-                pos: pos.into(),
-                neg: neg.into(),
+                pos: Atoms::from_slice(pos),
+                neg: Atoms::from_slice(neg),
             };
             self.rules.push(Rule { head, body, origin });
         }
@@ -646,14 +679,7 @@ impl<'s> Instantiator<'s> {
 
     /// The atoms, rules and `#show` terms grounded; the relations and their
     /// indexes are freed here, before simplification needs memory.
-    pub fn finish(
-        mut self,
-    ) -> (
-        AtomTable,
-        Vec<Rule>,
-        Vec<ShowTerm>,
-        Vec<AggregateDefinition>,
-    ) {
+    pub fn finish(mut self) -> (AtomTable, RuleSet, Vec<ShowTerm>, Vec<AggregateDefinition>) {
         for &(atom, complement) in &self.negations.complements {
             let origin = Span::default();
             (self.rules).insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
@@ -663,7 +689,7 @@ impl<'s> Instantiator<'s> {
         }
         (
             self.atoms,
-            self.rules.rules,
+            self.rules,
             self.show_terms,
             self.aggregates.definitions,
         )
@@ -819,8 +845,8 @@ impl<'s> Instantiator<'s> {
             let position = rel.members.len() as u32;
             rel.members.push(atom);
             let args = self.symbols.args(self.atoms.syms[atom as usize]);
-            for (&mask, index) in rel.indexes.iter_mut() {
-                add_to_index(index, args, mask, position, &mut key);
+            for index in &mut rel.indexes {
+                add_to_index(&mut index.positions, args, index.mask, position, &mut key);
             }
         }
     }
@@ -958,22 +984,33 @@ impl<'s> Instantiator<'s> {
 
     fn match_step<'r>(&mut self, atom: &'r CAtom, bound: &[bool], window: Window) -> Step<'r> {
         let mask = bound_mask(atom, bound);
-        self.ensure_index(atom.pred, mask);
-        Step::Match { atom, mask, window }
+        let index = self.ensure_index(atom.pred, mask).unwrap_or(0);
+        Step::Match {
+            atom,
+            mask,
+            index,
+            window,
+        }
     }
 
-    fn ensure_index(&mut self, pred: PredId, mask: u64) {
+    /// The position of the relation's index on `mask`, built if it is new;
+    /// `None` for the empty mask, which needs none.
+    fn ensure_index(&mut self, pred: PredId, mask: u64) -> Option<usize> {
         let rel = &mut self.relations[pred.index()];
-        if mask == 0 || rel.indexes.contains_key(&mask) {
-            return;
+        if mask == 0 {
+            return None;
         }
-        let mut index: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
+        if let Some(found) = rel.indexes.iter().position(|index| index.mask == mask) {
+            return Some(found);
+        }
+        let mut positions: FxHashMap<Box<[SymId]>, Vec<u32>> = FxHashMap::default();
         let mut key = Vec::new();
         for (position, &a) in rel.members.iter().enumerate() {
             let args = self.symbols.args(self.atoms.syms[a as usize]);
-            add_to_index(&mut index, args, mask, position as u32, &mut key);
+            add_to_index(&mut positions, args, mask, position as u32, &mut key);
         }
-        rel.indexes.insert(mask, index);
+        rel.indexes.push(Index { mask, positions });
+        Some(rel.indexes.len() - 1)
     }
 
     /// The average number of atoms a lookup with these bound positions
@@ -983,10 +1020,10 @@ impl<'s> Instantiator<'s> {
         if arity > 0 && mask == u64::MAX >> (64 - arity.min(64)) {
             return 0;
         }
-        self.ensure_index(pred, mask);
+        let index = self.ensure_index(pred, mask);
         let rel = &self.relations[pred.index()];
-        match rel.indexes.get(&mask) {
-            Some(index) => rel.members.len().div_ceil(index.len().max(1)),
+        match index {
+            Some(index) => (rel.members.len()).div_ceil(rel.indexes[index].positions.len().max(1)),
             None => rel.members.len(),
         }
     }
@@ -1059,7 +1096,12 @@ impl Exec<'_> {
             return leaf(self);
         };
         match step {
-            Step::Match { atom, mask, window } => {
+            Step::Match {
+                atom,
+                mask,
+                index,
+                window,
+            } => {
                 let relations = self.relations;
                 let rel = &relations[atom.pred.index()];
                 let (lo, hi) = match window {
@@ -1089,7 +1131,7 @@ impl Exec<'_> {
                         }
                     }
                 }
-                let Some(positions) = rel.indexes[mask].get(&self.key[..]) else {
+                let Some(positions) = rel.indexes[*index].positions.get(&self.key[..]) else {
                     return;
                 };
                 let start = positions.partition_point(|&p| (p as usize) < lo);
@@ -1563,18 +1605,55 @@ impl Exec<'_> {
     fn derive(&mut self, atom: &CAtom, output: &mut Output) -> Option<u32> {
         let sym = self.atom_symbol(atom)?;
         let a = self.atoms.get_or_insert(sym, atom.pred);
-        if !self.atoms.defined[a as usize] {
-            self.atoms.defined[a as usize] = true;
-            output.new_members.push((atom.pred, a));
-        }
+        self.mark_derived(a, atom.pred, output);
         Some(a)
     }
 
+    /// Records the atom `a` of `pred` as derived: new members join their
+    /// relation once the evaluation is over.
+    fn mark_derived(&mut self, a: u32, pred: PredId, output: &mut Output) {
+        if !self.atoms.defined[a as usize] {
+            self.atoms.defined[a as usize] = true;
+            output.new_members.push((pred, a));
+        }
+    }
+
+    /// The body built since `pos_from` and `neg_from`, sorted and distinct.
     fn body(&self, pos_from: usize, neg_from: usize) -> Body {
-        Body::new(
-            self.pos[pos_from..].iter().map(|&a| AtomId(a)).collect(),
-            self.neg[neg_from..].iter().map(|&a| AtomId(a)).collect(),
-        )
+        let atoms = |ids: &[u32]| {
+            let mut atoms: Atoms = ids.iter().map(|&a| AtomId(a)).collect();
+            atoms.sort_unstable();
+            atoms.dedup();
+            atoms
+        };
+        Body {
+            pos: atoms(&self.pos[pos_from..]),
+            neg: atoms(&self.neg[neg_from..]),
+        }
+    }
+
+    /// Produces the ground rule `atom :- body.` of a normal rule (a
+    /// disjunction of one unconditional atom) for the current binding: the
+    /// common case, without the disjunction's general grouping of heads.
+    fn emit_atom(&mut self, atom: &CAtom, span: Span, output: &mut Output) {
+        // An undefined head term drops the instance.
+        let Some(sym) = self.atom_symbol(atom) else {
+            return;
+        };
+        let a = self.atoms.get_or_insert(sym, atom.pred);
+        if self.atoms.fact[a as usize] {
+            return; // already satisfied
+        }
+        self.mark_derived(a, atom.pred, output);
+        if self.heads_only.is_some() {
+            return;
+        }
+        if self.pos.is_empty() && self.neg.is_empty() {
+            // A fact is a flag on its atom, never a rule.
+            self.atoms.fact[a as usize] = true;
+            return;
+        }
+        output.rule(Head::Atom(AtomId(a)), self.rule_body(), span);
     }
 
     /// The whole rule body, sorted and distinct, in reused buffers: most
@@ -1602,6 +1681,12 @@ impl Exec<'_> {
                     let body = self.body(0, 0);
                     output.show_terms.push(ShowTerm { term, body });
                 }
+            }
+            CHead::Disjunction(disjuncts)
+                if let [single] = &disjuncts[..]
+                    && single.condition.is_empty() =>
+            {
+                self.emit_atom(&single.atom, span, output)
             }
             CHead::Disjunction(disjuncts) => {
                 for disjunct in disjuncts.iter().filter(|d| d.condition.is_empty()) {

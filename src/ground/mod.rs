@@ -27,7 +27,7 @@ use crate::syntax::ast::{
 use compile::{CElement, CHead, CLit, CRule, Compiler};
 use instantiate::{AtomTable, Instantiator};
 use predicates::{PredId, Predicates};
-use program::{AtomId, Body, CostLevel, GroundProgram, Head, Rule, WeightedElement};
+use program::{AtomId, Body, CostLevel, GroundProgram, WeightedElement};
 use rustc_hash::{FxHashMap, FxHashSet};
 use simplify::Simplifier;
 
@@ -334,7 +334,9 @@ pub fn ground_parts(
         }
     }
     let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
-    rules.extend(strong_negation_constraints(&atoms, &symbols));
+    // Among the rules, so that the program's own `:- p, -p.` is not repeated.
+    add_strong_negation_constraints(&atoms, &symbols, &mut rules);
+    let rules = rules.into_rules();
 
     let costs = cost_levels(&atoms, &preds, &symbols);
     let shown_preds: Vec<bool> = preds
@@ -342,10 +344,16 @@ pub fn ground_parts(
         .map(|p| show.shows(&preds.signature(p)))
         .collect();
     let shown = |a: usize| shown_preds[atoms.preds[a].index()];
+    // The hidden atoms of the program's own predicates (not `#agg`,
+    // `#edge`, `#project`, ..) may be unfolded away by the simplifier.
+    let unfoldable: Vec<bool> = preds
+        .ids()
+        .map(|p| !shown_preds[p.index()] && !preds.get(p).name.starts_with('#'))
+        .collect();
     let projected =
         projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
-    let mut program =
-        Simplifier::new(&atoms).run(rules, show_terms, aggregates, costs, symbols, shown);
+    let mut program = Simplifier::new(&atoms, &unfoldable)
+        .run(rules, show_terms, aggregates, costs, symbols, shown);
     if let Some(projected) = projected {
         let atoms = program
             .atom_ids()
@@ -742,8 +750,11 @@ fn undefined_predicate_infos(
 }
 
 /// `:- p(X), -p(X).` for every pair of complementary derived atoms.
-fn strong_negation_constraints(atoms: &instantiate::AtomTable, symbols: &SymbolTable) -> Vec<Rule> {
-    let mut rules = Vec::new();
+fn add_strong_negation_constraints(
+    atoms: &instantiate::AtomTable,
+    symbols: &SymbolTable,
+    rules: &mut instantiate::RuleSet,
+) {
     for a in 0..atoms.len() {
         if !atoms.defined[a] {
             continue;
@@ -759,15 +770,8 @@ fn strong_negation_constraints(atoms: &instantiate::AtomTable, symbols: &SymbolT
         if let Some(p) = symbols.lookup(positive).and_then(|s| atoms.find(s))
             && atoms.defined[p as usize]
         {
-            rules.push(Rule {
-                head: Head::Constraint,
-                body: Body::new(
-                    vec![program::AtomId(a as u32), program::AtomId(p)],
-                    Vec::new(),
-                ),
-                origin: Span::default(),
-            });
+            let (a, p) = (program::AtomId(a as u32), program::AtomId(p));
+            rules.insert_constraint(&[a.min(p), a.max(p)]);
         }
     }
-    rules
 }

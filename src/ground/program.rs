@@ -62,6 +62,25 @@ impl Body {
         self.pos.iter().all(|a| model[a.index()]) && !self.neg.iter().any(|a| model[a.index()])
     }
 
+    /// The body with its positive atom `atom` replaced by `body`.
+    pub fn unfold(&self, atom: AtomId, body: &Body) -> Body {
+        let merge = |ours: &[AtomId], theirs: &[AtomId]| {
+            let mut atoms: Atoms = ours
+                .iter()
+                .chain(theirs)
+                .copied()
+                .filter(|&a| a != atom)
+                .collect();
+            atoms.sort_unstable();
+            atoms.dedup();
+            atoms
+        };
+        Body {
+            pos: merge(&self.pos, &body.pos),
+            neg: merge(&self.neg, &body.neg),
+        }
+    }
+
     /// The conjunction of both bodies.
     pub fn and(&self, other: &Body) -> Body {
         Body::new(

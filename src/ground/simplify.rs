@@ -8,14 +8,19 @@
 //! are flagged on their atoms instead of having rules.
 
 use super::instantiate::AtomTable;
+use crate::diagnostics::Span;
 use crate::ground::program::{
     AggregateDefinition, Atom, AtomId, Body, ChoiceElement, CostLevel, GroundProgram, Head, Rule,
     ShowTerm, absorb_certain,
 };
-use crate::symbols::SymbolTable;
+use crate::symbols::{SymbolTable, hash_step};
+use hashbrown::HashTable;
 
 pub struct Simplifier<'a> {
     pub atoms: &'a AtomTable,
+    /// Per predicate: its atoms may be unfolded away (hidden atoms of the
+    /// program's own predicates; see [`unfold_constraint_atoms`]).
+    unfoldable: &'a [bool],
     fact: Vec<bool>,
     derivable: Vec<bool>,
     /// False in every answer set (`:- a.`, or a choice whose upper bound
@@ -24,9 +29,10 @@ pub struct Simplifier<'a> {
 }
 
 impl<'a> Simplifier<'a> {
-    pub fn new(atoms: &'a AtomTable) -> Self {
+    pub fn new(atoms: &'a AtomTable, unfoldable: &'a [bool]) -> Self {
         Simplifier {
             atoms,
+            unfoldable,
             fact: atoms.fact.clone(),
             derivable: vec![false; atoms.len()],
             excluded: vec![false; atoms.len()],
@@ -42,12 +48,47 @@ impl<'a> Simplifier<'a> {
         symbols: SymbolTable,
         shown: impl Fn(usize) -> bool,
     ) -> GroundProgram {
+        let (preds, unfoldable) = (&self.atoms.preds, self.unfoldable);
+        let unfoldable = |a: usize| unfoldable[preds[a].index()];
         // An aggregate atom is defined by its aggregate, never by rules: it
         // is derivable, and its elements are simplified like conditions.
         let aggregate_atoms: Vec<AtomId> = aggregates.iter().map(|a| a.atom).collect();
         loop {
-            self.recompute_derivable(&rules);
-            for atom in &aggregate_atoms {
+            self.propagate(&mut rules, &aggregate_atoms);
+            show_terms.retain_mut(|show| self.body(&mut show.body));
+            for aggregate in &mut aggregates {
+                aggregate
+                    .elements
+                    .retain_mut(|e| self.conditions(&mut e.conditions));
+            }
+            for level in &mut costs {
+                level
+                    .elements
+                    .retain_mut(|e| self.conditions(&mut e.conditions));
+            }
+            // Most programs have no unfoldable atom with rules `a :- B.`;
+            // unfolded constraints may be units (`:- a.`) to propagate.
+            let candidates = (rules.iter())
+                .any(|rule| matches!(rule.head, Head::Atom(a) if unfoldable(a.index())));
+            if !candidates {
+                break;
+            }
+            let used = Occurrences::new(&rules, &show_terms, &aggregates, &costs, self.atoms.len());
+            if !unfold_constraint_atoms(&mut rules, &used, unfoldable) {
+                break;
+            }
+        }
+        // Most rules may have turned into facts: give their space back
+        // before the program is rebuilt.
+        rules.shrink_to_fit();
+        self.compact(rules, show_terms, aggregates, costs, symbols, shown)
+    }
+
+    /// Simplifies the rules to a fixpoint.
+    fn propagate(&mut self, rules: &mut Vec<Rule>, aggregate_atoms: &[AtomId]) {
+        loop {
+            self.recompute_derivable(rules);
+            for atom in aggregate_atoms {
                 self.derivable[atom.index()] = true;
             }
             let before = rules.len();
@@ -57,21 +98,6 @@ impl<'a> Simplifier<'a> {
                 break;
             }
         }
-        // Most rules may have turned into facts: give their space back
-        // before the program is rebuilt.
-        rules.shrink_to_fit();
-        show_terms.retain_mut(|show| self.body(&mut show.body));
-        for aggregate in &mut aggregates {
-            aggregate
-                .elements
-                .retain_mut(|e| self.conditions(&mut e.conditions));
-        }
-        for level in &mut costs {
-            level
-                .elements
-                .retain_mut(|e| self.conditions(&mut e.conditions));
-        }
-        self.compact(rules, show_terms, aggregates, costs, symbols, shown)
     }
 
     fn recompute_derivable(&mut self, rules: &[Rule]) {
@@ -83,14 +109,20 @@ impl<'a> Simplifier<'a> {
     }
 
     /// Simplifies a body in place; `false` when it can never hold.
+    #[inline]
     fn body(&self, body: &mut Body) -> bool {
         if body.pos.iter().any(|a| !self.derivable[a.index()])
             || body.neg.iter().any(|a| self.fact[a.index()])
         {
             return false;
         }
-        body.pos.retain(|a| !self.fact[a.index()]);
-        body.neg.retain(|a| self.derivable[a.index()]);
+        // Most bodies are already simplified: look before rewriting.
+        if body.pos.iter().any(|a| self.fact[a.index()]) {
+            body.pos.retain(|a| !self.fact[a.index()]);
+        }
+        if body.neg.iter().any(|a| !self.derivable[a.index()]) {
+            body.neg.retain(|a| self.derivable[a.index()]);
+        }
         true
     }
 
@@ -267,4 +299,176 @@ impl<'a> Simplifier<'a> {
             edges: Vec::new(),
         }
     }
+}
+
+/// How the simplified program uses each atom, for [`unfold_constraint_atoms`].
+struct Occurrences {
+    /// The number of rules `a :- B.` with the atom as their head.
+    definitions: Vec<u32>,
+    /// The number of constraints with the atom in their positive body.
+    in_constraints: Vec<u32>,
+    /// Used anywhere else: in another head, in a rule's body, under `not`
+    /// in a constraint, in a condition, a show term or an objective, or as
+    /// an aggregate atom.
+    elsewhere: Vec<bool>,
+}
+
+impl Occurrences {
+    fn new(
+        rules: &[Rule],
+        show_terms: &[ShowTerm],
+        aggregates: &[AggregateDefinition],
+        costs: &[CostLevel],
+        atoms: usize,
+    ) -> Self {
+        let mut definitions = vec![0; atoms];
+        let mut in_constraints = vec![0; atoms];
+        let mut elsewhere = vec![false; atoms];
+        let mark = |elsewhere: &mut Vec<bool>, body: &Body| {
+            for a in body.pos.iter().chain(&body.neg) {
+                elsewhere[a.index()] = true;
+            }
+        };
+        for rule in rules {
+            match &rule.head {
+                Head::Constraint => {
+                    for a in &rule.body.pos {
+                        in_constraints[a.index()] += 1;
+                    }
+                    for a in &rule.body.neg {
+                        elsewhere[a.index()] = true;
+                    }
+                    continue;
+                }
+                Head::Atom(a) => definitions[a.index()] += 1,
+                Head::Disjunction(atoms) => atoms.iter().for_each(|a| elsewhere[a.index()] = true),
+                Head::Choice { elements, .. } => {
+                    for element in elements {
+                        elsewhere[element.value.index()] = true;
+                        for condition in &element.conditions {
+                            mark(&mut elsewhere, condition);
+                        }
+                    }
+                }
+            }
+            mark(&mut elsewhere, &rule.body);
+        }
+        for show in show_terms {
+            mark(&mut elsewhere, &show.body);
+        }
+        for aggregate in aggregates {
+            elsewhere[aggregate.atom.index()] = true;
+            for element in &aggregate.elements {
+                for condition in &element.conditions {
+                    mark(&mut elsewhere, condition);
+                }
+            }
+        }
+        for element in costs.iter().flat_map(|level| &level.elements) {
+            for condition in &element.conditions {
+                mark(&mut elsewhere, condition);
+            }
+        }
+        Occurrences {
+            definitions,
+            in_constraints,
+            elsewhere,
+        }
+    }
+}
+
+/// Unfolds the atoms that only constraints use (or nothing at all), of
+/// the `unfoldable` ones (hidden, of the program's own predicates): a
+/// constraint `:- a, C.` becomes `:- B_i, C.` for each rule `a :- B_i.` of
+/// `a`, and `a` and its rules go (clasp's preprocessing eliminates such
+/// atoms too). The answer sets stay the same on every other atom: `a`
+/// supports no other atom, and holds exactly when one of its bodies does.
+/// An atom is unfolded when that does not multiply constraints: it has one
+/// rule, or at most one constraint and no other atom of several rules
+/// beside it there. Unfolded constraints that repeat an earlier constraint
+/// are dropped, and so are those that contain both an atom and its
+/// negation. Returns whether any atom was unfolded.
+fn unfold_constraint_atoms(
+    rules: &mut Vec<Rule>,
+    used: &Occurrences,
+    unfoldable: impl Fn(usize) -> bool,
+) -> bool {
+    let atoms = used.definitions.len();
+    let mut unfold: Vec<bool> = (0..atoms)
+        .map(|a| {
+            let (definitions, constraints) = (used.definitions[a], used.in_constraints[a]);
+            definitions > 0
+                && (definitions == 1 || constraints <= 1)
+                && !used.elsewhere[a]
+                && unfoldable(a)
+        })
+        .collect();
+    // Two atoms of several rules each in one constraint would multiply it.
+    for rule in rules.iter() {
+        if rule.head != Head::Constraint {
+            continue;
+        }
+        let several = |a: &&AtomId| unfold[a.index()] && used.definitions[a.index()] > 1;
+        if rule.body.pos.iter().filter(several).count() > 1 {
+            for a in &rule.body.pos {
+                if used.definitions[a.index()] > 1 {
+                    unfold[a.index()] = false;
+                }
+            }
+        }
+    }
+    if !unfold.iter().any(|&u| u) {
+        return false;
+    }
+    let mut bodies: Vec<Vec<Body>> = vec![Vec::new(); atoms];
+    for rule in rules.iter_mut() {
+        if let Head::Atom(a) = rule.head
+            && unfold[a.index()]
+        {
+            bodies[a.index()].push(std::mem::take(&mut rule.body));
+        }
+    }
+    let mut kept: Vec<Rule> = Vec::with_capacity(rules.len());
+    // The constraints kept so far, by their bodies.
+    let mut constraints: HashTable<usize> = HashTable::new();
+    let hash = |body: &Body| {
+        let atoms = |hash, atoms: &[AtomId]| atoms.iter().fold(hash, |h, a| hash_step(h, a.0));
+        atoms(hash_step(atoms(0, &body.pos), u32::MAX), &body.neg)
+    };
+    let mut keep_constraint = |kept: &mut Vec<Rule>, body: Body, origin: Span| {
+        if body.pos.iter().any(|a| body.neg.contains(a)) {
+            return; // never holds
+        }
+        let h = hash(&body);
+        if constraints.find(h, |&i| kept[i].body == body).is_some() {
+            return;
+        }
+        constraints.insert_unique(h, kept.len(), |&i| hash(&kept[i].body));
+        kept.push(Rule {
+            head: Head::Constraint,
+            body,
+            origin,
+        });
+    };
+    for rule in rules.drain(..) {
+        match rule.head {
+            Head::Atom(a) if unfold[a.index()] => {}
+            Head::Constraint => {
+                let mut expanded = vec![rule.body];
+                while let Some(a) = expanded[0].pos.iter().copied().find(|a| unfold[a.index()]) {
+                    expanded = (expanded.iter())
+                        .flat_map(|partial| {
+                            (bodies[a.index()].iter()).map(move |b| partial.unfold(a, b))
+                        })
+                        .collect();
+                }
+                for body in expanded {
+                    keep_constraint(&mut kept, body, rule.origin);
+                }
+            }
+            _ => kept.push(rule),
+        }
+    }
+    *rules = kept;
+    true
 }
