@@ -1364,6 +1364,24 @@ fn project_mode_without_project_directives_projects_onto_nothing() {
 }
 
 #[test]
+fn hidden_projected_atoms_tell_answer_sets_apart() {
+    // `p` is hidden and only a constraint uses it, so the simplifier would
+    // unfold it away, but `#project` needs it: clingo 5.4 reports two
+    // models, `p` true and `p` false, whether the directive names the
+    // signature or the atom.
+    for directive in ["#project p/0.", "#project p."] {
+        asp2sat()
+            .args(["-", "-n", "0", "--outf=2", "--project"])
+            .write_stdin(format!(
+                "{{a}}. p :- a. :- p, b. {{b}}. #show b/0. {directive}\n"
+            ))
+            .assert()
+            .code(30)
+            .stdout(predicate::str::contains("\"Number\": 2,"));
+    }
+}
+
+#[test]
 fn options_scripts_pass_to_clingo_are_accepted() {
     for args in [
         &["-V0", "fixtures/cli/three_models.lp"][..],

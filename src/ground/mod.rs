@@ -344,14 +344,23 @@ pub fn ground_parts(
         .map(|p| show.shows(&preds.signature(p)))
         .collect();
     let shown = |a: usize| shown_preds[atoms.preds[a].index()];
+    let projected =
+        projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
     // The hidden atoms of the program's own predicates (not `#agg`,
-    // `#edge`, `#project`, ..) may be unfolded away by the simplifier.
-    let unfoldable: Vec<bool> = preds
+    // `#edge`, `#project`, ..) may be unfolded away by the simplifier,
+    // unless answer sets are told apart by them (`#project`).
+    let mut unfoldable: Vec<bool> = preds
         .ids()
         .map(|p| !shown_preds[p.index()] && !preds.get(p).name.starts_with('#'))
         .collect();
-    let projected =
-        projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
+    for (a, pred) in atoms.preds.iter().enumerate() {
+        if projected
+            .as_ref()
+            .is_some_and(|p| p.contains(&atoms.syms[a]))
+        {
+            unfoldable[pred.index()] = false;
+        }
+    }
     let mut program = Simplifier::new(&atoms, &unfoldable)
         .run(rules, show_terms, aggregates, costs, symbols, shown);
     if let Some(projected) = projected {
