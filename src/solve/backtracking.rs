@@ -105,7 +105,8 @@ impl Propagator {
     }
 
     /// Sizes the tables for every variable so far; they are only built
-    /// when the walk starts, so a run that never enumerates pays nothing.
+    /// at the first decision or clause, so a run that stops at its first
+    /// answer set pays nothing.
     fn grow(&mut self) {
         if self.values.len() < self.variables {
             self.values.resize(self.variables, UNSET);
@@ -205,6 +206,7 @@ impl Propagator {
     }
 
     fn decide(&mut self, lit: Lit) {
+        self.grow();
         self.level_starts.push(self.trail.len());
         self.assign(lit);
     }
@@ -354,7 +356,6 @@ impl Backtracking {
 
     /// Walks on until it needs the caller.
     pub(super) fn step(&mut self, propagator: &mut Propagator) -> Step {
-        propagator.grow();
         if std::mem::take(&mut self.descending) {
             self.descend(propagator);
         }
