@@ -23,9 +23,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::GroundProgram;
 use crate::progress::Counters;
-use crate::solve::{
-    AnswerSet, Enumerator, SearchTuning, SolveOptions, SolveStats, distinguishing_literals,
-};
+use crate::solve::{AnswerSet, Enumerator, SearchTuning, SolveOptions, SolveStats};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
@@ -149,7 +147,7 @@ fn detached(work: impl FnOnce() + Send + 'static) {
 pub struct Won {
     /// The first answer set, with its costs when asked for; `None` when
     /// there is none.
-    pub answer: Option<(AnswerSet, Option<Vec<i64>>)>,
+    pub answer: Option<Answer>,
     /// No other answer set exists.
     pub exhausted: bool,
     pub stats: SolveStats,
@@ -268,7 +266,7 @@ pub struct Split {
 }
 
 /// An answer set, with its costs when asked for.
-type Answer = (AnswerSet, Option<Vec<i64>>);
+pub type Answer = (AnswerSet, Option<Vec<i64>>);
 
 impl Split {
     /// Starts `threads` threads on the cubes of the program's
@@ -421,12 +419,8 @@ impl CubeWorker {
                 return;
             };
             enumerator.report_to(self.counters.clone());
-            let distinguishing = distinguishing_literals(
-                &self.program,
-                enumerator.translation(),
-                self.options.project,
-            );
-            if let Some(literals) = cube_literals(cube, self.literals, &distinguishing) {
+            let cube_literals = cube_literals(cube, self.literals, enumerator.distinguishing());
+            if let Some(literals) = cube_literals {
                 // In the solver and in the enumeration's copy of the clauses.
                 enumerator.extend(|writer| {
                     for &literal in &literals {

@@ -474,6 +474,12 @@ impl Enumerator {
     pub fn translation(&self) -> &Translation {
         &self.translation
     }
+
+    /// The literals whose values tell answer sets apart, in the order the
+    /// enumeration decides them.
+    pub(crate) fn distinguishing(&self) -> &[Lit] {
+        self.backtracking.distinguishing()
+    }
 }
 
 impl Iterator for Enumerator {
@@ -488,7 +494,7 @@ impl Iterator for Enumerator {
 /// atoms that are not facts (every other variable of the translation is
 /// determined by the atoms), or, projecting, the atoms of the `#project`
 /// directives, else the conditions of the shown symbols.
-pub(crate) fn distinguishing_literals(
+fn distinguishing_literals(
     program: &GroundProgram,
     translation: &Translation,
     project: bool,

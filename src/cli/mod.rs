@@ -1469,13 +1469,13 @@ impl Search {
 /// threads of `-t` ([`portfolio`]).
 trait Answers {
     /// The next answer set, with its costs when `costs`.
-    fn next_answer(&mut self, costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)>;
+    fn next_answer(&mut self, costs: bool) -> Option<portfolio::Answer>;
     /// No answer set is left.
     fn exhausted(&self) -> bool;
 }
 
 impl Answers for Enumerator {
-    fn next_answer(&mut self, costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)> {
+    fn next_answer(&mut self, costs: bool) -> Option<portfolio::Answer> {
         let answer = self.next_answer_set()?;
         Some((answer, costs.then(|| self.costs())))
     }
@@ -1487,7 +1487,7 @@ impl Answers for Enumerator {
 
 /// The race's answer: its costs were taken by the winning thread.
 impl Answers for portfolio::Won {
-    fn next_answer(&mut self, _costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)> {
+    fn next_answer(&mut self, _costs: bool) -> Option<portfolio::Answer> {
         self.answer.take()
     }
 
@@ -1498,7 +1498,7 @@ impl Answers for portfolio::Won {
 
 /// The split search's answers: their costs were taken by its threads.
 impl Answers for portfolio::Split {
-    fn next_answer(&mut self, _costs: bool) -> Option<(AnswerSet, Option<Vec<i64>>)> {
+    fn next_answer(&mut self, _costs: bool) -> Option<portfolio::Answer> {
         portfolio::Split::next_answer(self)
     }
 

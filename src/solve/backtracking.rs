@@ -339,6 +339,11 @@ pub(super) struct Backtracking {
 }
 
 impl Backtracking {
+    /// The literals it tells answer sets apart by, in the order decided.
+    pub(super) fn distinguishing(&self) -> &[Lit] {
+        &self.distinguishing
+    }
+
     pub(super) fn new(distinguishing: Vec<Lit>) -> Backtracking {
         Backtracking {
             distinguishing,
