@@ -408,6 +408,17 @@ impl Output<'_> {
     }
 }
 
+/// `hash` continued by the atoms of a body `pos, not neg`, each list ended
+/// by a separator that no atom id takes.
+pub(super) fn hash_body(hash: u64, pos: &[AtomId], neg: &[AtomId]) -> u64 {
+    let end = u32::MAX;
+    hash_step(hash_atoms(hash_step(hash_atoms(hash, pos), end), neg), end)
+}
+
+fn hash_atoms(hash: u64, atoms: &[AtomId]) -> u64 {
+    atoms.iter().fold(hash, |h, a| hash_step(h, a.0))
+}
+
 /// Distinct ground rules in order of first derivation; a rule's origin is
 /// that of its first instance. The table holds indices into `rules`, so
 /// every rule is stored once; each rule's hash is kept beside it, so that
@@ -424,16 +435,14 @@ impl RuleSet {
     /// list ended by a separator that no atom id takes, folded by
     /// [`hash_step`].
     fn hash(head: &Head, pos: &[AtomId], neg: &[AtomId]) -> u64 {
-        let step = hash_step;
-        let atoms = |h: u64, atoms: &[AtomId]| atoms.iter().fold(h, |h, a| step(h, a.0));
         let end = u32::MAX;
         let h = match head {
-            Head::Constraint => step(0, end - 1),
-            Head::Atom(a) => step(step(0, end - 2), a.0),
-            Head::Disjunction(heads) => step(atoms(step(0, end - 3), heads), end),
+            Head::Constraint => hash_step(0, end - 1),
+            Head::Atom(a) => hash_step(hash_step(0, end - 2), a.0),
+            Head::Disjunction(heads) => hash_step(hash_atoms(hash_step(0, end - 3), heads), end),
             Head::Choice { .. } => FxBuildHasher.hash_one(head),
         };
-        step(atoms(step(atoms(h, pos), end), neg), end)
+        hash_body(h, pos, neg)
     }
 
     /// The rules, the table that deduplicated them freed.

@@ -7,13 +7,13 @@
 //! afterwards no body mentions a fact or an atom without rules, and facts
 //! are flagged on their atoms instead of having rules.
 
-use super::instantiate::AtomTable;
+use super::instantiate::{AtomTable, hash_body};
 use crate::diagnostics::Span;
 use crate::ground::program::{
     AggregateDefinition, Atom, AtomId, Body, ChoiceElement, CostLevel, GroundProgram, Head, Rule,
     ShowTerm, absorb_certain,
 };
-use crate::symbols::{SymbolTable, hash_step};
+use crate::symbols::SymbolTable;
 use hashbrown::HashTable;
 
 pub struct Simplifier<'a> {
@@ -431,10 +431,7 @@ fn unfold_constraint_atoms(
     let mut kept: Vec<Rule> = Vec::with_capacity(rules.len());
     // The constraints kept so far, by their bodies.
     let mut constraints: HashTable<usize> = HashTable::new();
-    let hash = |body: &Body| {
-        let atoms = |hash, atoms: &[AtomId]| atoms.iter().fold(hash, |h, a| hash_step(h, a.0));
-        atoms(hash_step(atoms(0, &body.pos), u32::MAX), &body.neg)
-    };
+    let hash = |body: &Body| hash_body(0, &body.pos, &body.neg);
     let mut keep_constraint = |kept: &mut Vec<Rule>, body: Body, origin: Span| {
         if body.pos.iter().any(|a| body.neg.contains(a)) {
             return; // never holds
