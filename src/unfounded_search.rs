@@ -534,18 +534,31 @@ mod tests {
         Some(stats.unfounded_propagations > 0)
     }
 
-    /// Random programs (with loops, choices and disjunctions).
-    #[test]
-    fn unfounded_search_matches_brute_force() {
-        let mut rng = Rng::new(2027);
+    /// Compares `rounds` programs of `generate`; how many were compared
+    /// (not refused), and in how many the check propagated.
+    fn campaign(
+        seed: u64,
+        rounds: usize,
+        mut generate: impl FnMut(&mut Rng, usize) -> GroundProgram,
+    ) -> (usize, usize) {
+        let mut rng = Rng::new(seed);
         let (mut compared, mut with_propagation) = (0, 0);
-        for round in 0..20000 {
-            let program = random_program(&mut rng, 8, round % 2 == 1);
+        for round in 0..rounds {
+            let program = generate(&mut rng, round);
             if let Some(propagated) = compare(&program, round) {
                 compared += 1;
                 with_propagation += usize::from(propagated);
             }
         }
+        (compared, with_propagation)
+    }
+
+    /// Random programs (with loops, choices and disjunctions).
+    #[test]
+    fn unfounded_search_matches_brute_force() {
+        let (compared, with_propagation) = campaign(2027, 20000, |rng, round| {
+            random_program(rng, 8, round % 2 == 1)
+        });
         assert!(
             compared > 15000 && with_propagation > 3000,
             "{compared}, {with_propagation}"
@@ -555,15 +568,8 @@ mod tests {
     /// Random programs with aggregates (the recursive ones are refused).
     #[test]
     fn unfounded_search_matches_brute_force_with_aggregates() {
-        let mut rng = Rng::new(2028);
-        let (mut compared, mut with_propagation) = (0, 0);
-        for round in 0..5000 {
-            let program = random_program_with_aggregates(&mut rng, 7);
-            if let Some(propagated) = compare(&program, round) {
-                compared += 1;
-                with_propagation += usize::from(propagated);
-            }
-        }
+        let (compared, with_propagation) =
+            campaign(2028, 5000, |rng, _| random_program_with_aggregates(rng, 7));
         assert!(
             compared > 4000 && with_propagation > 700,
             "{compared}, {with_propagation}"
