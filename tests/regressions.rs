@@ -245,6 +245,78 @@ const ANSWERS: &[Case] = &[
             "p q(1) s",
         ],
     ),
+    // Arithmetic over a variable that only the atom itself binds: the
+    // atom is matched with the arithmetic taken out (`q(A,J), A = D-J`),
+    // as clingo rewrites it. It used never to match inside aggregate
+    // elements and minimize elements, and to be dropped from a body.
+    ("q(1,2). q(2,1).\n:- 2 { q(D-J,J) }, D = 3.", &[], &[]),
+    (
+        "q(1,2). q(2,1).\n:- #count{J : q(D-J,J)} >= 2, D = 3.",
+        &[],
+        &[],
+    ),
+    ("q(1,2). q(2,1). d(3).\n:- 2 { q(D-J,J) }, d(D).", &[], &[]),
+    (
+        "q(1,2). q(2,1). r(D,J) :- q(D-J,J), D = 3.",
+        &[],
+        &["q(1,2) q(2,1) r(3,1) r(3,2)"],
+    ),
+    (
+        "q(f(1),2). q(f(2),1). d(3). c(J) :- q(f(D-J),J), d(D).",
+        &[],
+        &["q(f(1),2) q(f(2),1) d(3) c(1) c(2)"],
+    ),
+    // Each atom's arithmetic needs a variable only the other binds.
+    (
+        "p(1,f(4)). q(2,f(1)). r(X,Y) :- p(X,f(Y*Y)), q(Y,f(X*X)).",
+        &[],
+        &["p(1,f(4)) q(2,f(1)) r(1,2)"],
+    ),
+    (
+        "{p(1,2); p(3,2); p(2,1)}. :- not 1 {p(A,B)}.\n\
+         #minimize { 5,B : p(2*B-1,B) ; 1,A,B : p(A,B) }.",
+        &["--opt-mode=optN", "--quiet=1"],
+        &["p(1,2)", "p(2,1)"],
+    ),
+    (
+        "q(1,2). q(2,1). d(3). {r(D,J) : q(D-J,J)} :- d(D).",
+        &[],
+        &[
+            "q(1,2) q(2,1) d(3)",
+            "q(1,2) q(2,1) d(3) r(3,1)",
+            "q(1,2) q(2,1) d(3) r(3,2)",
+            "q(1,2) q(2,1) d(3) r(3,1) r(3,2)",
+        ],
+    ),
+    (
+        "q(1,2). q(2,1). d(3). a | r(D,J) : q(D-J,J) :- d(D).",
+        &[],
+        &[
+            "q(1,2) q(2,1) d(3) a",
+            "q(1,2) q(2,1) d(3) r(3,1)",
+            "q(1,2) q(2,1) d(3) r(3,2)",
+        ],
+    ),
+    (
+        "{q(1,2); q(2,1)}. d(3). r(D) :- d(D), q(D-J,J) : #true.",
+        &[],
+        &[
+            "d(3)",
+            "d(3) q(1,2) r(3)",
+            "d(3) q(2,1) r(3)",
+            "d(3) q(1,2) q(2,1) r(3)",
+        ],
+    ),
+    (
+        "q(1,2). q(2,1). d(3). #show (D,J) : q(D-J,J), d(D).",
+        &[],
+        &["q(1,2) q(2,1) d(3) (3,1) (3,2)"],
+    ),
+    (
+        "q(1,2). q(2,1). d(3). c(S) :- S = #sum{J,D : q(D*J-J*J,J), d(D)}.",
+        &[],
+        &["q(1,2) q(2,1) d(3) c(1)"],
+    ),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.
@@ -284,6 +356,12 @@ const ERRORS: &[ErrorCase] = &[
     ("p(5). q(X) :- p(X+X).", &[], 65, "'X' is unsafe"),
     ("p(5). q(X) :- p(0*X).", &[], 65, "'X' is unsafe"),
     ("p(5). q(X) :- p(X/2).", &[], 65, "'X' is unsafe"),
+    (
+        "d(1..2). p(X,Y) :- d(X), d(Y). s(S) :- S = #sum{X,Y : p(X*Y-Y,Y)}.",
+        &[],
+        65,
+        "note: 'X' is unsafe",
+    ),
     // clingo projects `not p(_)` but not `not -p(_)`.
     ("r(1). -r(2). p :- not -r(_).", &[], 65, "1:26-27: note: '"),
 ];

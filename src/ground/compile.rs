@@ -106,6 +106,10 @@ pub struct CAggregateElement {
     /// of its own (`r :- p(X) : #true.`): as in clingo, `l` stands for the
     /// disjunction of its instances.
     pub literal_binds: bool,
+    /// With `literal_binds`: the equalities that bind the arithmetic taken
+    /// out of `l` (see [`separate_unbindable_arithmetic`]), evaluated after
+    /// it.
+    pub literal_bindings: Vec<CLit>,
 }
 
 #[derive(Clone, Debug)]
@@ -958,12 +962,13 @@ impl<'a> Compiler<'a> {
                 }
             }
         };
-        let rule = CRule {
+        let mut rule = CRule {
             head,
             body: out_body,
             num_vars: scope.count,
             span,
         };
+        separate_unbindable_arithmetic(&mut rule, &mut scope);
         if let Err(e) = check_safety(&rule, &scope) {
             return self.errors.push(e);
         }
@@ -1056,6 +1061,7 @@ impl<'a> Compiler<'a> {
                     condition,
                     unless,
                     literal_binds,
+                    literal_bindings: Vec::new(),
                 });
             }
         }
@@ -2008,6 +2014,139 @@ fn capture_anonymous_free(term: &Term, captured: &mut Vec<Term>) -> Term {
 /// A variable is bound by a positive atom, by `=` whose other side is bound,
 /// or by an interval whose bounds are bound. Every variable of a rule must be
 /// bound; element-local variables by the body and their element's condition.
+/// Moves arithmetic that matching cannot invert out of the positive atoms
+/// that bind its variables themselves: `q(D-J,J)`, where only `q` binds
+/// `J`, becomes `q(A,J), A = D-J`, as clingo rewrites it. Without this the
+/// atom could never be matched, since `D-J` is evaluated before `J` has a
+/// value. Arithmetic whose variables the other literals bind first stays
+/// in the atom, where it selects the atom's instances by an index. Done for
+/// the body, the conditions of body aggregates' elements and those of the
+/// head's elements; a condition's context is the body's variables.
+fn separate_unbindable_arithmetic(rule: &mut CRule, scope: &mut Scope) {
+    separate_in(&mut rule.body, &[], scope);
+    let mut body_bound = vec![false; scope.count];
+    bind_fixpoint(&rule.body, &mut body_bound);
+    for literal in &mut rule.body {
+        if let CLit::Aggregate(aggregate) = literal {
+            for element in &mut aggregate.elements {
+                separate_in(&mut element.condition, &body_bound, scope);
+                if element.literal_binds
+                    && let Some(literal) = element.unless.take()
+                {
+                    let mut local = body_bound.clone();
+                    local.resize(scope.count, false);
+                    bind_fixpoint(&element.condition, &mut local);
+                    let mut literals = vec![literal];
+                    separate_in(&mut literals, &local, scope);
+                    element.unless = Some(literals.remove(0));
+                    element.literal_bindings = literals;
+                }
+            }
+        }
+    }
+    if let CHead::Disjunction(elements) | CHead::Choice { elements, .. } = &mut rule.head {
+        for element in elements {
+            separate_in(&mut element.condition, &body_bound, scope);
+        }
+    }
+    rule.num_vars = scope.count;
+}
+
+/// Separates, one atom at a time, the arithmetic of the first positive atom
+/// the grounder could not place after everything placeable in `literals`
+/// (given the variables of `context`) has bound what it binds, until every
+/// atom is placeable or none can be helped (an unsafe rule, reported by
+/// [`check_safety`]).
+fn separate_in(literals: &mut Vec<CLit>, context: &[bool], scope: &mut Scope) {
+    loop {
+        let mut bound = context.to_vec();
+        bound.resize(scope.count, false);
+        let placed = placeable_fixpoint(literals, &mut bound);
+        let stuck = literals.iter().zip(&placed).position(|(literal, &placed)| {
+            !placed && matches!(literal, CLit::Pos(atom) if atom.args.iter().any(|a| !a.inputs_bound(&bound)))
+        });
+        let Some(i) = stuck else { return };
+        let CLit::Pos(atom) = &mut literals[i] else {
+            unreachable!("only positive atoms are separated")
+        };
+        let span = atom.span;
+        let mut separated = Vec::new();
+        for arg in &mut atom.args {
+            *arg = separate_term(arg, &bound, &mut |term| {
+                let var = scope.var(&format!("#arith{}", scope.count), span);
+                separated.push(CLit::Cmp(CmpOp::Eq, CTerm::Var(var), term));
+                CTerm::Var(var)
+            });
+        }
+        if separated.is_empty() {
+            return;
+        }
+        literals.extend(separated);
+    }
+}
+
+/// `term` with each maximal subterm that matching cannot bind through, and
+/// whose variables are not all `bound`, replaced by `fresh(subterm)`.
+fn separate_term(term: &CTerm, bound: &[bool], fresh: &mut impl FnMut(CTerm) -> CTerm) -> CTerm {
+    match term {
+        CTerm::Sym(_) | CTerm::Var(_) | CTerm::Linear { .. } => term.clone(),
+        CTerm::Fun { name, args } => CTerm::Fun {
+            name: *name,
+            args: args
+                .iter()
+                .map(|a| separate_term(a, bound, fresh))
+                .collect(),
+        },
+        CTerm::Unary(Op1::Minus, inner) => {
+            CTerm::Unary(Op1::Minus, Box::new(separate_term(inner, bound, fresh)))
+        }
+        CTerm::Unary(..) | CTerm::Binary(..) if term.is_bound(bound) => term.clone(),
+        CTerm::Unary(..) | CTerm::Binary(..) => fresh(term.clone()),
+    }
+}
+
+/// Whether the grounder can evaluate `literal` once `bound` are bound: a
+/// positive atom once matching can bind all of its arguments' variables
+/// that arithmetic hides, a comparison once both sides are bound or it is
+/// an `=` that binds one side from the other.
+pub fn placeable(literal: &CLit, bound: &[bool]) -> bool {
+    match literal {
+        CLit::Pos(atom) => atom.args.iter().all(|a| a.inputs_bound(bound)),
+        CLit::Neg(atom) | CLit::NotNot(atom) => atom.args.iter().all(|a| a.is_bound(bound)),
+        CLit::Cmp(op, l, r) => {
+            let (lb, rb) = (l.is_bound(bound), r.is_bound(bound));
+            (lb && rb)
+                || (*op == CmpOp::Eq
+                    && ((rb && l.inputs_bound(bound)) || (lb && r.inputs_bound(bound))))
+        }
+        CLit::Interval(_, lo, hi) => lo.is_bound(bound) && hi.is_bound(bound),
+        CLit::Aggregate(aggregate) => aggregate.inputs.iter().all(|&v| bound[v]),
+    }
+}
+
+/// Marks what the literals bind in the grounder's order of evaluation (see
+/// `instantiate`'s planning): a positive atom only once all its arguments'
+/// inputs are bound. Returns which literals could be placed.
+fn placeable_fixpoint(literals: &[CLit], bound: &mut [bool]) -> Vec<bool> {
+    let mut placed = vec![false; literals.len()];
+    loop {
+        let mut changed = false;
+        for (literal, placed) in literals.iter().zip(&mut placed) {
+            if *placed {
+                continue;
+            }
+            if placeable(literal, bound) {
+                *placed = true;
+                bind_step(literal, bound);
+                changed = true;
+            }
+        }
+        if !changed {
+            return placed;
+        }
+    }
+}
+
 fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     let mut bound = vec![false; rule.num_vars];
     bind_fixpoint(&rule.body, &mut bound);
@@ -2027,8 +2166,10 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
                 bind_fixpoint(&element.condition, &mut local);
                 if element.literal_binds {
                     bind_fixpoint(element.unless.as_slice(), &mut local);
+                    bind_fixpoint(&element.literal_bindings, &mut local);
                 }
-                for literal in element.condition.iter().chain(&element.unless) {
+                let literals = element.condition.iter().chain(&element.unless);
+                for literal in literals.chain(&element.literal_bindings) {
                     literal_terms(literal, &mut |t| require(t, &local));
                 }
                 element.terms.iter().for_each(|t| require(t, &local));
@@ -2062,7 +2203,7 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
         let (name, span) = &scope.first[v];
         let shown = if name.starts_with("#anon") {
             "_"
-        } else if name.starts_with("#range") {
+        } else if name.starts_with("#range") || name.starts_with("#arith") {
             continue;
         } else {
             name

@@ -12,7 +12,9 @@
 //! literals on facts remove the instance, and a negative literal on an atom
 //! that a completed predicate never derived is dropped.
 
-use super::compile::{CAggregate, CAtom, CElement, CHead, CLit, CRule, bind_step, literal_terms};
+use super::compile::{
+    CAggregate, CAtom, CElement, CHead, CLit, CRule, bind_step, literal_terms, placeable,
+};
 use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::Span;
@@ -929,10 +931,12 @@ impl<'s> Instantiator<'s> {
                             let mut local = bound.to_vec();
                             let condition = self.plan(&e.condition, &mut local, None, &|_| false);
                             let unless = e.unless.as_ref().map(|l| {
-                                let steps =
+                                let mut steps =
                                     self.plan(std::slice::from_ref(l), &mut local, None, &|_| {
                                         false
                                     });
+                                let bindings = &e.literal_bindings;
+                                steps.extend(self.plan(bindings, &mut local, None, &|_| false));
                                 (l, steps)
                             });
                             ElementPlan { condition, unless }
@@ -943,7 +947,7 @@ impl<'s> Instantiator<'s> {
             bind_step(&literals[i], bound);
             steps.push(step);
         }
-        debug_assert!(done.iter().all(|&d| d), "safety guarantees a complete plan");
+        assert!(done.iter().all(|&d| d), "safety guarantees a complete plan");
         steps
     }
 
@@ -955,34 +959,24 @@ impl<'s> Instantiator<'s> {
             if done[i] {
                 continue;
             }
+            if !placeable(literal, bound) {
+                continue;
+            }
             let score = match literal {
-                CLit::Neg(a) | CLit::NotNot(a) if a.args.iter().all(|t| t.is_bound(bound)) => {
-                    (0, 0)
-                }
-                CLit::Cmp(op, l, r) => {
-                    let (lb, rb) = (l.is_bound(bound), r.is_bound(bound));
-                    if lb && rb {
-                        (0, 0)
-                    } else if *op == CmpOp::Eq
-                        && ((rb && l.inputs_bound(bound)) || (lb && r.inputs_bound(bound)))
-                    {
-                        (1, 0)
-                    } else {
-                        continue;
-                    }
-                }
-                CLit::Pos(a) if a.args.iter().all(|t| t.inputs_bound(bound)) => {
+                CLit::Neg(_) | CLit::NotNot(_) => (0, 0),
+                CLit::Cmp(_, l, r) if l.is_bound(bound) && r.is_bound(bound) => (0, 0),
+                CLit::Cmp(..) => (1, 0),
+                CLit::Pos(a) => {
                     let mask = bound_mask(a, bound);
                     (2, self.expected_matches(a.pred, mask, a.args.len()))
                 }
-                CLit::Interval(_, lo, hi) if lo.is_bound(bound) && hi.is_bound(bound) => (3, 0),
+                CLit::Interval(..) => (3, 0),
                 // An assignment binds a variable; any other aggregate is a
                 // check, best made once the joins have narrowed the binding.
-                CLit::Aggregate(a) if a.inputs.iter().all(|&v| bound[v]) => match a.assigns {
+                CLit::Aggregate(a) => match a.assigns {
                     Some(_) => (1, 0),
                     None => (2, usize::MAX),
                 },
-                _ => continue,
             };
             if best.is_none_or(|(_, b)| score < b) {
                 best = Some((i, score));
