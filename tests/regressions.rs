@@ -317,6 +317,29 @@ const ANSWERS: &[Case] = &[
         &[],
         &["q(1,2) q(2,1) d(3) c(1)"],
     ),
+    // An interval in the literal of a conditional literal stands for one of
+    // its values (clingo): `q(1..2) : d(J)` holds with `q(1)` alone, and
+    // not with an empty or undefined interval, which used to make it hold.
+    ("d(1). h :- q(3..1) : d(J).", &[], &["d(1)"]),
+    ("d(1). h :- q(a..1) : d(J).", &[], &["d(1)"]),
+    ("d(1). q(1). h :- q(1..2) : d(J).", &[], &["d(1) q(1) h"]),
+    (
+        "d(1..2). {q(1..3)}. h(X) :- d(X), q(X..X+1) : d(J). :- not q(1).",
+        &[],
+        &[
+            "d(1) d(2) q(1) h(1)",
+            "d(1) d(2) q(1) q(2) h(1) h(2)",
+            "d(1) d(2) q(1) q(3) h(1) h(2)",
+            "d(1) d(2) q(1) q(2) q(3) h(1) h(2)",
+        ],
+    ),
+    // `|` right after a condition's colon opens an absolute value.
+    (
+        "d(1..3). h(X) :- d(X), #count{ Y : d(Y), |X-Y| <= 1 } = 2.\n\
+         {g(X) : |X-2| < 1, d(X)}.",
+        &[],
+        &["d(1) d(2) d(3) h(1) h(3)", "d(1) d(2) d(3) h(1) h(3) g(2)"],
+    ),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.

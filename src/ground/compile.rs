@@ -106,9 +106,9 @@ pub struct CAggregateElement {
     /// of its own (`r :- p(X) : #true.`): as in clingo, `l` stands for the
     /// disjunction of its instances.
     pub literal_binds: bool,
-    /// With `literal_binds`: the equalities that bind the arithmetic taken
-    /// out of `l` (see [`separate_unbindable_arithmetic`]), evaluated after
-    /// it.
+    /// With `literal_binds`: the bindings of the intervals inside `l`, and
+    /// the equalities that bind the arithmetic taken out of `l` (see
+    /// [`separate_unbindable_arithmetic`]), evaluated after it.
     pub literal_bindings: Vec<CLit>,
 }
 
@@ -1026,7 +1026,14 @@ impl<'a> Compiler<'a> {
             } else {
                 Vec::new()
             };
-            let literal_binds = !own.is_empty();
+            // An interval in `l` stands for one of its values, as a variable
+            // of `l`'s own would (clingo: `q(1..2) : c` holds with `q(1)`
+            // alone, and not at all with an empty or undefined interval).
+            let interval_in_literal = conditional
+                && matches!(element.condition.last(),
+                    Some(Literal::Atom { naf: Naf::Not, atom }) if contains(&atom.term, |k| matches!(k, TermKind::Interval(..))));
+            let literal_binds = !own.is_empty() || interval_in_literal;
+            let mut literal_bindings = Vec::new();
             for (i, literal) in element.condition.iter().enumerate() {
                 let before = condition.len();
                 let last = i + 1 == element.condition.len();
@@ -1046,6 +1053,10 @@ impl<'a> Compiler<'a> {
                 }
                 if conditional && i + 1 == element.condition.len() && condition.len() > before {
                     unless = condition.pop();
+                    if literal_binds {
+                        // The bindings of the intervals inside `l`.
+                        literal_bindings = condition.split_off(before);
+                    }
                 }
             }
             let mut terms = element
@@ -1061,7 +1072,7 @@ impl<'a> Compiler<'a> {
                     condition,
                     unless,
                     literal_binds,
-                    literal_bindings: Vec::new(),
+                    literal_bindings,
                 });
             }
         }
@@ -2039,7 +2050,7 @@ fn separate_unbindable_arithmetic(rule: &mut CRule, scope: &mut Scope) {
                     let mut literals = vec![literal];
                     separate_in(&mut literals, &local, scope);
                     element.unless = Some(literals.remove(0));
-                    element.literal_bindings = literals;
+                    element.literal_bindings.extend(literals);
                 }
             }
         }

@@ -1790,10 +1790,9 @@ impl<'s> Parser<'s> {
     /// Condition literals separated by `,` (or gringo 3's chained `:`).
     fn condition(&mut self) -> PResult<Vec<Literal>> {
         let mut literals = Vec::new();
-        if matches!(
-            self.peek(),
-            K::Semi | K::Dot | K::RBrace | K::Bar | K::If | K::Eof
-        ) {
+        // A `|` after the colon opens an absolute value (`: |X-2| < 1`), as
+        // in clingo, never ends an empty condition.
+        if matches!(self.peek(), K::Semi | K::Dot | K::RBrace | K::If | K::Eof) {
             return Ok(literals);
         }
         loop {
