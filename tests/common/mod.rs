@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod generator;
+pub mod grammar;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
