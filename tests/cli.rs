@@ -2066,3 +2066,106 @@ fn sigint_prints_the_summary_and_exits_as_clingo() {
     assert_eq!(done.status.code(), Some(11), "{stdout}");
     assert!(stdout.contains("INTERRUPTED  : 1"), "{stdout}");
 }
+
+/// Standard output with what differs between the tools and runs masked:
+/// the version line, times and the solver's name.
+fn mask_run(stdout: &str) -> String {
+    times_masked(stdout)
+        .replace("clingo version 5.4.1", "[version]")
+        .replace(
+            &format!("asp2sat version {}", env!("CARGO_PKG_VERSION")),
+            "[version]",
+        )
+}
+
+/// The values of the time lines (text and competition format) and of the
+/// JSON document's times replaced by `T`.
+fn times_masked(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let json_time = [
+                "\"Total\"",
+                "\"Solve\"",
+                "\"Model\"",
+                "\"Unsat\"",
+                "\"CPU\"",
+            ]
+            .iter()
+            .any(|key| trimmed.starts_with(key));
+            if json_time {
+                let (key, _) = line.split_once(':').unwrap();
+                let comma = if line.ends_with(',') { "," } else { "" };
+                format!("{key}: T{comma}")
+            } else if ["Time", "CPU Time", "% Time", "% CPU Time"]
+                .iter()
+                .any(|key| trimmed.starts_with(key))
+            {
+                let (key, _) = line.split_once(':').unwrap();
+                format!("{key}: T")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// After any input error, standard output ends as clingo's does: `UNKNOWN`
+/// and the summary in text, a complete JSON document in `--outf=2`,
+/// nothing in `--outf=3`, with exit 65; a bad command line exits 1 with
+/// nothing on standard output. Compared with clingo 5.4 byte for byte,
+/// times and version lines apart.
+#[test]
+fn input_errors_end_with_clingos_unknown_summary() {
+    let dir = common::scratch("cli-input-errors");
+    // Relative to the root, where both run: clingo shortens a long path in
+    // `Reading from`.
+    let relative = |path: std::path::PathBuf| {
+        let path = path.strip_prefix(common::root()).unwrap().to_path_buf();
+        path.to_string_lossy().into_owned()
+    };
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        relative(path)
+    };
+    let unsafe_rule = write("unsafe.lp", "p(X).\n");
+    let syntax = write("syntax.lp", "p(.\n");
+    let fine = write("fine.lp", "a.\n");
+    let missing = relative(dir.join("missing.lp"));
+    let cases: [(Vec<&str>, i32); 6] = [
+        (vec![&unsafe_rule], 65),
+        (vec![&syntax], 65),
+        (vec![&missing], 65),
+        (vec![&fine, "-c", "n=("], 65),
+        (vec![&fine, "2", "-n", "3"], 1),
+        (vec![&fine, "--no-such-option"], 1),
+    ];
+    for (args, code) in &cases {
+        for outf in ["--outf=0", "--outf=1", "--outf=2", "--outf=3"] {
+            let mut ours = solve(args);
+            ours.arg(outf);
+            let ours = output(ours);
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(args)
+                .arg(outf)
+                .current_dir(common::root())
+                .output()
+                .expect("clingo 5.4 (Debian package gringo) runs");
+            let theirs_stdout = String::from_utf8_lossy(&theirs.stdout);
+            assert_eq!(theirs.status.code(), Some(*code), "clingo {args:?} {outf}");
+            assert_eq!(
+                ours.code,
+                Some(*code),
+                "asp2sat {args:?} {outf}: {}",
+                ours.stderr
+            );
+            assert_eq!(
+                mask_run(&ours.stdout),
+                mask_run(&theirs_stdout),
+                "standard output of {args:?} {outf}"
+            );
+        }
+    }
+}

@@ -316,7 +316,11 @@ impl Config {
         let mut inputs = Vec::new();
         for input in args.inputs {
             let is_number = !input.is_empty() && input.bytes().all(|b| b.is_ascii_digit());
-            if is_number && !Path::new(&input).exists() && models.is_none() {
+            if is_number && !Path::new(&input).exists() {
+                if models.is_some() {
+                    // clingo's words for `f.lp 2 -n 3` or `f.lp 2 3`.
+                    return Err("multiple occurrences: 'models' (a bare number and -n, or two bare numbers)".into());
+                }
                 models = Some(
                     input
                         .parse()

@@ -1066,14 +1066,17 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     let mut timings = Timings::default();
     let (mut loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
         Ok(loaded) => loaded,
-        Err(code) => return code,
+        Err(code) => return unknown_after_error(&progress, code),
     };
     lock(&progress).timings.parse = timings.parse;
     let incremental = match loaded.incremental {
         None => None,
         Some(span) => match Incremental::new(&loaded.statements, &overrides, span) {
             Ok(incremental) => Some(incremental),
-            Err(errors) => return report_errors(&errors, &loaded.sources, "invalid constant"),
+            Err(errors) => {
+                let code = report_errors(&errors, &loaded.sources, "invalid constant");
+                return unknown_after_error(&progress, code);
+            }
         },
     };
     if let (Some(span), Some(_)) = (loaded.incremental, config.explain) {
@@ -1081,7 +1084,8 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             span,
             "--explain explains a single program: clingo's incremental mode solves one per step",
         );
-        return report_errors(&[error], &loaded.sources, "nothing was solved");
+        let code = report_errors(&[error], &loaded.sources, "nothing was solved");
+        return unknown_after_error(&progress, code);
     }
     // One solver call, or one per step of incremental mode.
     let mut printed = FxHashSet::default();
@@ -1104,7 +1108,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             &counters,
         ) {
             Ok(program) => program,
-            Err(code) => return code,
+            Err(code) => return unknown_after_error(&progress, code),
         };
         lock(&progress).timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {
@@ -1124,7 +1128,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         release_at_exit(program);
         match call {
             Ok(call) => last = Some(call),
-            Err(code) => return code,
+            Err(code) => return unknown_after_error(&progress, code),
         }
     }
     let (outcome, sizes) = match last {
@@ -1135,7 +1139,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     let blamed = match config.explain {
         Some(scope) => match explain(&loaded, &overrides, scope, &config, outcome) {
             Ok(blamed) => blamed,
-            Err(code) => return code,
+            Err(code) => return unknown_after_error(&progress, code),
         },
         None => None,
     };
@@ -1162,6 +1166,21 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         return error.exit_code;
     }
     outcome.exit_code(progress.models, false)
+}
+
+/// After an input error, clingo still ends its output as for a search
+/// that found nothing: `UNKNOWN` and the summary in text, a complete JSON
+/// document with one empty call. Scripts that read it must not break on
+/// bad input. Other exit codes pass through.
+fn unknown_after_error(progress: &Mutex<Progress>, code: u8) -> u8 {
+    if code == EXIT_INPUT_ERROR {
+        let mut progress = lock(progress);
+        if progress.calls == 0 {
+            progress.begin_call();
+        }
+        progress.finish(Outcome::Unknown, None, None);
+    }
+    code
 }
 
 /// What `--explain` says when the statements it may not blame have no
