@@ -509,7 +509,10 @@ impl Gen {
                 let arity = self.rng.range(1, 2) as usize;
                 let args = self.arguments(production, place, arity, &inner);
                 let weight = self.term(production, place, &inner);
-                let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
+                // No `#sum+`: clingo 5.4 and 5.8 add the negative weights of
+                // a head aggregate's `#sum+` (tests/regressions.rs,
+                // `SEMANTICS_OVER_CLINGO`).
+                let function = *self.rng.pick(&["#count", "#sum", "#min", "#max"]);
                 let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
                 let bound = self.rng.range(-1, 3);
                 format!(
