@@ -347,6 +347,18 @@ const ANSWERS: &[Case] = &[
         &[],
         &["n(1) n(2) n(3) n(a) m(2) m(3) m(a)"],
     ),
+    // `_` in a negated literal of a conditional literal is projected, as in
+    // a body (it was refused as unsafe).
+    (
+        "q(1..2). {p(1,a);p(2,b)}. s :- not p(Y,_) : q(Y).",
+        &[],
+        &[
+            "q(1) q(2) s",
+            "q(1) q(2) p(1,a)",
+            "q(1) q(2) p(2,b)",
+            "q(1) q(2) p(1,a) p(2,b)",
+        ],
+    ),
     // `|` right after a condition's colon opens an absolute value.
     (
         "d(1..3). h(X) :- d(X), #count{ Y : d(Y), |X-Y| <= 1 } = 2.\n\

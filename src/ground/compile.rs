@@ -1046,7 +1046,23 @@ impl<'a> Compiler<'a> {
                     },
                     literal => literal,
                 };
-                possible &= self.literal(literal, scope, &mut condition)?;
+                match literal {
+                    // `not l` of `l = not p(X,_)`: `p(X,_)` holds for some
+                    // value of `_`, which the projection of `p` says.
+                    Literal::Atom {
+                        naf: Naf::Positive,
+                        atom,
+                    } if conditional
+                        && last
+                        && !literal_binds
+                        && has_anonymous(&atom.term)
+                        && !atom.strong_negation =>
+                    {
+                        let projected = self.project(atom, scope, &mut condition)?;
+                        condition.push(CLit::Pos(projected));
+                    }
+                    literal => possible &= self.literal(literal, scope, &mut condition)?,
+                }
                 // The compiled literal is the last one pushed, after the
                 // bindings of any intervals inside it.
                 if i == 0 && element.literal_tuple {
