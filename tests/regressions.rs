@@ -359,6 +359,18 @@ const ANSWERS: &[Case] = &[
             "q(1) q(2) p(1,a) p(2,b)",
         ],
     ),
+    // Facts that differ only in a variable nothing else reads are joined
+    // once; atoms that are not facts are each a body of their own.
+    (
+        "e(1,2). e(1,3). e(2,3). {p(1,a);p(1,b)}. q(X,Z) :- e(X,_), p(X,_), e(_,Z).",
+        &[],
+        &[
+            "e(1,2) e(1,3) e(2,3)",
+            "e(1,2) e(1,3) e(2,3) p(1,a) q(1,2) q(1,3)",
+            "e(1,2) e(1,3) e(2,3) p(1,b) q(1,2) q(1,3)",
+            "e(1,2) e(1,3) e(2,3) p(1,a) p(1,b) q(1,2) q(1,3)",
+        ],
+    ),
     // `|` right after a condition's colon opens an absolute value.
     (
         "d(1..3). h(X) :- d(X), #count{ Y : d(Y), |X-Y| <= 1 } = 2.\n\

@@ -158,6 +158,34 @@ impl CRule {
         }
     }
 
+    /// How often each variable occurs in the rule: in the body, the
+    /// aggregates' elements, the head and its conditions.
+    pub fn variable_uses(&self) -> Vec<usize> {
+        let mut uses = vec![0usize; self.num_vars];
+        let mut count = |term: &CTerm| term.for_each_var(&mut |v| uses[v] += 1);
+        for literal in self.read_literals() {
+            literal_terms(literal, &mut count);
+            if let CLit::Aggregate(aggregate) = literal {
+                for element in &aggregate.elements {
+                    element.terms.iter().for_each(&mut count);
+                }
+            }
+        }
+        match &self.head {
+            CHead::Constraint => {}
+            CHead::ShowTerm(term) => count(term),
+            CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
+                for element in elements {
+                    element.atom.args.iter().for_each(&mut count);
+                }
+                if let CHead::Choice { guards, .. } = &self.head {
+                    guards.iter().for_each(|(_, term)| count(term));
+                }
+            }
+        }
+        uses
+    }
+
     /// Every literal the rule reads: body, conditions of choice elements
     /// and disjuncts, and aggregate element conditions (one level:
     /// aggregates do not nest).
@@ -170,7 +198,12 @@ impl CRule {
             CLit::Aggregate(aggregate) => aggregate
                 .elements
                 .iter()
-                .flat_map(|e| e.condition.iter().chain(&e.unless))
+                .flat_map(|e| {
+                    e.condition
+                        .iter()
+                        .chain(&e.unless)
+                        .chain(&e.literal_bindings)
+                })
                 .collect(),
             _ => Vec::new(),
         });
@@ -2050,28 +2083,7 @@ fn capture_anonymous_free(term: &Term, captured: &mut Vec<Term>) -> Term {
 /// a one-value interval (`L = lo..lo`), which also holds only for an
 /// integer, as the interval's bounds must be.
 fn interval_comparisons_as_bounds(rule: &mut CRule, scope: &mut Scope) {
-    let mut uses = vec![0usize; scope.count];
-    let mut count = |term: &CTerm| term.for_each_var(&mut |v| uses[v] += 1);
-    for literal in rule.read_literals() {
-        literal_terms(literal, &mut count);
-        if let CLit::Aggregate(aggregate) = literal {
-            for element in &aggregate.elements {
-                element.terms.iter().for_each(&mut count);
-            }
-        }
-    }
-    match &rule.head {
-        CHead::Constraint => {}
-        CHead::ShowTerm(term) => count(term),
-        CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
-            for element in elements {
-                element.atom.args.iter().for_each(&mut count);
-            }
-            if let CHead::Choice { guards, .. } = &rule.head {
-                guards.iter().for_each(|(_, term)| count(term));
-            }
-        }
-    }
+    let uses = rule.variable_uses();
     let body = std::mem::take(&mut rule.body);
     let mut bounds: Vec<(usize, CTerm, CTerm)> = Vec::new();
     for literal in &body {

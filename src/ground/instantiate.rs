@@ -127,6 +127,10 @@ pub struct Instantiator<'s> {
     disjuncts: DisjunctAtoms,
     negations: NegationAtoms,
     implications: ImplicationAtoms,
+    /// The variables that occur once in the rule being planned: nothing
+    /// reads their values, so the facts a join step matches that differ
+    /// only there are matched once (`path(X,Z) :- path(X,_), edge(_,Z).`).
+    once: Vec<bool>,
 }
 
 /// What a group of parts starts from ([`Instantiator::begin_group`]).
@@ -347,6 +351,8 @@ enum Step<'r> {
         /// The relation's index on `mask` (unused when `mask` is 0).
         index: usize,
         window: Window,
+        /// The positions of variables that occur nowhere else in the rule.
+        ignored: u64,
     },
     Neg(&'r CAtom),
     NotNot(&'r CAtom),
@@ -513,6 +519,7 @@ impl<'s> Instantiator<'s> {
             atoms: AtomTable::default(),
             rules: RuleSet::default(),
             show_terms: Vec::new(),
+            once: Vec::new(),
             aggregates: AggregateAtoms {
                 pred: aggregate_pred,
                 name: aggregate_name,
@@ -728,6 +735,7 @@ impl<'s> Instantiator<'s> {
         recursive_positions: &[usize],
         in_component: &dyn Fn(PredId) -> bool,
     ) {
+        self.once = rule.variable_uses().iter().map(|&n| n == 1).collect();
         let whole = rule
             .body
             .iter()
@@ -800,6 +808,7 @@ impl<'s> Instantiator<'s> {
         in_component: &dyn Fn(PredId) -> bool,
         mode: Mode,
     ) {
+        self.once = rule.variable_uses().iter().map(|&n| n == 1).collect();
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);
         self.run_rule(rule, &steps, &bound, mode);
@@ -988,11 +997,20 @@ impl<'s> Instantiator<'s> {
     fn match_step<'r>(&mut self, atom: &'r CAtom, bound: &[bool], window: Window) -> Step<'r> {
         let mask = bound_mask(atom, bound);
         let index = self.ensure_index(atom.pred, mask).unwrap_or(0);
+        let mut ignored = 0;
+        for (i, arg) in atom.args.iter().enumerate().take(64) {
+            if let CTerm::Var(v) = arg
+                && self.once.get(*v).copied().unwrap_or(false)
+            {
+                ignored |= 1 << i;
+            }
+        }
         Step::Match {
             atom,
             mask,
             index,
             window,
+            ignored,
         }
     }
 
@@ -1104,6 +1122,7 @@ impl Exec<'_> {
                 mask,
                 index,
                 window,
+                ignored,
             } => {
                 let relations = self.relations;
                 let rel = &relations[atom.pred.index()];
@@ -1119,9 +1138,12 @@ impl Exec<'_> {
                     Window::Stable => (0, rel.stable_end),
                     Window::Recent => (rel.stable_end, rel.recent_end),
                 };
+                let mut seen = FxHashSet::default();
                 if *mask == 0 {
                     for &member in &rel.members[lo..hi] {
-                        self.try_member(atom, 0, member, steps, k, leaf);
+                        if *ignored == 0 || self.first_of_its_kind(member, *ignored, &mut seen) {
+                            self.try_member(atom, 0, member, steps, k, leaf);
+                        }
                     }
                     return;
                 }
@@ -1142,7 +1164,10 @@ impl Exec<'_> {
                     if p as usize >= hi {
                         break;
                     }
-                    self.try_member(atom, *mask, rel.members[p as usize], steps, k, leaf);
+                    let member = rel.members[p as usize];
+                    if *ignored == 0 || self.first_of_its_kind(member, *ignored, &mut seen) {
+                        self.try_member(atom, *mask, member, steps, k, leaf);
+                    }
                 }
             }
             Step::Neg(atom) => match self.negated(atom) {
@@ -1524,6 +1549,26 @@ impl Exec<'_> {
             self.run(steps, k + 1, leaf);
         }
         self.undo(mark);
+    }
+
+    /// Whether `member` is the first fact this step matches with its
+    /// arguments outside `ignored`; atoms that are not facts are always
+    /// matched, since each is a body of its own.
+    fn first_of_its_kind(
+        &self,
+        member: u32,
+        ignored: u64,
+        seen: &mut FxHashSet<Vec<SymId>>,
+    ) -> bool {
+        if !self.atoms.fact[member as usize] {
+            return true;
+        }
+        let args = self.symbols.args(self.atoms.syms[member as usize]);
+        let key = (args.iter().enumerate())
+            .filter(|&(i, _)| i >= 64 || ignored & (1 << i) == 0)
+            .map(|(_, &a)| a)
+            .collect();
+        seen.insert(key)
     }
 
     fn try_member(
