@@ -1,14 +1,85 @@
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::Write;
+
 /// Deeply nested input recurses through the parser and grounder; a large
-/// stack keeps that within the limits the parser enforces.
-const STACK_SIZE: usize = 512 * 1024 * 1024;
+/// stack keeps that within the limits the parser enforces. Under a limit on
+/// virtual memory (`ulimit -v`) that cannot reserve it, smaller stacks are
+/// tried, down to the main thread's own.
+const STACK_SIZES: [usize; 3] = [512 << 20, 64 << 20, 16 << 20];
+
+/// clingo's exit code when memory runs out (`std::bad_alloc`).
+const EXIT_OUT_OF_MEMORY: i32 = 33;
+
+/// The system allocator, but an allocation that fails ends the run as
+/// clingo's does, with a message and exit code 33, instead of an abort.
+struct ReportingAllocator;
+
+// SAFETY: every call is passed on to the system allocator unchanged.
+unsafe impl GlobalAlloc for ReportingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let pointer = unsafe { System.alloc(layout) };
+        if pointer.is_null() {
+            out_of_memory(layout.size());
+        }
+        pointer
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let pointer = unsafe { System.alloc_zeroed(layout) };
+        if pointer.is_null() {
+            out_of_memory(layout.size());
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(pointer, layout) }
+    }
+
+    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        let moved = unsafe { System.realloc(pointer, layout, size) };
+        if moved.is_null() {
+            out_of_memory(size);
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: ReportingAllocator = ReportingAllocator;
+
+/// Reports the failed allocation without allocating: the digits are
+/// written into a buffer on the stack, and standard error is unbuffered.
+fn out_of_memory(size: usize) -> ! {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = size;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(b"*** ERROR: (asp2sat): out of memory: an allocation of ");
+    let _ = stderr.write_all(&digits[start..]);
+    let _ = stderr.write_all(b" bytes failed\n");
+    std::process::exit(EXIT_OUT_OF_MEMORY);
+}
 
 fn main() {
-    let worker = std::thread::Builder::new()
-        .stack_size(STACK_SIZE)
-        // Exiting from the worker skips tearing down its stack and heap
-        // arena: the operating system reclaims them at once.
-        .spawn(|| std::process::exit(i32::from(asp2sat::cli::main())))
-        .expect("the main thread can be spawned");
-    let _ = worker.join();
-    std::process::exit(1); // reached only if the worker panicked
+    for size in STACK_SIZES {
+        let worker = std::thread::Builder::new()
+            .stack_size(size)
+            // Exiting from the worker skips tearing down its stack and heap
+            // arena: the operating system reclaims them at once.
+            .spawn(|| std::process::exit(i32::from(asp2sat::cli::main())));
+        if let Ok(worker) = worker {
+            let _ = worker.join();
+            std::process::exit(1); // reached only if the worker panicked
+        }
+    }
+    std::process::exit(i32::from(asp2sat::cli::main()));
 }

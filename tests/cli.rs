@@ -2169,3 +2169,34 @@ fn input_errors_end_with_clingos_unknown_summary() {
         }
     }
 }
+
+/// Under a limit on virtual memory the run starts (the worker thread's
+/// large stack is not required) and, when memory runs out, ends as
+/// clingo's does: a message and exit code 33, not an abort.
+#[test]
+fn a_memory_limit_is_reported_as_clingo_does() {
+    let bin = common::asp2sat_bin();
+    let dir = common::scratch("cli-memory");
+    let big = dir.join("big.lp");
+    std::fs::write(&big, "p(1..30000000).\n").unwrap();
+    let limited = |limit_kb: u32, args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {limit_kb}; echo 'p.' | exec {} {args}",
+                bin.display()
+            ))
+            .output()
+            .unwrap()
+    };
+    let small = limited(500_000, "-V0");
+    assert_eq!(small.status.code(), Some(30), "{small:?}");
+    assert_eq!(String::from_utf8_lossy(&small.stdout), "p\nSATISFIABLE\n");
+    let out = limited(1_000_000, &format!("-V0 {}", big.display()));
+    assert_eq!(out.status.code(), Some(33), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("*** ERROR: (asp2sat): out of memory: an allocation of "),
+        "{stderr}"
+    );
+}
