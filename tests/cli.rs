@@ -2200,3 +2200,79 @@ fn a_memory_limit_is_reported_as_clingo_does() {
         "{stderr}"
     );
 }
+
+/// `dimacs -o` over an existing file keeps its permissions; a temporary
+/// file that a killed run left is removed by the next run; SIGTERM while
+/// writing removes the temporary file and leaves the target alone.
+#[test]
+fn dimacs_output_file_keeps_its_mode_and_no_temporary_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::scratch("cli-dimacs-file");
+    let target = dir.join("out.cnf");
+    std::fs::write(&target, "old\n").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // No process has this pid (above the kernel's pid_max).
+    let abandoned = dir.join(".out.cnf.99999999.0.tmp");
+    std::fs::write(&abandoned, "left by a killed run").unwrap();
+    let out = output({
+        let mut cmd = asp2sat();
+        cmd.args([
+            "dimacs",
+            "encodings/sudoku.lp",
+            "fixtures/puzzle_evil.lp",
+            "-o",
+        ])
+        .arg(&target);
+        cmd
+    });
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .starts_with("p cnf ")
+    );
+    assert!(!abandoned.exists(), "the abandoned temporary file stays");
+
+    // A program whose CNF takes seconds to write.
+    let slow = dir.join("slow.lp");
+    std::fs::write(
+        &slow,
+        "n(1..250). {p(X,Y)} :- n(X), n(Y), X < Y. :- p(X,Y), p(Y,Z), p(X,Z).\n",
+    )
+    .unwrap();
+    let interrupted = dir.join("interrupted.cnf");
+    let mut child = std::process::Command::new(common::asp2sat_bin())
+        .arg("dimacs")
+        .arg(&slow)
+        .arg("-o")
+        .arg(&interrupted)
+        .spawn()
+        .unwrap();
+    let temporaries = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(".interrupted.cnf.")
+            })
+            .count()
+    };
+    let started = std::time::Instant::now();
+    while temporaries() == 0 && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(temporaries(), 1, "no temporary file appeared");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+    assert_eq!(temporaries(), 0, "the temporary file stays after SIGTERM");
+    assert!(!interrupted.exists());
+}

@@ -963,7 +963,10 @@ fn write_output(
 
 /// Writes `path` through a temporary file in the same directory, renamed
 /// over `path` once complete and synced: a failure never leaves a truncated
-/// file, and the temporary file is removed.
+/// file, and the temporary file is removed, on SIGINT and SIGTERM too. It
+/// is named `.NAME.PID.N.tmp`, so that a later run removes one that a
+/// process killed outright left. A file replaced keeps its permissions,
+/// and its owner where the process may set it.
 fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -975,6 +978,8 @@ fn write_atomically(
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
+    remove_abandoned_temporaries(dir, &name.to_string_lossy());
+    let replaced = std::fs::metadata(path).ok();
     let mut temporary = None;
     for attempt in 0..100u32 {
         let candidate = dir.join(format!(
@@ -1001,7 +1006,14 @@ fn write_atomically(
             "no free temporary file name",
         ));
     };
+    let signals = remove_on_signals(&temporary);
     let result = (|| {
+        if let Some(replaced) = &replaced {
+            use std::os::unix::fs::MetadataExt;
+            file.set_permissions(replaced.permissions())?;
+            // Only root may give a file away: elsewhere the owner stays ours.
+            let _ = std::os::unix::fs::fchown(&file, Some(replaced.uid()), Some(replaced.gid()));
+        }
         let mut out = RawBytes(std::io::BufWriter::with_capacity(1 << 16, file));
         write(&mut out)?;
         let file = out.0.into_inner().map_err(|e| e.into_error())?;
@@ -1009,10 +1021,59 @@ fn write_atomically(
         drop(file);
         std::fs::rename(&temporary, path)
     })();
+    if let Ok(handle) = signals {
+        handle.close();
+    }
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
     result
+}
+
+/// Until the handle is closed, SIGINT or SIGTERM removes `temporary` and
+/// ends the run with the shell's code for the signal.
+fn remove_on_signals(temporary: &Path) -> std::io::Result<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    let handle = signals.handle();
+    let temporary = temporary.to_path_buf();
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let _ = std::fs::remove_file(&temporary);
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(handle)
+}
+
+/// Removes the temporary files of `name` (`.NAME.PID.N.tmp`) whose process
+/// no longer runs: left by a run killed while it wrote.
+fn remove_abandoned_temporaries(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = (file_name.to_str())
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|f| f.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(Ok(pid)) = rest
+            .split_once('.')
+            .map(|(pid, _)| pid.parse::<libc::pid_t>())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn solve(config: Config, counters: Arc<Counters>) -> u8 {
