@@ -292,7 +292,9 @@ impl Summary<'_> {
 pub fn summary_text(s: &Summary<'_>, style: Style) -> String {
     let t = s.timings;
     let mut out = String::new();
-    let Some(prefix) = style.comment() else {
+    // `-V0 --stats` still prints the summary and the statistics, as clingo.
+    let with_stats = (s.stats.is_some() && style.format == Format::Text).then_some("");
+    let Some(prefix) = style.comment().or(with_stats) else {
         if style.format == Format::Text {
             let _ = writeln!(out, "{}", s.result());
         }
