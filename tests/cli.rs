@@ -2276,3 +2276,25 @@ fn dimacs_output_file_keeps_its_mode_and_no_temporary_file() {
     assert_eq!(temporaries(), 0, "the temporary file stays after SIGTERM");
     assert!(!interrupted.exists());
 }
+
+/// `-V0 --stats` prints the answer sets, the result, then the summary and
+/// the statistics, as clingo 5.4 does (`-V0` alone stops at the result).
+#[test]
+fn verbosity_0_with_stats_prints_the_summary() {
+    let out = output(solve(&["-V0", "--stats", "fixtures/cli/one_model.lp"]));
+    assert_found(&out);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let result = lines.iter().position(|l| *l == "SATISFIABLE").unwrap();
+    assert!(
+        lines[result + 1..]
+            .iter()
+            .any(|l| l.starts_with("Models       : 1"))
+    );
+    assert!(
+        lines[result + 1..]
+            .iter()
+            .any(|l| l.starts_with("CPU Time     : "))
+    );
+    let plain = output(solve(&["-V0", "fixtures/cli/one_model.lp"]));
+    assert_eq!(plain.stdout.lines().last(), Some("SATISFIABLE"));
+}
