@@ -35,8 +35,32 @@ pub enum Strategy {
     /// set under the remaining assumptions is optimal for the level. The
     /// default: on the benchmark's optimization cases it is 1.2 to 140
     /// times faster than the linear search.
+    ///
+    /// A level whose cores keep coming ([`core_budget`]) is finished by the
+    /// linear search from the best answer set so far, which stops as soon
+    /// as it reaches the cores' lower bound (core-boosted linear search:
+    /// Berg, Demirović and Stuckey, CPAIOR 2019). Costs of which at most
+    /// one can be saved, such as the values of a `#sum` assignment, give
+    /// a core for nearly every pair: a 10-item knapsack took 217 cores and
+    /// 35 s before, and the benchmark's cases take at most 1.1 cores per
+    /// cost element.
     #[default]
     Core,
+}
+
+/// The cores core-guided search takes on a level of `softs` soft literals
+/// before the linear search finishes the level.
+fn core_budget(softs: usize) -> usize {
+    4 * softs + 16
+}
+
+/// How core-guided search ended on a level.
+enum CoreOutcome {
+    /// An optimal answer set of the level, with its cost vector.
+    Optimal(AnswerSet, Vec<i64>),
+    /// The budget of cores is spent: every answer set costs at least this
+    /// on the level.
+    Stalled { lower_bound: i64 },
 }
 
 /// A soft literal of core-guided search: assumed true, `weight` paid when
@@ -56,6 +80,9 @@ pub struct Optimizer {
     bounds: Vec<CostBound>,
     /// The level being minimized; the levels above it are fixed.
     level: usize,
+    /// Where core-guided search stalled on the current level, the lower
+    /// bound it proved: the linear search finishes the level.
+    stalled_at: Option<i64>,
     /// The cost vector of the best answer set so far.
     best: Option<Vec<i64>>,
     /// No better answer set exists (or none at all).
@@ -72,6 +99,7 @@ impl Optimizer {
             strategy,
             bounds,
             level: 0,
+            stalled_at: None,
             best: None,
             finished: false,
         }
@@ -88,18 +116,25 @@ impl Optimizer {
             if self.level == self.bounds.len() {
                 return self.finish();
             }
-            if self.strategy == Strategy::Core {
+            if self.strategy == Strategy::Core && self.stalled_at.is_none() {
                 let before = best.clone();
-                let (answer, costs) = self.core_guided_level();
-                self.fix_level(costs[self.level]);
-                self.level += 1;
-                if costs < before {
-                    self.best = Some(costs.clone());
-                    return Some((answer, costs));
+                match self.core_guided_level() {
+                    CoreOutcome::Optimal(answer, costs) => {
+                        self.next_level(costs[self.level]);
+                        if costs < before {
+                            self.best = Some(costs.clone());
+                            return Some((answer, costs));
+                        }
+                    }
+                    CoreOutcome::Stalled { lower_bound } => self.stalled_at = Some(lower_bound),
                 }
                 continue;
             }
             let target = best[self.level];
+            if self.stalled_at == Some(target) {
+                self.next_level(target);
+                continue;
+            }
             let bound = &mut self.bounds[self.level];
             let below = self.enumerator.extend(|sink| {
                 // cost < target, under a guard that can be switched off.
@@ -122,10 +157,16 @@ impl Optimizer {
             if let Some(guard) = below {
                 self.enumerator.extend(|sink| sink.add_clause(&[!guard]));
             }
-            self.fix_level(target);
-            self.level += 1;
+            self.next_level(target);
         }
         None
+    }
+
+    /// Fixes the current level at its optimum and goes on to the next.
+    fn next_level(&mut self, optimum: i64) {
+        self.fix_level(optimum);
+        self.level += 1;
+        self.stalled_at = None;
     }
 
     /// Adds the permanent clause `cost ≤ optimum` for the current level.
@@ -140,9 +181,12 @@ impl Optimizer {
     }
 
     /// An answer set of least cost on the current level (the levels above
-    /// fixed), by OLL ([`Strategy::Core`]), with its cost vector.
-    fn core_guided_level(&mut self) -> (AnswerSet, Vec<i64>) {
-        let (literals, _) = self.enumerator.translation().costs()[self.level].soft_literals();
+    /// fixed), by OLL ([`Strategy::Core`]), with its cost vector; or the
+    /// lower bound proven once [`core_budget`] cores are spent.
+    fn core_guided_level(&mut self) -> CoreOutcome {
+        let (literals, always) = self.enumerator.translation().costs()[self.level].soft_literals();
+        let budget = core_budget(literals.len());
+        let (mut cores, mut lower_bound) = (0, always);
         let mut softs: FxHashMap<Lit, Soft> = FxHashMap::default();
         let add_soft = |softs: &mut FxHashMap<Lit, Soft>, lit: Lit, weight: u64, counter| {
             let soft = softs.entry(lit).or_insert(Soft { weight: 0, counter });
@@ -160,8 +204,12 @@ impl Optimizer {
             assumptions.sort_unstable(); // deterministic searches
             if let Some(answer) = self.enumerator.find_under(&assumptions) {
                 let costs = self.enumerator.costs();
-                return (answer, costs);
+                return CoreOutcome::Optimal(answer, costs);
             }
+            if cores == budget {
+                return CoreOutcome::Stalled { lower_bound };
+            }
+            cores += 1;
             let core = self.enumerator.failed_core();
             assert!(
                 !core.is_empty(),
@@ -172,6 +220,7 @@ impl Optimizer {
                 .map(|lit| softs[lit].weight)
                 .min()
                 .expect("a core");
+            lower_bound += least as i64;
             let mut relaxed = Vec::new();
             for lit in &core {
                 let soft = softs.get_mut(lit).expect("assumed");
