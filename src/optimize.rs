@@ -15,8 +15,9 @@
 //! enumerates the optimal answer sets (`--opt-mode=optN`).
 
 use crate::solve::{AnswerSet, Enumerator};
+use crate::symbols::SymId;
 use crate::translate::Cond;
-use crate::translate::objective::CostBound;
+use crate::translate::objective::{self, CostBound};
 use rustc_hash::FxHashMap;
 use varisat::{ExtendFormula, Lit};
 
@@ -250,6 +251,41 @@ impl Optimizer {
         }
     }
 
+    /// The next approximation of the brave (`brave`) or cautious
+    /// consequences under `--opt-mode=opt`, as clasp computes them: the
+    /// next answer set must improve the approximation `known`
+    /// ([`Enumerator::next_consequences`]) and cost less than the one
+    /// before, so the approximations depend on the order in which answer
+    /// sets are found (clasp warns so), and the last answer set need not be
+    /// optimal. With its cost vector; `None` when no answer set does both.
+    pub fn next_better_consequences(
+        &mut self,
+        brave: bool,
+        known: Option<&[SymId]>,
+    ) -> Option<(Vec<SymId>, Vec<i64>)> {
+        // Assumed, not added: "below" is a defined condition, and the
+        // next bound replaces it.
+        let mut below = None;
+        if let Some(best) = &self.best {
+            let bounds = &mut self.bounds;
+            match self
+                .enumerator
+                .extend(|sink| objective::below(bounds, best, sink))
+            {
+                Cond::False => return None,
+                Cond::True => {}
+                Cond::Lit(lit) => below = Some(lit),
+            }
+        }
+        let assumptions: Vec<Lit> = below.into_iter().collect();
+        let next = self
+            .enumerator
+            .next_consequences(brave, known, &assumptions)?;
+        let costs = self.enumerator.costs();
+        self.best = Some(costs.clone());
+        Some((next, costs))
+    }
+
     fn found(&mut self, assumptions: &[varisat::Lit]) -> Option<(AnswerSet, Vec<i64>)> {
         let answer = self.enumerator.find_under(assumptions)?;
         let costs = self.enumerator.costs();
@@ -284,7 +320,6 @@ mod tests {
     use super::*;
     use crate::ground::program::GroundProgram;
     use crate::solve::SolveOptions;
-    use crate::symbols::SymId;
     use crate::translate::testing::{
         Rng, add_random_costs, optimal_models, random_program, random_program_with_aggregates,
         shown_of,

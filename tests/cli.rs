@@ -2066,3 +2066,136 @@ fn sigint_prints_the_summary_and_exits_as_clingo() {
     assert_eq!(done.status.code(), Some(11), "{stdout}");
     assert!(stdout.contains("INTERRUPTED  : 1"), "{stdout}");
 }
+
+/// The result line and the summary lines of clingo-style text output that
+/// do not depend on the search: all but the counts of models, times and
+/// the approximations on the way.
+fn settled_summary(stdout: &str) -> Vec<String> {
+    let result = ["SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN"];
+    stdout
+        .lines()
+        .filter(|line| {
+            let key = line.split(" : ").next().unwrap_or("").trim();
+            result.contains(line)
+                || (line.contains(" : ")
+                    && !matches!(key, "Models" | "Optimal" | "Time" | "CPU Time"))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Each model of clingo-style text output: the line after `Answer: k` (its
+/// atoms), then its `Consequences: [l;u]` and `Optimization: ..` lines.
+fn text_models(stdout: &str) -> Vec<Vec<String>> {
+    let mut models: Vec<Vec<String>> = Vec::new();
+    let mut open = false;
+    for line in stdout.lines() {
+        if line.starts_with("Answer: ") {
+            models.push(Vec::new());
+            open = true;
+        } else if let Some(model) = models.last_mut().filter(|_| open) {
+            open = model.is_empty()
+                || line.starts_with("Consequences: ")
+                || line.starts_with("Optimization: ");
+            if open {
+                model.push(line.to_string());
+            }
+        }
+    }
+    models
+}
+
+#[test]
+fn consequences_of_an_optimizing_program_as_clingo() {
+    // Optimal answer sets {a}, {b}, {a,d}, {b,d}: brave a b d, cautious none.
+    let program = "{a;b;c;d}. :- not a, not b. #minimize{1,a:a; 1,b:b; 1,c:c}.\n";
+    let file = common::scratch("cli-consequences").join("objective.lp");
+    std::fs::write(&file, program).unwrap();
+    let file = file.to_string_lossy().into_owned();
+    for kind in ["--enum-mode=brave", "--enum-mode=cautious"] {
+        for mode in [
+            "--opt-mode=optN",
+            "--opt-mode=enum",
+            "--opt-mode=ignore",
+            "--opt-mode=opt",
+        ] {
+            let args = [kind, mode, &file];
+            let ours = clingo_style(&args);
+            no_panic(&ours);
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(args)
+                .output()
+                .unwrap();
+            let their_stdout = String::from_utf8_lossy(&theirs.stdout);
+            assert_eq!(ours.code, theirs.status.code(), "{args:?}");
+            let context = format!("{args:?}\n{}", ours.stdout);
+            let models = text_models(&ours.stdout);
+            let last = models.last().expect("a model");
+            if mode == "--opt-mode=opt" {
+                // clasp's: each answer set better than the one before and
+                // changing the approximation, which depends on their order.
+                assert_stderr_has(&ours, "Consequences may depend on enumeration order");
+                let costs: Vec<i64> = (models.iter())
+                    .map(|m| m[2].trim_start_matches("Optimization: ").parse().unwrap())
+                    .collect();
+                assert!(costs.windows(2).all(|pair| pair[1] < pair[0]), "{context}");
+                let count = last[0].split_whitespace().count();
+                assert!(
+                    ours.stdout.contains(&format!("Consequences : {count}\n")),
+                    "{context}"
+                );
+                assert!(ours.stdout.contains("OPTIMUM FOUND\n"), "{context}");
+                continue;
+            }
+            if mode == "--opt-mode=enum" {
+                assert_stderr_has(
+                    &ours,
+                    "opt-mode=enum: No bound given, optimize statement ignored.",
+                );
+            }
+            assert_eq!(
+                settled_summary(&ours.stdout),
+                settled_summary(&their_stdout),
+                "{context}"
+            );
+            // The last approximation is exact, and its answer set's costs
+            // follow it, as in clingo.
+            let their_last = text_models(&their_stdout).pop().unwrap();
+            let atoms = |model: &[String]| {
+                let mut atoms: Vec<String> =
+                    model[0].split_whitespace().map(String::from).collect();
+                atoms.sort();
+                atoms
+            };
+            assert_eq!(atoms(last), atoms(&their_last), "{context}");
+            assert!(last[1].starts_with("Consequences: ["), "{context}");
+            if mode == "--opt-mode=optN" {
+                assert_eq!(last[2], "Optimization: 1", "{context}");
+            }
+        }
+    }
+    // JSON: each witness's consequences before its costs, the summary's
+    // consequences exact; --quiet=1 shows the last approximation as exact.
+    let out = clingo_style(&["--enum-mode=brave", "--opt-mode=optN", "--outf=2", &file]);
+    let document = json(&out.stdout);
+    let witnesses = document["Call"][0]["Witnesses"].as_array().unwrap();
+    let last = witnesses.last().unwrap();
+    assert_eq!(last["Value"].as_array().unwrap().len(), 3, "{}", out.stdout);
+    assert_eq!(document["Models"]["Brave"], "yes");
+    assert_eq!(document["Models"]["Consequences"]["True"], 3);
+    assert_eq!(document["Models"]["Consequences"]["Open"], 0);
+    assert_eq!(document["Models"]["Costs"][0], 1);
+    let text = &out.stdout[out.stdout.rfind("\"Value\"").unwrap()..];
+    assert!(
+        text.find("\"Consequences\"") < text.find("\"Costs\""),
+        "{}",
+        out.stdout
+    );
+    let out = clingo_style(&["--enum-mode=brave", "--opt-mode=optN", "--quiet=1", &file]);
+    assert!(
+        out.stdout
+            .contains("Consequences: [3;3]\nOptimization: 1\nOPTIMUM FOUND"),
+        "{}",
+        out.stdout
+    );
+}
