@@ -2199,3 +2199,92 @@ fn consequences_of_an_optimizing_program_as_clingo() {
         out.stdout
     );
 }
+
+#[test]
+fn objectives_that_grounding_empties_as_clingo() {
+    // clingo has an objective when grounding leaves a cost tuple, true or
+    // not: then OPTIMUM FOUND (Optimization 0 when none can hold, the sum
+    // of the tuples when they are facts); none when every tuple vanished.
+    let programs = [
+        // No objective at all.
+        "{b}. a.",
+        // p3 never defined: the statement vanishes.
+        "{b}. a. #maximize { X@2,X : p3(X) }.",
+        // p3 defined, but by no rule that grounding can apply.
+        "{b}. q(1..3). p3(X) :- q(X), X > 3. #maximize { X@2,X : p3(X) }.",
+        // p3(1) possible while grounding, false by a constraint: kept.
+        "{b}. {p3(1)}. :- p3(1). #maximize { X@2,X : p3(X) }.",
+        // A tuple that is a fact: a constant cost.
+        "{b}. a. #minimize { 1@2 : a }.",
+        // One level vanishes, the other stays.
+        "{b}. #maximize { X@2,X : p3(X) }. #minimize { 1@1 : b }.",
+        // An external is possible while grounding (false here), as in clingo.
+        "{b}. #external p3(1). #maximize { X@2,X : p3(X) }.",
+        "{b}. #external p3(1). [true] #maximize { X@2,X : p3(X) }.",
+        ":~ p3(X), b. [X@3] {b}.",
+    ];
+    let dir = common::scratch("cli-emptied-objectives");
+    for (index, program) in programs.iter().enumerate() {
+        let file = dir.join(format!("objective{index}.lp"));
+        std::fs::write(&file, program).unwrap();
+        let file = file.to_string_lossy().into_owned();
+        for flags in [
+            &["0"][..],
+            &["0", "--opt-mode=optN"],
+            &["0", "--opt-mode=enum"],
+            &["1"],
+            &["0", "--outf=2"],
+            &["0", "--opt-mode=optN", "--outf=2"],
+        ] {
+            let mut args = flags.to_vec();
+            args.push(&file);
+            let ours = clingo_style(&args);
+            no_panic(&ours);
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(&args)
+                .output()
+                .unwrap();
+            let their_stdout = String::from_utf8_lossy(&theirs.stdout);
+            let context = format!("{program} {flags:?}\n{}", ours.stdout);
+            assert_eq!(ours.code, theirs.status.code(), "{context}");
+            if flags.contains(&"--outf=2") {
+                let (ours, theirs) = (json(&ours.stdout), json(&their_stdout));
+                assert_eq!(ours["Result"], theirs["Result"], "{context}");
+                assert_eq!(
+                    ours["Models"]["Costs"], theirs["Models"]["Costs"],
+                    "{context}"
+                );
+                assert_eq!(
+                    ours["Models"]["Optimum"], theirs["Models"]["Optimum"],
+                    "{context}"
+                );
+                continue;
+            }
+            assert_eq!(
+                settled_summary(&ours.stdout),
+                settled_summary(&their_stdout),
+                "{context}"
+            );
+            let costs = |stdout: &str| {
+                let mut costs: Vec<String> = (stdout.lines())
+                    .filter(|l| l.starts_with("Optimization:"))
+                    .map(String::from)
+                    .collect();
+                costs.sort();
+                costs
+            };
+            // Which answer sets opt (and -n 1) report on the way to the
+            // optimum depends on the search.
+            let on_the_way =
+                flags == ["1"] || (flags == ["0"] && their_stdout.contains("Optimization"));
+            if !on_the_way {
+                let mut answers = text_answers(&ours.stdout);
+                answers.sort();
+                let mut expected = text_answers(&their_stdout);
+                expected.sort();
+                assert_eq!(answers, expected, "{context}");
+                assert_eq!(costs(&ours.stdout), costs(&their_stdout), "{context}");
+            }
+        }
+    }
+}
