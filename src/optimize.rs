@@ -84,6 +84,9 @@ pub struct Optimizer {
     /// Where core-guided search stalled on the current level, the lower
     /// bound it proved: the linear search finishes the level.
     stalled_at: Option<i64>,
+    /// The cores core-guided search takes on a level of this many soft
+    /// literals ([`core_budget`]; smaller in tests).
+    core_budget: fn(usize) -> usize,
     /// The cost vector of the best answer set so far.
     best: Option<Vec<i64>>,
     /// No better answer set exists (or none at all).
@@ -101,6 +104,7 @@ impl Optimizer {
             bounds,
             level: 0,
             stalled_at: None,
+            core_budget,
             best: None,
             finished: false,
         }
@@ -183,10 +187,10 @@ impl Optimizer {
 
     /// An answer set of least cost on the current level (the levels above
     /// fixed), by OLL ([`Strategy::Core`]), with its cost vector; or the
-    /// lower bound proven once [`core_budget`] cores are spent.
+    /// lower bound proven once its budget of cores is spent.
     fn core_guided_level(&mut self) -> CoreOutcome {
         let (literals, always) = self.enumerator.translation().costs()[self.level].soft_literals();
-        let budget = core_budget(literals.len());
+        let budget = (self.core_budget)(literals.len());
         let (mut cores, mut lower_bound) = (0, always);
         let mut softs: FxHashMap<Lit, Soft> = FxHashMap::default();
         let add_soft = |softs: &mut FxHashMap<Lit, Soft>, lit: Lit, weight: u64, counter| {
@@ -334,13 +338,20 @@ mod tests {
         best: Option<Vec<i64>>,
     }
 
-    fn optimize(program: &GroundProgram, strategy: Strategy) -> Run {
+    /// Optimizes `program`; core-guided search hands a level to the linear
+    /// search after `core_budget` cores.
+    fn optimize(
+        program: &GroundProgram,
+        strategy: Strategy,
+        core_budget: fn(usize) -> usize,
+    ) -> Run {
         let options = SolveOptions {
             max_models: 0,
             ..SolveOptions::default()
         };
         let enumerator = Enumerator::new(program, options).unwrap();
         let mut optimizer = Optimizer::new(enumerator, strategy);
+        optimizer.core_budget = core_budget;
         let mut improving = Vec::new();
         while let Some((_, costs)) = optimizer.next_better() {
             improving.push(costs);
@@ -416,16 +427,23 @@ mod tests {
                 random_program_with_aggregates(&mut rng, 7)
             };
             add_random_costs(&mut rng, &mut program);
+            // A third core-guided, a third of those handing every level to
+            // the linear search after a core or two.
             let strategy = if round % 3 == 0 {
                 Strategy::Core
             } else {
                 Strategy::Linear
             };
+            let budget: fn(usize) -> usize = match round % 9 {
+                3 => |_| 1,
+                6 => |_| 2,
+                _ => core_budget,
+            };
             let Run {
                 improving,
                 optimal,
                 best,
-            } = optimize(&program, strategy);
+            } = optimize(&program, strategy, budget);
             for pair in improving.windows(2) {
                 assert!(
                     pair[1] < pair[0],
