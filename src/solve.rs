@@ -340,11 +340,13 @@ impl Enumerator {
     /// outside `known` (brave) or lack one inside it (cautious), so the
     /// approximations grow (shrink) until no answer set improves them:
     /// then `None`, and `known` is exact. clasp's `--enum-mode=brave` and
-    /// `cautious`, by iterated SAT calls.
+    /// `cautious`, by iterated SAT calls; the answer set is sought under
+    /// `assumptions`.
     pub fn next_consequences(
         &mut self,
         brave: bool,
         known: Option<&[SymId]>,
+        assumptions: &[Lit],
     ) -> Option<Vec<SymId>> {
         if let Some(known) = known {
             let shown = self.translation.shown().to_vec();
@@ -374,7 +376,7 @@ impl Enumerator {
             }
             self.formula.add_clause(&clause);
         }
-        if !self.stable_model(&[]) {
+        if !self.stable_model(assumptions) {
             return None;
         }
         self.stats.models += 1;

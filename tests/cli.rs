@@ -2298,3 +2298,225 @@ fn verbosity_0_with_stats_prints_the_summary() {
     let plain = output(solve(&["-V0", "fixtures/cli/one_model.lp"]));
     assert_eq!(plain.stdout.lines().last(), Some("SATISFIABLE"));
 }
+
+/// The result line and the summary lines of clingo-style text output that
+/// do not depend on the search: all but the counts of models, times and
+/// the approximations on the way.
+fn settled_summary(stdout: &str) -> Vec<String> {
+    let result = ["SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN"];
+    stdout
+        .lines()
+        .filter(|line| {
+            let key = line.split(" : ").next().unwrap_or("").trim();
+            result.contains(line)
+                || (line.contains(" : ")
+                    && !matches!(key, "Models" | "Optimal" | "Time" | "CPU Time"))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Each model of clingo-style text output: the line after `Answer: k` (its
+/// atoms), then its `Consequences: [l;u]` and `Optimization: ..` lines.
+fn text_models(stdout: &str) -> Vec<Vec<String>> {
+    let mut models: Vec<Vec<String>> = Vec::new();
+    let mut open = false;
+    for line in stdout.lines() {
+        if line.starts_with("Answer: ") {
+            models.push(Vec::new());
+            open = true;
+        } else if let Some(model) = models.last_mut().filter(|_| open) {
+            open = model.is_empty()
+                || line.starts_with("Consequences: ")
+                || line.starts_with("Optimization: ");
+            if open {
+                model.push(line.to_string());
+            }
+        }
+    }
+    models
+}
+
+#[test]
+fn consequences_of_an_optimizing_program_as_clingo() {
+    // Optimal answer sets {a}, {b}, {a,d}, {b,d}: brave a b d, cautious none.
+    let program = "{a;b;c;d}. :- not a, not b. #minimize{1,a:a; 1,b:b; 1,c:c}.\n";
+    let file = common::scratch("cli-consequences").join("objective.lp");
+    std::fs::write(&file, program).unwrap();
+    let file = file.to_string_lossy().into_owned();
+    for kind in ["--enum-mode=brave", "--enum-mode=cautious"] {
+        for mode in [
+            "--opt-mode=optN",
+            "--opt-mode=enum",
+            "--opt-mode=ignore",
+            "--opt-mode=opt",
+        ] {
+            let args = [kind, mode, &file];
+            let ours = clingo_style(&args);
+            no_panic(&ours);
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(args)
+                .output()
+                .unwrap();
+            let their_stdout = String::from_utf8_lossy(&theirs.stdout);
+            assert_eq!(ours.code, theirs.status.code(), "{args:?}");
+            let context = format!("{args:?}\n{}", ours.stdout);
+            let models = text_models(&ours.stdout);
+            let last = models.last().expect("a model");
+            if mode == "--opt-mode=opt" {
+                // clasp's: each answer set better than the one before and
+                // changing the approximation, which depends on their order.
+                assert_stderr_has(&ours, "Consequences may depend on enumeration order");
+                let costs: Vec<i64> = (models.iter())
+                    .map(|m| m[2].trim_start_matches("Optimization: ").parse().unwrap())
+                    .collect();
+                assert!(costs.windows(2).all(|pair| pair[1] < pair[0]), "{context}");
+                let count = last[0].split_whitespace().count();
+                assert!(
+                    ours.stdout.contains(&format!("Consequences : {count}\n")),
+                    "{context}"
+                );
+                assert!(ours.stdout.contains("OPTIMUM FOUND\n"), "{context}");
+                continue;
+            }
+            if mode == "--opt-mode=enum" {
+                assert_stderr_has(
+                    &ours,
+                    "opt-mode=enum: No bound given, optimize statement ignored.",
+                );
+            }
+            assert_eq!(
+                settled_summary(&ours.stdout),
+                settled_summary(&their_stdout),
+                "{context}"
+            );
+            // The last approximation is exact, and its answer set's costs
+            // follow it, as in clingo.
+            let their_last = text_models(&their_stdout).pop().unwrap();
+            let atoms = |model: &[String]| {
+                let mut atoms: Vec<String> =
+                    model[0].split_whitespace().map(String::from).collect();
+                atoms.sort();
+                atoms
+            };
+            assert_eq!(atoms(last), atoms(&their_last), "{context}");
+            assert!(last[1].starts_with("Consequences: ["), "{context}");
+            if mode == "--opt-mode=optN" {
+                assert_eq!(last[2], "Optimization: 1", "{context}");
+            }
+        }
+    }
+    // JSON: each witness's consequences before its costs, the summary's
+    // consequences exact; --quiet=1 shows the last approximation as exact.
+    let out = clingo_style(&["--enum-mode=brave", "--opt-mode=optN", "--outf=2", &file]);
+    let document = json(&out.stdout);
+    let witnesses = document["Call"][0]["Witnesses"].as_array().unwrap();
+    let last = witnesses.last().unwrap();
+    assert_eq!(last["Value"].as_array().unwrap().len(), 3, "{}", out.stdout);
+    assert_eq!(document["Models"]["Brave"], "yes");
+    assert_eq!(document["Models"]["Consequences"]["True"], 3);
+    assert_eq!(document["Models"]["Consequences"]["Open"], 0);
+    assert_eq!(document["Models"]["Costs"][0], 1);
+    let text = &out.stdout[out.stdout.rfind("\"Value\"").unwrap()..];
+    assert!(
+        text.find("\"Consequences\"") < text.find("\"Costs\""),
+        "{}",
+        out.stdout
+    );
+    let out = clingo_style(&["--enum-mode=brave", "--opt-mode=optN", "--quiet=1", &file]);
+    assert!(
+        out.stdout
+            .contains("Consequences: [3;3]\nOptimization: 1\nOPTIMUM FOUND"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn objectives_that_grounding_empties_as_clingo() {
+    // clingo has an objective when grounding leaves a cost tuple, true or
+    // not: then OPTIMUM FOUND (Optimization 0 when none can hold, the sum
+    // of the tuples when they are facts); none when every tuple vanished.
+    let programs = [
+        // No objective at all.
+        "{b}. a.",
+        // p3 never defined: the statement vanishes.
+        "{b}. a. #maximize { X@2,X : p3(X) }.",
+        // p3 defined, but by no rule that grounding can apply.
+        "{b}. q(1..3). p3(X) :- q(X), X > 3. #maximize { X@2,X : p3(X) }.",
+        // p3(1) possible while grounding, false by a constraint: kept.
+        "{b}. {p3(1)}. :- p3(1). #maximize { X@2,X : p3(X) }.",
+        // A tuple that is a fact: a constant cost.
+        "{b}. a. #minimize { 1@2 : a }.",
+        // One level vanishes, the other stays.
+        "{b}. #maximize { X@2,X : p3(X) }. #minimize { 1@1 : b }.",
+        // An external is possible while grounding (false here), as in clingo.
+        "{b}. #external p3(1). #maximize { X@2,X : p3(X) }.",
+        "{b}. #external p3(1). [true] #maximize { X@2,X : p3(X) }.",
+        ":~ p3(X), b. [X@3] {b}.",
+    ];
+    let dir = common::scratch("cli-emptied-objectives");
+    for (index, program) in programs.iter().enumerate() {
+        let file = dir.join(format!("objective{index}.lp"));
+        std::fs::write(&file, program).unwrap();
+        let file = file.to_string_lossy().into_owned();
+        for flags in [
+            &["0"][..],
+            &["0", "--opt-mode=optN"],
+            &["0", "--opt-mode=enum"],
+            &["1"],
+            &["0", "--outf=2"],
+            &["0", "--opt-mode=optN", "--outf=2"],
+        ] {
+            let mut args = flags.to_vec();
+            args.push(&file);
+            let ours = clingo_style(&args);
+            no_panic(&ours);
+            let theirs = std::process::Command::new(common::clingo_bin())
+                .args(&args)
+                .output()
+                .unwrap();
+            let their_stdout = String::from_utf8_lossy(&theirs.stdout);
+            let context = format!("{program} {flags:?}\n{}", ours.stdout);
+            assert_eq!(ours.code, theirs.status.code(), "{context}");
+            if flags.contains(&"--outf=2") {
+                let (ours, theirs) = (json(&ours.stdout), json(&their_stdout));
+                assert_eq!(ours["Result"], theirs["Result"], "{context}");
+                assert_eq!(
+                    ours["Models"]["Costs"], theirs["Models"]["Costs"],
+                    "{context}"
+                );
+                assert_eq!(
+                    ours["Models"]["Optimum"], theirs["Models"]["Optimum"],
+                    "{context}"
+                );
+                continue;
+            }
+            assert_eq!(
+                settled_summary(&ours.stdout),
+                settled_summary(&their_stdout),
+                "{context}"
+            );
+            let costs = |stdout: &str| {
+                let mut costs: Vec<String> = (stdout.lines())
+                    .filter(|l| l.starts_with("Optimization:"))
+                    .map(String::from)
+                    .collect();
+                costs.sort();
+                costs
+            };
+            // Which answer sets opt (and -n 1) report on the way to the
+            // optimum depends on the search.
+            let on_the_way =
+                flags == ["1"] || (flags == ["0"] && their_stdout.contains("Optimization"));
+            if !on_the_way {
+                let mut answers = text_answers(&ours.stdout);
+                answers.sort();
+                let mut expected = text_answers(&their_stdout);
+                expected.sort();
+                assert_eq!(answers, expected, "{context}");
+                assert_eq!(costs(&ours.stdout), costs(&their_stdout), "{context}");
+            }
+        }
+    }
+}

@@ -38,11 +38,11 @@ use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::explain::{Explanation, Scope};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{self, Parts, program::GroundProgram};
-use crate::optimize::Optimizer;
+use crate::optimize::{Optimizer, Strategy};
 use crate::portfolio::{self, Plan};
 use crate::progress::{Counters, Stage};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions};
-use crate::symbols::SymbolTable;
+use crate::symbols::{SymId, SymbolTable};
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use args::{
@@ -51,8 +51,8 @@ use args::{
 };
 use clap::Parser;
 use output::{
-    Blamed, Format, Interruption, JsonDocument, OptMode, OptimizationSummary, Outcome, Sizes,
-    Style, Summary, Timings, Witness,
+    Blamed, ConsequenceSummary, Format, Interruption, JsonDocument, OptMode, OptimizationSummary,
+    Outcome, Sizes, Style, Summary, Timings, Witness,
 };
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
@@ -488,9 +488,10 @@ struct Progress {
     held: Option<(usize, Witness)>,
     /// For a program that optimizes: what the summary says of it.
     optimization: Option<OptimizationSummary>,
-    /// With `--enum-mode=brave` or `cautious`: which, and the number of
-    /// consequences.
-    consequences: Option<(Consequences, usize)>,
+    /// With `--enum-mode=brave` or `cautious`: which, the number of
+    /// consequences and clingo's `[lower;upper]` of the last model (`[n;n]`
+    /// once no answer set changes them).
+    consequences: Option<(Consequences, usize, (usize, usize))>,
     started: Instant,
     /// When the search began and when it last found a model, so that an
     /// interrupted run reports its times too.
@@ -513,18 +514,30 @@ struct Progress {
     settled: Option<Outcome>,
 }
 
+/// What is reported with an answer set besides its atoms.
+struct Annotations {
+    /// Its cost vector, for a program that optimizes.
+    costs: Option<Vec<i64>>,
+    /// With `--enum-mode=brave` or `cautious`: clingo's `[lower;upper]`.
+    consequences: Option<(usize, usize)>,
+    /// It is known to be optimal, which `--quiet=1` prints at once.
+    optimal: bool,
+}
+
 impl Progress {
     /// Reports model `number` (numbers start again at 1 for the optimal
-    /// models of `optN`); `optimal` when it is known to be optimal, which
-    /// `--quiet=1` prints at once. Returns whether standard output still
-    /// works: when not, the search should stop.
+    /// models of `optN`). Returns whether standard output still works: when
+    /// not, the search should stop.
     fn answer(
         &mut self,
         number: usize,
         answer: &AnswerSet,
         symbols: &SymbolTable,
-        costs: Option<Vec<i64>>,
-        optimal: bool,
+        Annotations {
+            costs,
+            consequences,
+            optimal,
+        }: Annotations,
     ) -> bool {
         self.models += 1;
         self.counters.found_models(self.models);
@@ -554,7 +567,7 @@ impl Progress {
                 Witness {
                     atoms,
                     costs: costs.clone(),
-                    consequences: None,
+                    consequences,
                 },
             ));
         }
@@ -567,7 +580,7 @@ impl Progress {
                     self.unwritten = Some(Witness {
                         atoms,
                         costs,
-                        consequences: None,
+                        consequences,
                     });
                 }
                 return self.output_error.is_none();
@@ -583,6 +596,9 @@ impl Progress {
             if show_model {
                 let atoms = answer.shown.iter().map(|&s| symbols.display(s));
                 output::write_answer(out, style, number, atoms)?;
+                if let Some(bounds) = consequences {
+                    output::write_consequences(out, bounds)?;
+                }
             }
             if let Some(costs) = costs.filter(|_| show_costs) {
                 output::write_costs(out, style, &costs)?;
@@ -613,23 +629,14 @@ impl Progress {
         self.output_error.as_ref().map(stdout_failure)
     }
 
-    /// clingo's `Consequences: [lower;upper]` after a model of
-    /// `--enum-mode=brave` or `cautious`.
-    fn write_consequences(&mut self, (lower, upper): (usize, usize)) {
-        let bounds = Some((lower, upper));
-        if let Some((_, held)) = &mut self.held {
-            held.consequences = bounds;
-        }
-        match self.style.format {
-            Format::Json => {
-                if let Some(witness) = &mut self.unwritten {
-                    witness.consequences = bounds;
-                }
+    /// Once the consequences are exact: the model `--quiet=1` held back
+    /// shows them as exact, as clingo's does, and so does the summary.
+    fn settle_consequences(&mut self) {
+        if let Some((_, count, bounds)) = &mut self.consequences {
+            *bounds = (*count, *count);
+            if let Some((_, held)) = &mut self.held {
+                held.consequences = Some(*bounds);
             }
-            Format::Text | Format::Competition if self.quiet.models == 0 => {
-                self.print(|out| writeln!(out, "Consequences: [{lower};{upper}]"));
-            }
-            _ => {}
         }
     }
 
@@ -686,6 +693,9 @@ impl Progress {
                     let grid = self.held_grid.take();
                     self.print(|out| {
                         output::write_answer(out, style, number, witness.atoms.iter())?;
+                        if let Some(bounds) = witness.consequences {
+                            output::write_consequences(out, bounds)?;
+                        }
                         if let Some(costs) = costs {
                             output::write_costs(out, style, &costs)?;
                         }
@@ -697,13 +707,16 @@ impl Progress {
         let summary = Summary {
             outcome,
             interrupted,
-            consequences: self.consequences.map(|(kind, count)| {
-                let name = if kind == Consequences::Brave {
-                    "Brave"
-                } else {
-                    "Cautious"
-                };
-                (name, count)
+            consequences: (self.consequences).map(|(kind, count, (lower, upper))| {
+                ConsequenceSummary {
+                    kind: if kind == Consequences::Brave {
+                        "Brave"
+                    } else {
+                        "Cautious"
+                    },
+                    count,
+                    open: upper - lower,
+                }
             }),
             models: self.models,
             calls: self.calls,
@@ -1365,13 +1378,28 @@ fn solve_call(
     // As clingo: an optimizing search goes on to the optimum unless `-n`
     // stops it.
     let models = config.models.unwrap_or(usize::from(!searching));
-    if searching && config.opt_mode == OptMode::Opt && models > 0 && first {
-        stderrln!("*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed.");
+    let listing_consequences = config.consequences != Consequences::None;
+    if first {
+        // clingo's warnings, in its words.
+        if searching && config.opt_mode == OptMode::Opt && listing_consequences {
+            stderrln!(
+                "*** Warn : (asp2sat): Optimization: Consequences may depend on enumeration order."
+            );
+        } else if searching && config.opt_mode == OptMode::Opt && models > 0 {
+            stderrln!(
+                "*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed."
+            );
+        }
+        if optimizing && config.opt_mode == OptMode::Enum {
+            stderrln!(
+                "*** Warn : (asp2sat): opt-mode=enum: No bound given, optimize statement ignored."
+            );
+        }
     }
     // Only an enumeration walks over answer sets: an optimization to one
     // optimum, or consequences, ask for them one call at a time.
-    let walks = config.consequences == Consequences::None
-        && !(searching && config.opt_mode == OptMode::Opt);
+    let to_one_optimum = searching && config.opt_mode == OptMode::Opt;
+    let walks = !(listing_consequences || to_one_optimum);
     let options = SolveOptions {
         max_models: if walks { models } else { 1 },
         project: config.project != Projection::No,
@@ -1386,7 +1414,7 @@ fn solve_call(
         portfolio::Search {
             models,
             optimum: searching,
-            consequences: config.consequences != Consequences::None,
+            consequences: listing_consequences,
         },
     );
     if let Plan::Single(Some(reason)) = plan
@@ -1439,7 +1467,14 @@ fn solve_call(
         Search::Single(enumerator) => {
             let enumerator = *enumerator;
             let (enumerator, exhausted) = if config.consequences != Consequences::None {
-                consequences(enumerator, config.consequences, program, progress)
+                let objective = optimizing.then_some((config.opt_mode, config.opt_strategy));
+                consequences(
+                    enumerator,
+                    config.consequences,
+                    objective,
+                    program,
+                    progress,
+                )
             } else if searching {
                 let optimizer = Optimizer::new(enumerator, config.opt_strategy);
                 optimize(optimizer, config.opt_mode, models, program, progress)
@@ -1485,44 +1520,134 @@ fn solve_call(
 }
 
 /// Reports the brave or cautious consequences, each better approximation
-/// as a model, as clingo's `--enum-mode=brave` and `cautious` do (the
-/// optimize statements are not used); returns the enumerator and `true`:
-/// the last approximation is exact.
+/// as a model, as clingo's `--enum-mode=brave` and `cautious` do. Under an
+/// objective (`objective`: its mode and strategy), as clasp: with `opt`,
+/// each answer set must also cost less than the one before (approximations
+/// that depend on the order of the answer sets, and `OPTIMUM FOUND` for the
+/// last); with `optN`, the better answer sets up to the optimum come first,
+/// then the consequences of the optimal answer sets, numbered from 1 again;
+/// with `enum`, each approximation with the costs of its answer set.
+/// Returns the enumerator and whether the search ended.
 fn consequences(
-    mut enumerator: Enumerator,
+    enumerator: Enumerator,
     kind: Consequences,
+    objective: Option<(OptMode, Strategy)>,
     program: &GroundProgram,
     progress: &Mutex<Progress>,
 ) -> (Enumerator, bool) {
     let brave = kind == Consequences::Brave;
-    let mut shown: Vec<_> = (enumerator.translation().shown().iter())
-        .filter(|(_, cond)| *cond != crate::translate::Cond::False)
-        .map(|&(symbol, _)| symbol)
-        .collect();
-    shown.sort_unstable();
-    shown.dedup();
-    let mut known: Option<Vec<_>> = None;
-    while let Some(next) = enumerator.next_consequences(brave, known.as_deref()) {
+    let shown = {
+        let mut shown: Vec<_> = (enumerator.translation().shown().iter())
+            .filter(|(_, cond)| *cond != crate::translate::Cond::False)
+            .map(|&(symbol, _)| symbol)
+            .collect();
+        shown.sort_unstable();
+        shown.dedup();
+        shown.len()
+    };
+    let report =
+        |next: &mut Approximations<'_>| report_consequences(kind, shown, next, program, progress);
+    let (enumerator, ended) = match objective {
+        Some((OptMode::Opt, strategy)) => {
+            let mut optimizer = Optimizer::new(enumerator, strategy);
+            let (reported, ended) = report(&mut |known| {
+                (optimizer.next_better_consequences(brave, known))
+                    .map(|(next, costs)| (next, Some(costs)))
+            });
+            if ended && reported > 0 {
+                let mut progress = lock(progress);
+                let optimization = progress.optimization.as_mut().expect("optimizing");
+                (optimization.proven, optimization.optimal) = (true, 1);
+            }
+            (optimizer.into_enumerator(), ended)
+        }
+        Some((OptMode::OptN, strategy)) => {
+            let optimizer = Optimizer::new(enumerator, strategy);
+            let (mut enumerator, best) =
+                match improve(optimizer, OptMode::OptN, 0, program, progress) {
+                    (enumerator, Ok(best)) => (enumerator, best),
+                    (enumerator, Err(ended)) => return (enumerator, ended),
+                };
+            lock(progress).held = None;
+            let (optimal, ended) = report(&mut |known| {
+                (enumerator.next_consequences(brave, known, &[]))
+                    .map(|next| (next, Some(best.clone())))
+            });
+            lock(progress)
+                .optimization
+                .as_mut()
+                .expect("optimizing")
+                .optimal = optimal;
+            (enumerator, ended)
+        }
+        Some((OptMode::Enum, _)) => {
+            let mut enumerator = enumerator;
+            let (_, ended) = report(&mut |known| {
+                let next = enumerator.next_consequences(brave, known, &[])?;
+                Some((next, Some(enumerator.costs())))
+            });
+            if let Some(optimization) = &mut lock(progress).optimization {
+                optimization.proven = ended; // clingo's `OPTIMUM FOUND` of `enum`
+            }
+            (enumerator, ended)
+        }
+        _ => {
+            let mut enumerator = enumerator;
+            let (_, ended) = report(&mut |known| {
+                (enumerator.next_consequences(brave, known, &[])).map(|next| (next, None))
+            });
+            (enumerator, ended)
+        }
+    };
+    if ended {
+        lock(progress).settle_consequences();
+    }
+    (enumerator, ended)
+}
+
+/// The next approximation of the consequences after the last one (`None`
+/// at first), with the costs of its answer set.
+type Approximations<'a> =
+    dyn FnMut(Option<&[SymId]>) -> Option<(Vec<SymId>, Option<Vec<i64>>)> + 'a;
+
+/// Reports each approximation of the consequences that `next` gives after
+/// the last one (with the costs of its answer set), numbered from 1, until
+/// there is none or standard output fails: how many, and whether the
+/// approximations ended.
+fn report_consequences(
+    kind: Consequences,
+    shown: usize,
+    next: &mut Approximations<'_>,
+    program: &GroundProgram,
+    progress: &Mutex<Progress>,
+) -> (usize, bool) {
+    let mut known: Option<Vec<SymId>> = None;
+    let mut reported = 0;
+    while let Some((approximation, costs)) = next(known.as_deref()) {
+        reported += 1;
         // clingo's `[lower;upper]`: the symbols known to be consequences
         // and those that may still be.
-        let bounds = if brave {
-            (next.len(), shown.len())
+        let bounds = if kind == Consequences::Brave {
+            (approximation.len(), shown)
         } else {
-            (0, next.len())
+            (0, approximation.len())
         };
         let mut progress = lock(progress);
-        let number = progress.models + 1;
         let answer = AnswerSet {
-            shown: next.clone(),
+            shown: approximation.clone(),
         };
-        if !progress.answer(number, &answer, &program.symbols, None, false) {
-            break;
+        let model = Annotations {
+            costs,
+            consequences: Some(bounds),
+            optimal: false,
+        };
+        if !progress.answer(reported, &answer, &program.symbols, model) {
+            return (reported, false);
         }
-        progress.write_consequences(bounds);
-        progress.consequences = Some((kind, next.len()));
-        known = Some(next);
+        progress.consequences = Some((kind, approximation.len(), bounds));
+        known = Some(approximation);
     }
-    (enumerator, true)
+    (reported, true)
 }
 
 /// A solver call's search, translated: on one thread or on those of `-t`
@@ -1598,7 +1723,12 @@ fn enumerate(
     while let Some((answer, costs)) = answers.next_answer(costs) {
         let mut progress = lock(progress);
         let number = progress.models + 1;
-        if !progress.answer(number, &answer, &program.symbols, costs, false) {
+        let model = Annotations {
+            costs,
+            consequences: None,
+            optimal: false,
+        };
+        if !progress.answer(number, &answer, &program.symbols, model) {
             break;
         }
     }
@@ -1614,33 +1744,23 @@ fn enumerate(
 /// sets (at most `models` of them). Returns the enumerator and whether the
 /// search is exhausted.
 fn optimize(
-    mut optimizer: Optimizer,
+    optimizer: Optimizer,
     mode: OptMode,
     models: usize,
     program: &GroundProgram,
     progress: &Mutex<Progress>,
 ) -> (Enumerator, bool) {
-    let mut found = 0;
-    while let Some((answer, costs)) = optimizer.next_better() {
-        found += 1;
-        let printed = lock(progress).answer(found, &answer, &program.symbols, Some(costs), false);
-        if !printed || (mode == OptMode::Opt && found == models) {
-            return (optimizer.into_enumerator(), false);
-        }
-    }
-    let best = optimizer.best().map(<[i64]>::to_vec);
-    let mut enumerator = optimizer.into_enumerator();
-    let Some(best) = best else {
-        return (enumerator, true); // no answer set
+    let (mut enumerator, best) = match improve(optimizer, mode, models, program, progress) {
+        (enumerator, Ok(best)) => (enumerator, best),
+        (enumerator, Err(ended)) => return (enumerator, ended),
     };
-    {
-        let mut progress = lock(progress);
-        let optimization = progress.optimization.as_mut().expect("optimizing");
-        optimization.proven = true;
-        if mode == OptMode::Opt {
-            optimization.optimal = 1;
-            return (enumerator, true);
-        }
+    if mode == OptMode::Opt {
+        lock(progress)
+            .optimization
+            .as_mut()
+            .expect("optimizing")
+            .optimal = 1;
+        return (enumerator, true);
     }
     // The optimal answer sets, numbered from 1 again, as clingo does.
     enumerator.set_max_models(models);
@@ -1649,7 +1769,12 @@ fn optimize(
     while let Some(answer) = enumerator.next_answer_set() {
         optimal += 1;
         let mut progress = lock(progress);
-        let printed = progress.answer(optimal, &answer, &program.symbols, Some(best.clone()), true);
+        let model = Annotations {
+            costs: Some(best.clone()),
+            consequences: None,
+            optimal: true,
+        };
+        let printed = progress.answer(optimal, &answer, &program.symbols, model);
         progress.optimization.as_mut().expect("optimizing").optimal = optimal;
         if !printed {
             break;
@@ -1657,6 +1782,44 @@ fn optimize(
     }
     let exhausted = enumerator.exhausted();
     (enumerator, exhausted)
+}
+
+/// Reports ever better answer sets until the optimum is proven (or, with
+/// `opt`, `models` have been reported): the enumerator, every level fixed at
+/// its optimum, and the optimum; or, when there is no optimum to go on from
+/// (no answer set, or the run stopped before the proof), the enumerator and
+/// whether the search ended.
+fn improve(
+    mut optimizer: Optimizer,
+    mode: OptMode,
+    models: usize,
+    program: &GroundProgram,
+    progress: &Mutex<Progress>,
+) -> (Enumerator, Result<Vec<i64>, bool>) {
+    let mut found = 0;
+    while let Some((answer, costs)) = optimizer.next_better() {
+        found += 1;
+        let model = Annotations {
+            costs: Some(costs),
+            consequences: None,
+            optimal: false,
+        };
+        let printed = lock(progress).answer(found, &answer, &program.symbols, model);
+        if !printed || (mode == OptMode::Opt && found == models) {
+            return (optimizer.into_enumerator(), Err(false));
+        }
+    }
+    let best = optimizer.best().map(<[i64]>::to_vec);
+    let enumerator = optimizer.into_enumerator();
+    let Some(best) = best else {
+        return (enumerator, Err(true)); // no answer set
+    };
+    lock(progress)
+        .optimization
+        .as_mut()
+        .expect("optimizing")
+        .proven = true;
+    (enumerator, Ok(best))
 }
 
 fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {

@@ -178,6 +178,16 @@ pub fn write_costs(out: &mut impl io::Write, style: Style, costs: &[i64]) -> io:
     }
 }
 
+/// clingo's `Consequences: [lower;upper]` after a model of
+/// `--enum-mode=brave` or `cautious`: the symbols known to be consequences
+/// and those that may still be.
+pub fn write_consequences(
+    out: &mut impl io::Write,
+    (lower, upper): (usize, usize),
+) -> io::Result<()> {
+    writeln!(out, "Consequences: [{lower};{upper}]")
+}
+
 /// The costs separated by `separator`.
 fn joined(costs: &[i64], separator: &str) -> String {
     let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
@@ -234,9 +244,8 @@ impl Interruption {
 pub struct Summary<'a> {
     pub outcome: Outcome,
     pub interrupted: Option<Interruption>,
-    /// With `--enum-mode=brave` or `cautious`: `Brave` or `Cautious`, and
-    /// the number of consequences.
-    pub consequences: Option<(&'static str, usize)>,
+    /// With `--enum-mode=brave` or `cautious`.
+    pub consequences: Option<ConsequenceSummary>,
     pub models: usize,
     /// Solver calls: one, or one per step of incremental mode.
     pub calls: usize,
@@ -246,6 +255,18 @@ pub struct Summary<'a> {
     /// With `--explain`, when there is no answer set: the statements to
     /// blame.
     pub explanation: Option<&'a [Blamed]>,
+}
+
+/// What the summary says of brave or cautious consequences.
+#[derive(Clone, Copy, Debug)]
+pub struct ConsequenceSummary {
+    /// `Brave` or `Cautious`.
+    pub kind: &'static str,
+    /// The consequences found.
+    pub count: usize,
+    /// The symbols that may still be consequences but are not counted:
+    /// none once the search ended.
+    pub open: usize,
 }
 
 /// A statement of `--explain`'s minimal set without answer sets, located
@@ -325,14 +346,19 @@ pub fn summary_text(s: &Summary<'_>, style: Style) -> String {
     }
     let more = if s.outcome.more() { "+" } else { "" };
     line(&mut out, "Models", format_args!("{}{more}", s.models));
-    if let Some((kind, count)) = s.consequences {
+    // clingo: the kind of consequences, the optimization lines, then
+    // their count.
+    if let Some(consequences) = s.consequences {
         let proven = if s.interrupted.is_none() {
             "yes"
         } else {
             "unknown"
         };
-        line(&mut out, &format!("  {kind}"), format_args!("{proven}"));
-        line(&mut out, "Consequences", format_args!("{count}"));
+        line(
+            &mut out,
+            &format!("  {}", consequences.kind),
+            format_args!("{proven}"),
+        );
     }
     if let Some(optimization) = s.optimization() {
         let proven = if optimization.proven {
@@ -358,6 +384,13 @@ pub fn summary_text(s: &Summary<'_>, style: Style) -> String {
                 format_args!("{}", joined(costs, " ")),
             );
         }
+    }
+    if let Some(consequences) = s.consequences {
+        line(
+            &mut out,
+            "Consequences",
+            format_args!("{}", consequences.count),
+        );
     }
     line(&mut out, "Calls", format_args!("{}", s.calls.max(1)));
     line(
@@ -471,18 +504,18 @@ impl JsonDocument {
             "        {{\n          \"Value\": [\n            {}\n          ]",
             values.join(", ")
         );
-        if let Some(costs) = &w.costs {
-            let _ = write!(
-                out,
-                ",\n          \"Costs\": [\n            {}\n          ]",
-                joined(costs, ", ")
-            );
-        }
         if let Some((lower, upper)) = w.consequences {
             let _ = write!(
                 out,
                 ",\n          \"Consequences\": {{\n            \"True\": {lower},\n            \"Open\": {}\n          }}",
                 upper - lower
+            );
+        }
+        if let Some(costs) = &w.costs {
+            let _ = write!(
+                out,
+                ",\n          \"Costs\": [\n            {}\n          ]",
+                joined(costs, ", ")
             );
         }
         out.push_str("\n        }");
@@ -517,6 +550,13 @@ fn json_summary(s: &Summary<'_>) -> String {
         "  \"Models\": {{\n    \"Number\": {},\n    \"More\": \"{more}\"",
         s.models
     );
+    if let Some(consequences) = s.consequences {
+        let _ = write!(
+            out,
+            ",\n    \"{}\": \"yes\",\n    \"Consequences\": {{\n      \"True\": {},\n      \"Open\": {}\n    }}",
+            consequences.kind, consequences.count, consequences.open
+        );
+    }
     // clingo leaves the optimum out of the JSON of `--opt-mode=enum`.
     if let Some(optimization) = s.optimization()
         && optimization.mode != OptMode::Enum

@@ -138,6 +138,10 @@ pub enum CHead {
     },
     /// `#show t : body.`
     ShowTerm(CTerm),
+    /// `#external a : body.` with the value `false` (or none): `a` is
+    /// possible while grounding, as in clingo, so the rules and cost tuples
+    /// that read it are kept, but no rule defines it: false unless derived.
+    External(CElement),
 }
 
 #[derive(Clone, Debug)]
@@ -154,6 +158,7 @@ impl CRule {
         match &self.head {
             CHead::Disjunction(disjuncts) => disjuncts.iter().map(|d| d.atom.pred).collect(),
             CHead::Choice { elements, .. } => elements.iter().map(|e| e.atom.pred).collect(),
+            CHead::External(input) => vec![input.atom.pred],
             CHead::Constraint | CHead::ShowTerm(_) => Vec::new(),
         }
     }
@@ -174,6 +179,7 @@ impl CRule {
         match &self.head {
             CHead::Constraint => {}
             CHead::ShowTerm(term) => count(term),
+            CHead::External(element) => element.atom.args.iter().for_each(&mut count),
             CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
                 for element in elements {
                     element.atom.args.iter().for_each(&mut count);
@@ -192,6 +198,7 @@ impl CRule {
     pub fn read_literals(&self) -> impl Iterator<Item = &CLit> {
         let conditions: &[CElement] = match &self.head {
             CHead::Choice { elements, .. } | CHead::Disjunction(elements) => elements,
+            CHead::External(element) => std::slice::from_ref(element),
             _ => &[],
         };
         let aggregated = self.body.iter().flat_map(|literal| match literal {
@@ -425,26 +432,35 @@ impl<'a> Compiler<'a> {
         self.rule(&head, &element.condition, span);
     }
 
-    /// `#external a : body. [value]` with a value: `a :- body, value =
-    /// true.` and `{ a } :- body, value = free.`; any other value leaves
-    /// the atom false unless derived, as clingo does in a single run.
-    pub fn external(&mut self, atom: &Atom, body: &[BodyElement], value: &Term, span: Span) {
-        let valued = |name: &str| {
-            let mut body = body.to_vec();
-            body.push(BodyElement::Literal(Literal::Comparison {
-                naf: Naf::Positive,
-                lhs: value.clone(),
-                op: CmpOp::Eq,
-                rhs: Term {
-                    kind: TermKind::Constant(name.to_string()),
+    /// `#external a : body. [value]`: with the value `true`, `a :- body.`;
+    /// `free`, `{ a } :- body.`; otherwise (`false`, `release`, none) an
+    /// input that is false ([`CHead::External`]): clingo in a single run.
+    pub fn external(
+        &mut self,
+        atom: &Atom,
+        body: &[BodyElement],
+        value: Option<&Term>,
+        span: Span,
+    ) {
+        let compared = |op: CmpOp, name: &str| {
+            value.map(|value| {
+                BodyElement::Literal(Literal::Comparison {
+                    naf: Naf::Positive,
+                    lhs: value.clone(),
+                    op,
+                    rhs: Term {
+                        kind: TermKind::Constant(name.to_string()),
+                        span: value.span,
+                    },
                     span: value.span,
-                },
-                span: value.span,
-            }));
+                })
+            })
+        };
+        let valued = |op: CmpOp, names: &[&str]| {
+            let mut body = body.to_vec();
+            body.extend(names.iter().filter_map(|name| compared(op, name)));
             body
         };
-        let fact = literal_head(Naf::Positive, atom.clone(), atom.span);
-        self.rule(&fact, &valued("true"), span);
         let choice = Head::Choice {
             guards: Vec::new(),
             elements: vec![ast::ChoiceElement {
@@ -455,7 +471,23 @@ impl<'a> Compiler<'a> {
             }],
             span: atom.span,
         };
-        self.rule(&choice, &valued("free"), span);
+        if value.is_some() {
+            let fact = literal_head(Naf::Positive, atom.clone(), atom.span);
+            self.rule(&fact, &valued(CmpOp::Eq, &["true"]), span);
+            self.rule(&choice, &valued(CmpOp::Eq, &["free"]), span);
+        }
+        // The input: compiled as the choice, whose head it takes over (one
+        // rule per atom of a pooled `#external p(1;2).`).
+        let first = self.rules.len();
+        self.rule(&choice, &valued(CmpOp::Ne, &["true", "free"]), span);
+        for rule in &mut self.rules[first..] {
+            if let CHead::Choice { elements, guards } = &mut rule.head
+                && guards.is_empty()
+                && let [element] = &mut elements[..]
+            {
+                rule.head = CHead::External(element.clone());
+            }
+        }
     }
 
     /// `#project a : body.` becomes `#project(a) :- a, body.`: each ground
@@ -2312,6 +2344,7 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     match &rule.head {
         CHead::Constraint => {}
         CHead::ShowTerm(t) => require(t, &bound),
+        CHead::External(input) => input.atom.args.iter().for_each(|t| require(t, &bound)),
         CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
             if let CHead::Choice { guards, .. } = &rule.head {
                 guards.iter().for_each(|(_, t)| require(t, &bound));

@@ -62,6 +62,8 @@ pub struct AtomTable {
     pub defined: Vec<bool>,
     /// Certainly true.
     pub fact: Vec<bool>,
+    /// An input of the program (`#external`), defined by no rule of its own.
+    pub input: Vec<bool>,
     by_sym: FxHashMap<SymId, u32>,
 }
 
@@ -75,6 +77,7 @@ impl AtomTable {
         self.preds.push(pred);
         self.defined.push(false);
         self.fact.push(false);
+        self.input.push(false);
         self.by_sym.insert(sym, a);
         a
     }
@@ -680,10 +683,27 @@ impl<'s> Instantiator<'s> {
         found.extend(new_facts.map(|a| (a as u32, None)));
         let mut reported = FxHashSet::default();
         let mut redefined = Vec::new();
+        let mut earlier_heads: Option<FxHashSet<u32>> = None;
         for (a, origin) in found {
             let a = a as usize;
             if !start.defined.get(a).copied().unwrap_or(false) || start.fact[a] {
                 continue;
+            }
+            if self.atoms.input[a] {
+                // clingo lets a later step define an external of an earlier
+                // one that no rule of it defines.
+                let heads = earlier_heads.get_or_insert_with(|| {
+                    let mut heads = FxHashSet::default();
+                    for rule in &self.rules.rules[..start.rules] {
+                        rule.head.for_each_atom(|b| {
+                            heads.insert(b.0);
+                        });
+                    }
+                    heads
+                });
+                if !heads.contains(&(a as u32)) {
+                    continue;
+                }
             }
             // Auxiliary atoms (`#cost`, `#agg`, ..) stand for their
             // definition, whichever rule repeats it.
@@ -1724,6 +1744,11 @@ impl Exec<'_> {
         let span = rule.span;
         match &rule.head {
             CHead::Constraint => output.rule(Head::Constraint, self.rule_body(), span),
+            CHead::External(input) => {
+                if let Some(a) = self.derive(&input.atom, output) {
+                    self.atoms.input[a as usize] = true;
+                }
+            }
             CHead::ShowTerm(term) => {
                 if let Some(term) = term.eval(self.symbols, &self.env) {
                     let body = self.body(0, 0);

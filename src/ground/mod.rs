@@ -236,11 +236,9 @@ pub fn ground_parts(
                             compiler.cost_element(*maximize, element);
                         }
                     }
-                    StatementKind::External {
-                        atom,
-                        body,
-                        value: Some(value),
-                    } => compiler.external(atom, body, value, span),
+                    StatementKind::External { atom, body, value } => {
+                        compiler.external(atom, body, value.as_ref(), span)
+                    }
                     StatementKind::Edge { pair, body } => compiler.edge(pair, body, span),
                     StatementKind::Project(ProjectTarget::Atom { atom, body }) => {
                         compiler.projected(atom, body, span)

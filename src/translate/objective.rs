@@ -2,7 +2,9 @@
 //! cost of a level is at least `k`", for any `k`, over one interval BDD per
 //! level ([`SumAtLeast`]), so that the bounds of a linear search, each
 //! below the last, share the diagram's nodes; and "at least `k` of these
-//! conditions hold", the counter over a core in core-guided search. Like
+//! conditions hold", the counter over a core in core-guided search; and
+//! "the cost vector is below this one", for clasp's consequences under an
+//! objective. Like
 //! every encoding of the translation it only writes clauses into a sink;
 //! the solving stage asks for the bounds it needs.
 
@@ -37,4 +39,19 @@ impl CostBound {
     pub fn at_least(&mut self, k: i64, sink: &mut impl ExtendFormula) -> Cond {
         self.sum.at_least(k, &mut Gates { sink })
     }
+}
+
+/// "The cost vector is lexicographically below `best`", over one bound per
+/// level, highest priority first: some level costs less than in `best`,
+/// and no level before it more.
+pub fn below(bounds: &mut [CostBound], best: &[i64], sink: &mut impl ExtendFormula) -> Cond {
+    let mut options = Vec::with_capacity(bounds.len());
+    let mut none_more = Vec::with_capacity(bounds.len());
+    for (bound, &cost) in bounds.iter_mut().zip(best) {
+        let less = !bound.at_least(cost, sink);
+        let option: Vec<Cond> = none_more.iter().copied().chain([less]).collect();
+        options.push(Gates { sink: &mut *sink }.and(&option));
+        none_more.push(!bound.at_least(cost + 1, sink));
+    }
+    Gates { sink }.or(&options)
 }

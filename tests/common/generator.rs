@@ -1310,3 +1310,40 @@ pub fn generate(seed: u64) -> Program {
         features: g.f,
     }
 }
+
+/// For tests/optimization.rs: an objective over atoms that aggregate
+/// assignments define (`S = #sum{..}`, `#count`, `#min`, `#max`), over its
+/// programs' `p/1`, `q/1` and `w/2` (weights of both signs) on `d(1..3)`:
+/// the defining rule, then an optimize statement or weak constraint at
+/// `priority` (`""` or `"@k"`). Costs of which at most one holds, as the
+/// values of one assignment, are what core-guided search handles worst;
+/// `#min` of no element is `#sup`, a weight clingo ignores.
+pub fn aggregate_objective(rng: &mut Rng, priority: &str) -> String {
+    match rng.below(6) {
+        0 => format!(
+            "tot(S) :- S = #sum{{ W,X : p(X), w(X,W) }}.\n\
+             #minimize {{ S{priority},tot : tot(S) }}.\n"
+        ),
+        1 => format!(
+            "cnt(N) :- N = #count{{ X : q(X) }}.\n\
+             #maximize {{ N{priority},cnt : cnt(N) }}.\n"
+        ),
+        2 => format!(
+            "low(M) :- M = #min{{ W,X : q(X), w(X,W) }}.\n\
+             #minimize {{ M{priority},low : low(M) }}.\n"
+        ),
+        3 => format!(
+            "high(M) :- M = #max{{ X : p(X) }}.\n\
+             :~ high(M). [-M{priority},high]\n"
+        ),
+        4 => format!(
+            "val(S) :- S = #sum{{ X,p : p(X); -1,X,q : q(X) }}, S != 0.\n\
+             #maximize {{ 2*S{priority},val : val(S) }}.\n"
+        ),
+        _ => format!(
+            "tot(S) :- S = #sum{{ W,X : p(X), w(X,W) }}.\n\
+             cnt(N) :- N = #count{{ X : q(X) }}.\n\
+             #minimize {{ S-N{priority},mix : tot(S), cnt(N) }}.\n"
+        ),
+    }
+}

@@ -152,6 +152,8 @@ pub struct Answer {
     pub more: String,
     /// `Models.Costs`: the cost vector of the optimum (or best model).
     pub costs: Option<Vec<i64>>,
+    /// The cost vector of each witness, in the order of `witnesses`.
+    pub witness_costs: Vec<Option<Vec<i64>>>,
 }
 
 impl Answer {
@@ -161,6 +163,28 @@ impl Answer {
         w.sort();
         w
     }
+
+    /// The witnesses with their costs, as a sorted multiset.
+    pub fn sorted_with_costs(&self) -> Vec<(Vec<String>, Option<Vec<i64>>)> {
+        let mut w: Vec<_> = (self.witnesses.iter().cloned())
+            .zip(self.witness_costs.iter().cloned())
+            .collect();
+        w.sort();
+        w
+    }
+}
+
+/// A JSON array of integers (clingo's `Costs`).
+fn json_costs(costs: &Value) -> Result<Option<Vec<i64>>, String> {
+    costs
+        .as_array()
+        .map(|costs| {
+            costs
+                .iter()
+                .map(|c| c.as_i64().ok_or("a cost is not an integer".to_string()))
+                .collect()
+        })
+        .transpose()
 }
 
 /// Parse a clingo `--outf=2` document (also the format asp2sat must print).
@@ -172,6 +196,7 @@ pub fn parse_json_answer(text: &str) -> Result<Answer, String> {
         .to_string();
     let calls = v["Call"].as_array().ok_or("no \"Call\" array")?;
     let mut witnesses = Vec::new();
+    let mut witness_costs = Vec::new();
     for call in calls {
         if let Some(ws) = call.get("Witnesses") {
             for w in ws.as_array().ok_or("\"Witnesses\" is not an array")? {
@@ -188,6 +213,7 @@ pub fn parse_json_answer(text: &str) -> Result<Answer, String> {
                     .collect::<Result<_, _>>()?;
                 atoms.sort();
                 witnesses.push(atoms);
+                witness_costs.push(json_costs(&w["Costs"])?);
             }
         }
     }
@@ -198,21 +224,14 @@ pub fn parse_json_answer(text: &str) -> Result<Answer, String> {
         .as_str()
         .ok_or("no \"Models\".\"More\"")?
         .to_string();
-    let costs = v["Models"]["Costs"]
-        .as_array()
-        .map(|costs| {
-            costs
-                .iter()
-                .map(|c| c.as_i64().ok_or("a cost is not an integer"))
-                .collect()
-        })
-        .transpose()?;
+    let costs = json_costs(&v["Models"]["Costs"])?;
     Ok(Answer {
         result,
         witnesses,
         number,
         more,
         costs,
+        witness_costs,
     })
 }
 
