@@ -371,6 +371,14 @@ const ANSWERS: &[Case] = &[
             "e(1,2) e(1,3) e(2,3) p(1,a) p(1,b) q(1,2) q(1,3)",
         ],
     ),
+    // `not not a` as the literal of a conditional literal is a negative
+    // dependency, as in a body (it was read as `a`, and {r, p, q} lost).
+    ("r. p :- not not q : r. q :- p.", &[], &["r", "r p q"]),
+    (
+        "r(1..2). q(1). p :- not not q(X) : r(X).",
+        &[],
+        &["r(1) r(2) q(1)"],
+    ),
     // `|` right after a condition's colon opens an absolute value.
     (
         "d(1..3). h(X) :- d(X), #count{ Y : d(Y), |X-Y| <= 1 } = 2.\n\

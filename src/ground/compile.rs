@@ -110,6 +110,10 @@ pub struct CAggregateElement {
     /// the equalities that bind the arithmetic taken out of `l` (see
     /// [`separate_unbindable_arithmetic`]), evaluated after it.
     pub literal_bindings: Vec<CLit>,
+    /// In a conditional literal `not not a : c`: `unless` is `not a`, and
+    /// `l` holds under `not a'` with `a' :- not a.`, a negative dependency,
+    /// not under `a`.
+    pub literal_double_negated: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -1099,6 +1103,14 @@ impl<'a> Compiler<'a> {
                 && matches!(element.condition.last(),
                     Some(Literal::Atom { naf: Naf::Not, atom }) if contains(&atom.term, |k| matches!(k, TermKind::Interval(..))));
             let literal_binds = !own.is_empty() || interval_in_literal;
+            let literal_double_negated = conditional
+                && matches!(
+                    element.condition.last(),
+                    Some(Literal::Atom {
+                        naf: Naf::NotNot,
+                        ..
+                    })
+                );
             let mut literal_bindings = Vec::new();
             for (i, literal) in element.condition.iter().enumerate() {
                 let before = condition.len();
@@ -1109,6 +1121,13 @@ impl<'a> Compiler<'a> {
                         naf: Naf::Positive,
                         atom: atom.clone(),
                     },
+                    // `not l` of `l = not not a`: `not a`.
+                    Literal::Atom { atom, .. } if literal_double_negated && last => {
+                        &Literal::Atom {
+                            naf: Naf::Not,
+                            atom: atom.clone(),
+                        }
+                    }
                     literal => literal,
                 };
                 match literal {
@@ -1155,6 +1174,7 @@ impl<'a> Compiler<'a> {
                     unless,
                     literal_binds,
                     literal_bindings,
+                    literal_double_negated,
                 });
             }
         }
@@ -1825,7 +1845,10 @@ fn conditional_as_aggregate(
     let complement = |naf: Naf| match naf {
         Naf::Positive => Naf::Not,
         Naf::Not => Naf::Positive,
-        Naf::NotNot => Naf::Not,
+        // `not not not a` is `not a`, but the element must know that its
+        // `l` is `not not a`, a negative dependency: it reads `not not a`
+        // as the mark (see `aggregate`).
+        Naf::NotNot => Naf::NotNot,
     };
     let negated = match literal.clone() {
         Literal::Atom { naf, atom } => Literal::Atom {

@@ -1432,6 +1432,15 @@ impl Exec<'_> {
                         });
                         found.map(|not_literal| match not_literal.is_empty() {
                             true => Vec::new(),
+                            // `l = not not a` under `not a` open: `not a'`.
+                            false if element.literal_double_negated => {
+                                let complements: Vec<AtomId> = (not_literal.neg.iter())
+                                    .map(|&a| {
+                                        AtomId(exec.negations.atom(exec.symbols, exec.atoms, a.0))
+                                    })
+                                    .collect();
+                                vec![Body::from_slices(&[], &complements)]
+                            }
                             false => vec![Body::from_slices(&not_literal.neg, &not_literal.pos)],
                         })
                     }

@@ -121,9 +121,11 @@ pub enum LiteralPlace {
     DisjunctCondition,
     MinimizeCondition,
     ShowCondition,
+    /// The literal `l` of a conditional literal `l : c`.
+    ConditionalLiteral,
 }
 
-pub const LITERAL_PLACES: [LiteralPlace; 8] = [
+pub const LITERAL_PLACES: [LiteralPlace; 9] = [
     LiteralPlace::Body,
     LiteralPlace::AggregateCondition,
     LiteralPlace::ConditionalCondition,
@@ -132,6 +134,7 @@ pub const LITERAL_PLACES: [LiteralPlace; 8] = [
     LiteralPlace::DisjunctCondition,
     LiteralPlace::MinimizeCondition,
     LiteralPlace::ShowCondition,
+    LiteralPlace::ConditionalLiteral,
 ];
 
 pub struct Program {
@@ -579,8 +582,9 @@ impl Gen {
                 let other = *self.rng.pick(&PRODUCTIONS);
                 let condition = self.condition(other, Place::Condition, at, &vars, "J");
                 let inner = scope_with(&vars, "J");
-                let atom = self.binding_atom(production, place, &inner, None);
-                format!("{h}({x}) :- {binder}, {atom} : {condition}.")
+                let at = LiteralPlace::ConditionalLiteral;
+                let literal = self.literal(production, place, at, &inner, None);
+                format!("{h}({x}) :- {binder}, {literal} : {condition}.")
             }
             Place::MinimizeTuple | Place::MinimizeCondition => {
                 self.optimizes = true;
