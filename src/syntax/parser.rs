@@ -601,8 +601,10 @@ fn unescape(text: &str) -> String {
     out
 }
 
-/// The magnitude of an integer literal, `None` if it does not fit a `u64`.
-fn literal_value(text: &str) -> Option<u64> {
+/// The value of an integer literal as clingo reads it: digit by digit in
+/// 32-bit two's complement, so that `0x80000000` is -2147483648 (clingo's
+/// own tests rely on it) and longer literals wrap around.
+fn literal_value(text: &str) -> i32 {
     let (digits, radix) = if let Some(d) = text.strip_prefix("0x") {
         (d, 16)
     } else if let Some(d) = text.strip_prefix("0o") {
@@ -612,7 +614,13 @@ fn literal_value(text: &str) -> Option<u64> {
     } else {
         (text, 10)
     };
-    u64::from_str_radix(digits, radix).ok()
+    let value = digits.chars().fold(0u32, |value, digit| {
+        let digit = digit
+            .to_digit(radix)
+            .expect("the lexer read digits of the radix");
+        value.wrapping_mul(radix).wrapping_add(digit)
+    });
+    value as i32
 }
 
 // ---------------------------------------------------------------------------
@@ -651,8 +659,9 @@ fn infix(kind: K) -> Option<(Infix, u8, bool)> {
 
 /// The first disjunct of a head, as far as it has been read.
 enum Disjunct {
-    /// A term at the given token: an atom, or a comparison's left side.
-    Term(usize, Term),
+    /// A term at the given token, under its `not`s: an atom, or a
+    /// comparison's left side.
+    Term(Naf, usize, Term),
     Atom(Naf, Atom),
 }
 
@@ -668,10 +677,287 @@ fn comparison(kind: K) -> Option<CmpOp> {
     })
 }
 
-fn literal_end(literal: &Literal) -> u32 {
-    match literal {
-        Literal::Atom { atom, .. } => atom.span.end,
-        Literal::Comparison { span, .. } | Literal::Boolean { span, .. } => span.end,
+/// A comparison as written, under its `not`s: `t0 op1 t1 .. opn tn`. Since
+/// clingo 5.6 a chain of relations is the conjunction of the comparisons
+/// of adjacent terms (`1 <= X <= 3` is `1 <= X, X <= 3`), and `not` in
+/// front of it negates that conjunction. A chain is kept whole until its
+/// place decides what stands for it, the way clingo rewrites it: more
+/// literals of a body or condition, a disjunction, or an element written
+/// once per negated comparison.
+#[derive(Clone)]
+struct Chain {
+    naf: Naf,
+    first: Term,
+    links: Vec<(CmpOp, Term)>,
+    span: Span,
+}
+
+impl Chain {
+    /// Whether the chain is asserted (also under `not not`), not negated.
+    fn holds(&self) -> bool {
+        self.naf != Naf::Not
+    }
+
+    /// The chain with its truth turned around: `not` added or taken away.
+    fn negated(self) -> Chain {
+        let naf = if self.holds() {
+            Naf::Not
+        } else {
+            Naf::Positive
+        };
+        Chain { naf, ..self }
+    }
+
+    /// The comparison of each pair of adjacent terms, each one `negated`
+    /// (`<` as `>=`) or not.
+    fn comparisons(&self, negated: bool) -> Vec<Literal> {
+        let mut lhs = &self.first;
+        (self.links.iter())
+            .map(|(op, rhs)| {
+                let literal = Literal::Comparison {
+                    naf: Naf::Positive,
+                    lhs: lhs.clone(),
+                    op: if negated { op.negate() } else { *op },
+                    rhs: rhs.clone(),
+                    span: lhs.span.to(rhs.span),
+                };
+                lhs = rhs;
+                literal
+            })
+            .collect()
+    }
+
+    fn terms(&self) -> impl Iterator<Item = &Term> {
+        std::iter::once(&self.first).chain(self.links.iter().map(|(_, term)| term))
+    }
+
+    /// The chain as read in a body or condition: one relation is a plain
+    /// [`Literal::Comparison`].
+    fn read(mut self) -> Read {
+        if self.links.len() > 1 {
+            return Read::Chain(self);
+        }
+        let (op, rhs) = self.links.pop().expect("a comparison has a relation");
+        Read::Literal(Literal::Comparison {
+            naf: self.naf,
+            lhs: self.first,
+            op,
+            rhs,
+            span: self.span,
+        })
+    }
+}
+
+/// A literal of a body or condition as read: a chain of two relations or
+/// more is kept whole ([`Chain`]).
+#[derive(Clone)]
+enum Read {
+    Literal(Literal),
+    Chain(Chain),
+}
+
+/// The alternatives a condition stands for: one list of literals, or,
+/// where `not` negates a chain, a list for each of its comparisons,
+/// negated (the condition holds when one of them fails). As clingo does,
+/// the element of such a condition is written once per alternative.
+type Alternatives = Vec<Vec<Literal>>;
+
+impl Read {
+    fn alternatives(self) -> Alternatives {
+        match self {
+            Read::Literal(literal) => vec![vec![literal]],
+            Read::Chain(chain) if chain.holds() => vec![chain.comparisons(false)],
+            Read::Chain(chain) => (chain.comparisons(true).into_iter())
+                .map(|failing| vec![failing])
+                .collect(),
+        }
+    }
+
+    /// Adds the body elements `self` stands for to `body`: a chain's
+    /// comparisons, or, for a negated chain, the disjunction of its
+    /// negated comparisons, as the aggregate `#count{ : l1; ..; : ln } >=
+    /// 1` (its empty tuple counts once, when some `li` holds).
+    fn into_body(self, body: &mut Vec<BodyElement>) {
+        let chain = match self {
+            Read::Literal(literal) => return body.push(BodyElement::Literal(literal)),
+            Read::Chain(chain) if chain.holds() => {
+                let comparisons = chain.comparisons(false).into_iter();
+                return body.extend(comparisons.map(BodyElement::Literal));
+            }
+            Read::Chain(chain) => chain,
+        };
+        let elements = (chain.comparisons(true).into_iter())
+            .map(|failing| AggregateElement {
+                terms: Vec::new(),
+                condition: vec![failing],
+                literal_tuple: false,
+                span: chain.span,
+            })
+            .collect();
+        let one = Term {
+            kind: TermKind::Integer(1),
+            span: chain.span,
+        };
+        body.push(BodyElement::Aggregate(Aggregate {
+            naf: Naf::Positive,
+            function: AggregateFunction::Count,
+            elements,
+            guards: vec![Guard {
+                op: CmpOp::Ge,
+                term: one,
+            }],
+            span: chain.span,
+        }));
+    }
+
+    /// The body's conditional literals `self : condition`: one per
+    /// comparison of a chain (each must hold under the condition), or, for
+    /// a negated chain, `#false : condition, comparisons` (no instance of
+    /// the condition may have them all hold).
+    fn conditionals(&self, condition: Vec<Literal>, span: Span) -> Vec<BodyElement> {
+        let conditional = |literal, condition| BodyElement::Conditional {
+            literal,
+            condition,
+            span,
+        };
+        match self {
+            Read::Literal(literal) => vec![conditional(literal.clone(), condition)],
+            Read::Chain(chain) if chain.holds() => (chain.comparisons(false).into_iter())
+                .map(|comparison| conditional(comparison, condition.clone()))
+                .collect(),
+            Read::Chain(chain) => {
+                let falsity = Literal::Boolean {
+                    naf: Naf::Positive,
+                    value: false,
+                    span: chain.span,
+                };
+                let mut condition = condition;
+                condition.extend(chain.comparisons(false));
+                vec![conditional(falsity, condition)]
+            }
+        }
+    }
+}
+
+/// A comparison disjunct of a head, with its condition's alternatives
+/// (`[[]]` for none). A plain one, `X = Y` (one relation, no `not`, no
+/// condition), is returned to stay in the head. Any other holds, or
+/// leaves the rule satisfied, through the body, as in clingo: the rest of
+/// the head must hold when the comparison fails, so its negation joins
+/// `body` (`C : c` as the conditional literal `not C : c`). A condition
+/// over variables is refused (at `span`, the whole disjunct): clingo keeps
+/// one of its instances, the one it happens to ground first, so that its
+/// answer depends on the order of the facts.
+fn head_comparison(
+    chain: Chain,
+    conditions: Alternatives,
+    span: Span,
+    body: &mut Vec<BodyElement>,
+) -> PResult<Option<HeadComparison>> {
+    let conditional = conditions.iter().any(|c| !c.is_empty());
+    if !conditional && chain.holds() && chain.links.len() == 1 {
+        let Chain {
+            first,
+            mut links,
+            span,
+            ..
+        } = chain;
+        let (op, rhs) = links.pop().expect("one relation");
+        return Ok(Some(HeadComparison {
+            lhs: first,
+            op,
+            rhs,
+            span,
+        }));
+    }
+    let failing = chain.negated().read();
+    if !conditional {
+        failing.into_body(body);
+        return Ok(None);
+    }
+    if conditions.iter().flatten().any(literal_has_variable) {
+        return Err(Fail(Some(Diagnostic::error(
+            span,
+            "a comparison in a disjunction under a condition over variables is not \
+             supported: clingo's answer depends on the order of the condition's instances",
+        ))));
+    }
+    for condition in conditions {
+        body.extend(failing.conditionals(condition, span));
+    }
+    Ok(None)
+}
+
+/// Whether a variable (named or anonymous) occurs in `literal`.
+fn literal_has_variable(literal: &Literal) -> bool {
+    let mut pending: Vec<&Term> = match literal {
+        Literal::Atom { atom, .. } => vec![&atom.term],
+        Literal::Comparison { lhs, rhs, .. } => vec![lhs, rhs],
+        Literal::Boolean { .. } => Vec::new(),
+    };
+    while let Some(term) = pending.pop() {
+        match &term.kind {
+            TermKind::Variable(_) | TermKind::Anonymous => return true,
+            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                pending.extend(args)
+            }
+            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
+            TermKind::Unary(_, a) => pending.push(a),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Each alternative of `first` followed by each of `then`.
+fn product(first: &Alternatives, then: &Alternatives) -> Alternatives {
+    (first.iter())
+        .flat_map(|a| {
+            then.iter()
+                .map(move |b| a.iter().chain(b).cloned().collect())
+        })
+        .collect()
+}
+
+/// The tuple that tells a comparison among the elements of a literal set
+/// or choice apart: its place `index` there and its terms, so that each
+/// of its ground instances counts once, as clingo's tuple `(index, ..)`
+/// does.
+fn comparison_tuple<'t>(
+    index: usize,
+    terms: impl Iterator<Item = &'t Term>,
+    span: Span,
+) -> Vec<Term> {
+    let index = Term {
+        kind: TermKind::Integer(index as i32),
+        span,
+    };
+    std::iter::once(index).chain(terms.cloned()).collect()
+}
+
+/// A comparison `condition` as an element of a choice or head aggregate:
+/// `not #false : condition`, which chooses nothing and counts when the
+/// condition holds, as clingo moves the comparison into the condition.
+fn comparison_element(
+    terms: Vec<Term>,
+    condition: Vec<Literal>,
+    span: Span,
+) -> HeadAggregateElement {
+    let falsity = Term {
+        kind: TermKind::Constant("#false".to_owned()),
+        span,
+    };
+    HeadAggregateElement {
+        terms,
+        naf: Naf::Not,
+        atom: Atom {
+            strong_negation: false,
+            term: falsity,
+            span,
+        },
+        condition,
+        literal_tuple: false,
+        span,
     }
 }
 
@@ -890,7 +1176,7 @@ impl<'s> Parser<'s> {
     /// Reads a fact that [`Facts`](crate::syntax::ast::Facts) holds straight
     /// into `facts`, without its AST: `p(1,-2,a,"s",f(b)).` or `-p.`, the
     /// `.` right after the atom. Anything else (tuples, operators, pools,
-    /// an integer out of range, `p()`, deep nesting) leaves the position
+    /// `p()`, deep nesting) leaves the position
     /// and `facts` as they were, for [`Self::statement`], which reads such
     /// a fact to the same entry of `facts`.
     fn plain_fact(&mut self, facts: &mut FactsBuilder) -> bool {
@@ -954,10 +1240,10 @@ impl<'s> Parser<'s> {
     fn plain_term(&mut self, facts: &mut FactsBuilder, depth: usize) -> Option<()> {
         let token = self.bump();
         let node = match token.kind {
-            K::Int => FactTerm::Integer(self.integer_value(token, false)?),
+            K::Int => FactTerm::Integer(self.integer_value(token, false)),
             K::Minus if self.at(K::Int) => {
                 let digits = self.bump();
-                FactTerm::Integer(self.integer_value(digits, true)?)
+                FactTerm::Integer(self.integer_value(digits, true))
             }
             K::Str => FactTerm::String(facts.name(&unescape(self.text(token)))),
             K::Ident if self.at(K::LParen) => {
@@ -1051,14 +1337,15 @@ impl<'s> Parser<'s> {
     }
 
     fn rule(&mut self, start: usize) -> PResult<Statement> {
-        let head = self.head()?;
-        let body = if self.eat(K::If).is_some() {
+        let (head, from_head) = self.head()?;
+        let mut body = if self.eat(K::If).is_some() {
             self.body()?
         } else if self.at(K::Dot) {
             Vec::new()
         } else {
             return Err(self.unexpected());
         };
+        body.extend(from_head);
         self.finish(start, StatementKind::Rule { head, body })
     }
 
@@ -1274,15 +1561,17 @@ impl<'s> Parser<'s> {
     fn optimize_elements(&mut self) -> PResult<Vec<OptimizeElement>> {
         self.braced_elements(|parser, start| {
             let (weight, priority, terms) = parser.cost_tuple()?;
-            let (condition, end) = parser.optional_condition(parser.prev_end() as u32)?;
-            Ok(OptimizeElement {
-                weight,
-                priority,
-                terms,
+            let (conditions, end) = parser.optional_condition(parser.prev_end() as u32)?;
+            let span = parser.span(start, end);
+            let element = |condition: Vec<Literal>| OptimizeElement {
+                weight: weight.clone(),
+                priority: priority.clone(),
+                terms: terms.clone(),
                 condition: condition.into_iter().map(BodyElement::Literal).collect(),
                 per_instance: false,
-                span: parser.span(start, end),
-            })
+                span,
+            };
+            Ok(conditions.into_iter().map(element).collect())
         })
     }
 
@@ -1394,15 +1683,12 @@ impl<'s> Parser<'s> {
         let name = self.expect(K::Ident, "<IDENTIFIER>")?;
         self.expect(K::Slash, "/")?;
         let arity_token = self.expect(K::Int, "<NUMBER>")?;
-        let arity = literal_value(self.text(arity_token))
-            .and_then(|a| usize::try_from(a).ok())
-            .filter(|&a| a <= i32::MAX as usize)
-            .ok_or_else(|| {
-                Fail(Some(Diagnostic::error(
-                    self.span(arity_token.start, arity_token.end),
-                    "integer out of range",
-                )))
-            })?;
+        let arity = usize::try_from(literal_value(self.text(arity_token))).map_err(|_| {
+            Fail(Some(Diagnostic::error(
+                self.span(arity_token.start, arity_token.end),
+                "integer out of range",
+            )))
+        })?;
         Ok(Signature {
             strong_negation,
             name: self.text(name).to_owned(),
@@ -1412,26 +1698,29 @@ impl<'s> Parser<'s> {
 
     // --- heads ------------------------------------------------------------
 
-    fn head(&mut self) -> PResult<Head> {
+    /// A rule's head, and the body elements that its comparisons stand for
+    /// (see [`Self::head_comparison`]).
+    fn head(&mut self) -> PResult<(Head, Vec<BodyElement>)> {
         let start = self.tok().start;
+        let alone = |head: PResult<Head>| head.map(|head| (head, Vec::new()));
         if self.at(K::LBrace) {
-            return self.choice(start, Vec::new());
+            return alone(self.choice(start, Vec::new()));
         }
         if self.is_directive(&["#true", "#false"]) {
-            let atom = self.disjunct_atom()?;
-            let alone = matches!(self.peek(), K::If | K::Dot);
-            if alone && matches!(&atom.term.kind, TermKind::Constant(name) if name == "#false") {
-                return Ok(Head::Constraint);
+            let atom = self.boolean_atom();
+            let unconditional = matches!(self.peek(), K::If | K::Dot);
+            if unconditional
+                && matches!(&atom.term.kind, TermKind::Constant(name) if name == "#false")
+            {
+                return alone(Ok(Head::Constraint));
             }
-            return self.disjunction_from(start, Disjunct::Atom(Naf::Positive, atom));
+            return self.disjunction_from(start, Some(Disjunct::Atom(Naf::Positive, atom)));
         }
         if self.at(K::Not) {
-            let naf = self.naf();
-            let atom = self.disjunct_atom()?;
-            return self.disjunction_from(start, Disjunct::Atom(naf, atom));
+            return self.disjunction_from(start, None);
         }
         if self.aggregate_at(self.pos) {
-            return self.head_aggregate(start, Vec::new());
+            return alone(self.head_aggregate(start, Vec::new()));
         }
         let first = self.pos;
         let term = self.term()?;
@@ -1441,11 +1730,11 @@ impl<'s> Parser<'s> {
                 op: CmpOp::Ge,
                 term,
             };
-            return if self.at(K::LBrace) {
+            return alone(if self.at(K::LBrace) {
                 self.choice(start, vec![guard])
             } else {
                 self.head_aggregate(start, vec![guard])
-            };
+            });
         }
         if let Some(op) = comparison(self.peek())
             && self.aggregate_at(self.pos + 1)
@@ -1455,74 +1744,88 @@ impl<'s> Parser<'s> {
                 op: op.flip(),
                 term,
             };
-            return if self.at(K::LBrace) {
+            return alone(if self.at(K::LBrace) {
                 self.choice(start, vec![guard])
             } else {
                 self.head_aggregate(start, vec![guard])
-            };
+            });
         }
-        self.disjunction_from(start, Disjunct::Term(first, term))
+        let first = Disjunct::Term(Naf::Positive, first, term);
+        self.disjunction_from(start, Some(first))
     }
 
-    /// A disjunction whose first disjunct starts with `term` (at token
-    /// `first`): atoms, possibly negated or conditional, and comparisons
-    /// `lhs op rhs`.
-    fn disjunction_from(&mut self, mut start: usize, first: Disjunct) -> PResult<Head> {
+    /// A disjunction of atoms, possibly negated or conditional, and
+    /// comparisons, whose first disjunct is `first` if it is read already;
+    /// also returns the body elements that its comparisons stand for.
+    fn disjunction_from(
+        &mut self,
+        mut start: usize,
+        first: Option<Disjunct>,
+    ) -> PResult<(Head, Vec<BodyElement>)> {
         let mut comparisons = Vec::new();
         let mut literals = Vec::new();
-        let mut next = Some(first);
+        let mut body = Vec::new();
+        let mut next = first;
         loop {
-            let (naf, atom) = match next.take() {
-                Some(Disjunct::Atom(naf, atom)) => (naf, atom),
-                None if self.is_directive(&["#true", "#false"]) => {
-                    (Naf::Positive, self.disjunct_atom()?)
-                }
-                None if self.at(K::Not) => (self.naf(), self.disjunct_atom()?),
-                None => {
-                    let first = self.pos;
-                    let term = self.term()?;
-                    next = Some(Disjunct::Term(first, term));
-                    continue;
-                }
-                Some(Disjunct::Term(_, lhs)) if comparison(self.peek()).is_some() => {
-                    let op = comparison(self.bump().kind).expect("a comparison");
-                    let rhs = self.term()?;
-                    let span = self.span(start, rhs.span.end as usize);
-                    comparisons.push(HeadComparison { lhs, op, rhs, span });
-                    if !self.disjunction_separator(false) {
+            let disjunct = match next.take() {
+                Some(disjunct) => disjunct,
+                None => self.disjunct()?,
+            };
+            let (naf, atom) = match disjunct {
+                Disjunct::Atom(naf, atom) => (naf, atom),
+                Disjunct::Term(naf, _, lhs) if comparison(self.peek()).is_some() => {
+                    let chain = self.chain(naf, start, lhs)?;
+                    let (conditions, end) = self.optional_condition(chain.span.end)?;
+                    let conditional = conditions.iter().any(|c| !c.is_empty());
+                    let span = self.span(start, end);
+                    comparisons.extend(head_comparison(chain, conditions, span, &mut body)?);
+                    if !self.disjunction_separator(conditional) {
                         break;
                     }
                     self.bump();
                     start = self.tok().start;
                     continue;
                 }
-                Some(Disjunct::Term(first, term)) => (
-                    Naf::Positive,
+                Disjunct::Term(naf, first, term) => (
+                    naf,
                     self.to_atom(first, term).ok_or_else(|| self.unexpected())?,
                 ),
             };
-            let (condition, end) = self.optional_condition(atom.span.end)?;
-            let conditional = !condition.is_empty();
-            literals.push(HeadLiteral {
+            let (conditions, end) = self.optional_condition(atom.span.end)?;
+            let conditional = conditions.iter().any(|c| !c.is_empty());
+            let span = self.span(start, end);
+            literals.extend(conditions.into_iter().map(|condition| HeadLiteral {
                 naf,
-                atom,
+                atom: atom.clone(),
                 condition,
-                span: self.span(start, end),
-            });
+                span,
+            }));
             if !self.disjunction_separator(conditional) {
                 break;
             }
             self.bump();
             start = self.tok().start;
         }
-        Ok(if comparisons.is_empty() {
-            Head::Disjunction(literals)
-        } else {
-            Head::Comparison {
+        let head = match (comparisons.is_empty(), literals.is_empty()) {
+            (true, true) => Head::Constraint,
+            (true, false) => Head::Disjunction(literals),
+            (false, _) => Head::Comparison {
                 comparisons,
                 disjuncts: literals,
-            }
-        })
+            },
+        };
+        Ok((head, body))
+    }
+
+    /// A disjunct up to what follows its first term: `#true` or `#false`,
+    /// or a term that starts an atom or a comparison, under its `not`s.
+    fn disjunct(&mut self) -> PResult<Disjunct> {
+        let naf = self.naf();
+        if self.is_directive(&["#true", "#false"]) {
+            return Ok(Disjunct::Atom(naf, self.boolean_atom()));
+        }
+        let first = self.pos;
+        Ok(Disjunct::Term(naf, first, self.term()?))
     }
 
     /// Whether the next token separates disjuncts: `|`, `;`, DLV's `v`, or
@@ -1536,26 +1839,19 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// An atom of a disjunctive head; `#true` and `#false` are atoms of
-    /// those names there (`#true : c` holds when `c` does).
-    fn disjunct_atom(&mut self) -> PResult<Atom> {
-        let start = self.tok().start;
-        if self.is_directive(&["#true", "#false"]) {
-            let token = self.bump();
-            let span = self.span(start, token.end);
-            let name = self.text(token).to_string();
-            return Ok(Atom {
-                strong_negation: false,
-                term: Term {
-                    kind: TermKind::Constant(name),
-                    span,
-                },
+    /// `#true` or `#false` at the current token, as an atom of a
+    /// disjunctive head, named so (`#true : c` holds when `c` does).
+    fn boolean_atom(&mut self) -> Atom {
+        let token = self.bump();
+        let span = self.span(token.start, token.end);
+        Atom {
+            strong_negation: false,
+            term: Term {
+                kind: TermKind::Constant(self.text(token).to_owned()),
                 span,
-            });
+            },
+            span,
         }
-        let first = self.pos;
-        let term = self.term()?;
-        self.to_atom(first, term).ok_or_else(|| self.unexpected())
     }
 
     /// A head aggregate after its left guard: `#count{ t : a : c; .. }` or
@@ -1609,34 +1905,48 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// `{ t1, .., tk : a : c; .. }` of a head aggregate.
+    /// `{ t1, .., tk : l : c; .. }` of a head aggregate, where `l` is an
+    /// atom, possibly negated, or a comparison ([`comparison_element`]).
     fn head_tuple_elements(&mut self) -> PResult<Vec<HeadAggregateElement>> {
         self.braced_elements(|parser, start| {
             let terms = parser.element_terms()?;
             parser.expect(K::Colon, ":")?;
+            let literal_start = parser.tok().start;
             let naf = parser.naf();
             let first = parser.pos;
             let term = parser.term()?;
+            if comparison(parser.peek()).is_some() {
+                let chain = parser.chain(naf, literal_start, term)?;
+                let (conditions, end) = parser.optional_condition(chain.span.end)?;
+                let span = parser.span(start, end);
+                let conditions = product(&chain.read().alternatives(), &conditions);
+                return Ok((conditions.into_iter())
+                    .map(|condition| comparison_element(terms.clone(), condition, span))
+                    .collect());
+            }
             let atom = parser
                 .to_atom(first, term)
                 .ok_or_else(|| parser.unexpected())?;
-            let (condition, end) = parser.optional_condition(atom.span.end)?;
-            Ok(HeadAggregateElement {
-                terms,
+            let (conditions, end) = parser.optional_condition(atom.span.end)?;
+            let span = parser.span(start, end);
+            let element = |condition| HeadAggregateElement {
+                terms: terms.clone(),
                 naf,
-                atom,
+                atom: atom.clone(),
                 condition,
                 literal_tuple: false,
-                span: parser.span(start, end),
-            })
+                span,
+            };
+            Ok(conditions.into_iter().map(element).collect())
         })
     }
 
     /// `{ e1; ..; en }`: each element parsed by `element` from its first
-    /// token's offset, `;` between them.
+    /// token's offset (more than one when its condition has alternatives),
+    /// `;` between them.
     fn braced_elements<T>(
         &mut self,
-        mut element: impl FnMut(&mut Self, usize) -> PResult<T>,
+        mut element: impl FnMut(&mut Self, usize) -> PResult<Vec<T>>,
     ) -> PResult<Vec<T>> {
         self.bump(); // {
         let mut elements = Vec::new();
@@ -1645,7 +1955,7 @@ impl<'s> Parser<'s> {
                 return Ok(elements);
             }
             let start = self.tok().start;
-            elements.push(element(self, start)?);
+            elements.extend(element(self, start)?);
             self.element_separator()?;
         }
     }
@@ -1717,25 +2027,43 @@ impl<'s> Parser<'s> {
 
     /// `{ elements }` and an optional right guard; `start` is the head's
     /// first token (a left guard may precede the brace).
+    /// A choice with a comparison among its elements (`{ a; X < 3 : p(X) }
+    /// >= 1`) is the head aggregate counting them all, each comparison as a
+    /// [`comparison_element`] with its own tuple ([`comparison_tuple`]).
     fn choice(&mut self, start: usize, mut guards: Vec<Guard>) -> PResult<Head> {
         self.bump(); // {
         let mut elements = Vec::new();
+        let mut comparisons = Vec::new();
         if self.eat(K::RBrace).is_none() {
-            loop {
+            for index in 0.. {
                 let element_start = self.tok().start;
                 let naf = self.naf();
                 let first = self.pos;
                 let term = self.term()?;
-                let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
-                let (condition, end) = self.optional_condition(atom.span.end)?;
-                let conditional = !condition.is_empty();
-                let span = self.span(element_start, end);
-                elements.push(ChoiceElement {
-                    naf,
-                    atom,
-                    condition,
-                    span,
-                });
+                let conditional;
+                if comparison(self.peek()).is_some() {
+                    let chain = self.chain(naf, element_start, term)?;
+                    let (conditions, end) = self.optional_condition(chain.span.end)?;
+                    conditional = conditions.iter().any(|c| !c.is_empty());
+                    let span = self.span(element_start, end);
+                    let tuple = comparison_tuple(index, chain.terms(), chain.span);
+                    let conditions = product(&chain.read().alternatives(), &conditions);
+                    comparisons.extend(
+                        (conditions.into_iter())
+                            .map(|condition| comparison_element(tuple.clone(), condition, span)),
+                    );
+                } else {
+                    let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+                    let (conditions, end) = self.optional_condition(atom.span.end)?;
+                    conditional = conditions.iter().any(|c| !c.is_empty());
+                    let span = self.span(element_start, end);
+                    elements.extend(conditions.into_iter().map(|condition| ChoiceElement {
+                        naf,
+                        atom: atom.clone(),
+                        condition,
+                        span,
+                    }));
+                }
                 match self.peek() {
                     K::Semi => {
                         self.bump();
@@ -1768,38 +2096,48 @@ impl<'s> Parser<'s> {
                 term,
             });
         }
-        Ok(Head::Choice {
+        let span = self.span(start, end);
+        if comparisons.is_empty() {
+            return Ok(Head::Choice {
+                guards,
+                elements,
+                span,
+            });
+        }
+        let elements = elements.into_iter().map(HeadAggregateElement::from);
+        Ok(Head::Aggregate {
+            function: AggregateFunction::Count,
+            elements: elements.chain(comparisons).collect(),
             guards,
-            elements,
-            span: self.span(start, end),
+            span,
         })
     }
 
-    /// `: l1, .., ln` if present; also returns the end of what was read.
-    fn optional_condition(&mut self, end: u32) -> PResult<(Vec<Literal>, usize)> {
-        let Some(colon) = self.eat(K::Colon) else {
-            return Ok((Vec::new(), end as usize));
-        };
+    /// `: l1, .., ln` if present, as its alternatives (`[[]]` when
+    /// absent); also returns the end of what was read, `end` without a
+    /// condition.
+    fn optional_condition(&mut self, end: u32) -> PResult<(Alternatives, usize)> {
+        if self.eat(K::Colon).is_none() {
+            return Ok((vec![Vec::new()], end as usize));
+        }
         let condition = self.condition()?;
-        let end = condition
-            .last()
-            .map_or(colon.end, |l| literal_end(l) as usize);
-        Ok((condition, end))
+        Ok((condition, self.prev_end()))
     }
 
-    /// Condition literals separated by `,` (or gringo 3's chained `:`).
-    fn condition(&mut self) -> PResult<Vec<Literal>> {
-        let mut literals = Vec::new();
+    /// Condition literals separated by `,` (or gringo 3's chained `:`), as
+    /// the alternatives they stand for.
+    fn condition(&mut self) -> PResult<Alternatives> {
+        let mut alternatives = vec![Vec::new()];
         if matches!(
             self.peek(),
             K::Semi | K::Dot | K::RBrace | K::Bar | K::If | K::Eof
         ) {
-            return Ok(literals);
+            return Ok(alternatives);
         }
         loop {
-            literals.push(self.literal()?);
+            alternatives = product(&alternatives, &self.literal()?.alternatives());
             if !matches!(self.peek(), K::Comma | K::Colon) {
-                return Ok(literals);
+                return Ok(alternatives);
             }
             self.bump();
         }
@@ -1843,7 +2181,7 @@ impl<'s> Parser<'s> {
             return Ok(elements);
         }
         loop {
-            elements.push(self.body_element()?);
+            self.body_element(&mut elements)?;
             match self.peek() {
                 K::Comma | K::Semi => {
                     self.bump();
@@ -1889,31 +2227,37 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn body_element(&mut self) -> PResult<BodyElement> {
+    /// Reads one element of a body into `body`: a chain of comparisons
+    /// adds one literal per comparison (see [`Read::into_body`]), and a
+    /// conditional literal one per alternative of its condition.
+    fn body_element(&mut self, body: &mut Vec<BodyElement>) -> PResult<()> {
         let start = self.tok().start;
         let naf = self.naf();
         if self.aggregate_at(self.pos) {
-            return self.body_aggregate(start, naf, None);
+            body.push(self.body_aggregate(start, naf, None)?);
+            return Ok(());
         }
         if self.at(K::Amp) {
             self.skip_theory_atom()?;
-            return Ok(BodyElement::Unsupported {
+            body.push(BodyElement::Unsupported {
                 what: "theory atoms".to_owned(),
                 span: self.span(start, self.prev_end()),
             });
+            return Ok(());
         }
         if self.is_directive(DLV_BUILTINS) {
             self.bump();
             if self.at(K::LParen) {
                 self.skip_balanced(K::RParen, ")")?;
             }
-            return Ok(BodyElement::Unsupported {
+            body.push(BodyElement::Unsupported {
                 what: "DLV built-in predicates".to_owned(),
                 span: self.span(start, self.prev_end()),
             });
+            return Ok(());
         }
-        let literal = match self.boolean(naf, start) {
-            Some(literal) => literal,
+        let read = match self.boolean(naf, start) {
+            Some(literal) => Read::Literal(literal),
             None => {
                 let first = self.pos;
                 let term = self.term()?;
@@ -1928,23 +2272,22 @@ impl<'s> Parser<'s> {
                         }
                         None => CmpOp::Ge,
                     };
-                    return self.body_aggregate(start, naf, Some(Guard { op, term }));
+                    body.push(self.body_aggregate(start, naf, Some(Guard { op, term }))?);
+                    return Ok(());
                 }
                 self.finish_literal(naf, start, first, term)?
             }
         };
-        let Some(colon) = self.eat(K::Colon) else {
-            return Ok(BodyElement::Literal(literal));
-        };
-        let condition = self.condition()?;
-        let end = condition
-            .last()
-            .map_or(colon.end, |l| literal_end(l) as usize);
-        Ok(BodyElement::Conditional {
-            literal,
-            condition,
-            span: self.span(start, end),
-        })
+        if self.eat(K::Colon).is_none() {
+            read.into_body(body);
+            return Ok(());
+        }
+        let conditions = self.condition()?;
+        let span = self.span(start, self.prev_end());
+        for condition in conditions {
+            body.extend(read.conditionals(condition, span));
+        }
+        Ok(())
     }
 
     /// A body aggregate at the current token, with its right guard:
@@ -2009,13 +2352,15 @@ impl<'s> Parser<'s> {
     fn tuple_elements(&mut self) -> PResult<Vec<AggregateElement>> {
         self.braced_elements(|parser, start| {
             let terms = parser.element_terms()?;
-            let (condition, end) = parser.optional_condition(parser.prev_end() as u32)?;
-            Ok(AggregateElement {
-                terms,
+            let (conditions, end) = parser.optional_condition(parser.prev_end() as u32)?;
+            let span = parser.span(start, end);
+            let element = |condition| AggregateElement {
+                terms: terms.clone(),
                 condition,
                 literal_tuple: false,
-                span: parser.span(start, end),
-            })
+                span,
+            };
+            Ok(conditions.into_iter().map(element).collect())
         })
     }
 
@@ -2026,27 +2371,33 @@ impl<'s> Parser<'s> {
         let close = if weighted { K::RBrack } else { K::RBrace };
         self.bump(); // { or [
         let mut elements = Vec::new();
+        let mut index = 0;
         loop {
             if self.eat(close).is_some() {
                 return Ok(elements);
             }
             let start = self.tok().start;
-            let literal = if weighted {
+            let read = if weighted {
                 // `a = 2` is an atom and its weight, not a comparison.
                 let naf = self.naf();
                 let first = self.pos;
                 let term = self.term()?;
                 let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
-                Literal::Atom { naf, atom }
+                Read::Literal(Literal::Atom { naf, atom })
             } else {
                 self.literal()?
             };
-            // A comparison counts too (`{ X > 1 : q(X) }`), once per
-            // distinct ground comparison; `#true` and `#false` do not parse.
-            if !matches!(literal, Literal::Atom { .. } | Literal::Comparison { .. }) {
+            // `#true` and `#false` do not parse.
+            if matches!(read, Read::Literal(Literal::Boolean { .. })) {
                 return Err(self.unexpected());
             }
-            let mut terms = Vec::new();
+            // An atom or a comparison starts the element's condition, and
+            // the grounder ends the tuple with it (a comparison counts once
+            // per distinct ground comparison); a chain has its own tuple.
+            let (mut terms, literal_tuple) = match &read {
+                Read::Chain(chain) => (comparison_tuple(index, chain.terms(), chain.span), false),
+                Read::Literal(_) => (Vec::new(), true),
+            };
             if weighted {
                 let weight = match self.eat(K::Eq) {
                     Some(_) => self.term()?,
@@ -2057,14 +2408,17 @@ impl<'s> Parser<'s> {
                 };
                 terms.push(weight);
             }
-            let (condition, end) = self.optional_condition(self.prev_end() as u32)?;
-            let conditional = !condition.is_empty();
-            elements.push(AggregateElement {
-                terms,
-                condition: std::iter::once(literal).chain(condition).collect(),
-                literal_tuple: true,
-                span: self.span(start, end),
-            });
+            let (conditions, end) = self.optional_condition(self.prev_end() as u32)?;
+            let conditional = conditions.iter().any(|c| !c.is_empty());
+            let span = self.span(start, end);
+            let conditions = product(&read.alternatives(), &conditions);
+            elements.extend(conditions.into_iter().map(|condition| AggregateElement {
+                terms: terms.clone(),
+                condition,
+                literal_tuple,
+                span,
+            }));
+            index += 1;
             match self.peek() {
                 K::Semi => {
                     self.bump();
@@ -2134,41 +2488,43 @@ impl<'s> Parser<'s> {
     }
 
     /// A literal of a condition: no aggregates.
-    fn literal(&mut self) -> PResult<Literal> {
+    fn literal(&mut self) -> PResult<Read> {
         let start = self.tok().start;
         let naf = self.naf();
         if let Some(literal) = self.boolean(naf, start) {
-            return Ok(literal);
+            return Ok(Read::Literal(literal));
         }
         let first = self.pos;
         let term = self.term()?;
         self.finish_literal(naf, start, first, term)
     }
 
-    /// After a term: a comparison `term op rhs` or the term as an atom.
-    fn finish_literal(
-        &mut self,
-        naf: Naf,
-        start: usize,
-        first: usize,
-        lhs: Term,
-    ) -> PResult<Literal> {
-        if let Some(op) = comparison(self.peek()) {
-            self.bump();
-            let rhs = self.term()?;
-            let span = self.span(start, rhs.span.end as usize);
-            return Ok(Literal::Comparison {
-                naf,
-                lhs,
-                op,
-                rhs,
-                span,
-            });
+    /// After a term: a comparison `term op rhs` (a chain when more
+    /// relations follow) or the term as an atom.
+    fn finish_literal(&mut self, naf: Naf, start: usize, first: usize, lhs: Term) -> PResult<Read> {
+        if comparison(self.peek()).is_some() {
+            return Ok(self.chain(naf, start, lhs)?.read());
         }
         match self.to_atom(first, lhs) {
-            Some(atom) => Ok(Literal::Atom { naf, atom }),
+            Some(atom) => Ok(Read::Literal(Literal::Atom { naf, atom })),
             None => Err(self.unexpected()),
         }
+    }
+
+    /// The relations and terms after a comparison's first term, from
+    /// `start` (its `not`s included): `op1 t1 .. opn tn`.
+    fn chain(&mut self, naf: Naf, start: usize, first: Term) -> PResult<Chain> {
+        let mut links = Vec::new();
+        while let Some(op) = comparison(self.peek()) {
+            self.bump();
+            links.push((op, self.term()?));
+        }
+        Ok(Chain {
+            naf,
+            first,
+            links,
+            span: self.span(start, self.prev_end()),
+        })
     }
 
     // --- terms ------------------------------------------------------------
@@ -2243,7 +2599,7 @@ impl<'s> Parser<'s> {
             Some(&(UnaryOp::Minus, start)) if self.at(K::Int) => {
                 prefix.pop();
                 let token = self.bump();
-                self.integer(token, true, start)?
+                self.integer(token, true, start)
             }
             _ => {
                 self.depth += prefix.len();
@@ -2259,30 +2615,20 @@ impl<'s> Parser<'s> {
         Ok(term)
     }
 
-    fn integer(&self, token: Token, negative: bool, start: usize) -> PResult<Term> {
-        let value = self.integer_value(token, negative).ok_or_else(|| {
-            Fail(Some(Diagnostic::error(
-                self.span(start, token.end),
-                "integer out of range",
-            )))
-        })?;
-        Ok(self.term_at(TermKind::Integer(value), start, token.end))
+    fn integer(&self, token: Token, negative: bool, start: usize) -> Term {
+        let value = self.integer_value(token, negative);
+        self.term_at(TermKind::Integer(value), start, token.end)
     }
 
-    /// The value of an integer literal, negated when `negative`; `None`
-    /// when it does not fit an `i32`.
-    fn integer_value(&self, token: Token, negative: bool) -> Option<i32> {
-        let limit = if negative {
-            1u64 << 31
+    /// The value of an integer literal, negated when `negative` (in
+    /// clingo's 32-bit arithmetic: `-2147483648` is itself).
+    fn integer_value(&self, token: Token, negative: bool) -> i32 {
+        let value = literal_value(self.text(token));
+        if negative {
+            value.wrapping_neg()
         } else {
-            i32::MAX as u64
-        };
-        let magnitude = literal_value(self.text(token)).filter(|&v| v <= limit)?;
-        Some(if negative {
-            (-(magnitude as i64)) as i32
-        } else {
-            magnitude as i32
-        })
+            value
+        }
     }
 
     fn primary(&mut self) -> PResult<Term> {
@@ -2290,7 +2636,7 @@ impl<'s> Parser<'s> {
         let kind = match token.kind {
             K::Int => {
                 self.bump();
-                return self.integer(token, false, token.start);
+                return Ok(self.integer(token, false, token.start));
             }
             K::Str => TermKind::String(unescape(self.text(token))),
             K::Var => TermKind::Variable(self.text(token).to_owned()),
@@ -2938,15 +3284,16 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "p(2147483647). p(-2147483648). p(0x10,0b101,0o17,007).",
             "p(2147483647). p(-2147483648). p(16,5,15,7).",
         );
+        // Wider literals wrap around in 32 bits, as clingo reads them.
         check(
-            "p(2147483648). p(-2147483649). p(99999999999999999999999). q.",
-            "
-            q.
-            error 2..12: integer out of range
-            error 17..28: integer out of range
-            error 33..56: integer out of range
-            ",
+            "p(2147483648). p(-2147483649). p(99999999999999999999999). p(0xFFFFFFFF). p(0x80000000).",
+            "p(-2147483648). p(2147483647). p(-159383553). p(-1). p(-2147483648).",
         );
+        check(
+            "p(-0x80000000). p(0xFF,0xff).",
+            "p(-2147483648). p(255,255).",
+        );
+        check("#show p/2147483648.", "error 8..18: integer out of range");
     }
 
     #[test]
@@ -3482,10 +3829,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             parse_term("\"x", FileId(0)).unwrap_err().message,
             "lexer error, unterminated string"
         );
-        assert_eq!(
-            parse_term("4294967296", FileId(0)).unwrap_err().message,
-            "integer out of range"
-        );
+        assert_eq!(t("4294967297").unwrap(), "1");
     }
 
     /// The texts [`plain_facts_read_as_the_general_path_reads_them`] tries:
