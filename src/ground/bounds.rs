@@ -1,0 +1,475 @@
+//! Ranges of variables from comparisons, as clingo 5.6's inequality solver
+//! finds them: a variable that linear comparisons confine to finitely many
+//! integers is bound by that range, so `p(X) :- 1 <= X <= 3.` is safe.
+//!
+//! The ranges join the AST as literals `X = lo..hi` beside the comparisons
+//! (which still filter), in the scope where they are found: a rule's body
+//! (the rule's comparisons, and its head's, which hold negated in the
+//! body), or the condition of an element (of an aggregate, a conditional
+//! literal, a choice, a head aggregate or a disjunction), which sees the
+//! ranges of the rule. The computation is clingo's (`IESolver`), down to
+//! its rounding, so that the same programs are safe: bounds are
+//! propagated through the inequalities until none improves, in 128 bits,
+//! each clamped to 32 bits; a variable gets a range when it is bounded on
+//! both sides and no assignment `X = 5` or range `X = 1..3` of its scope,
+//! nor the enclosing scope, fixes it as narrowly already.
+
+use std::collections::BTreeMap;
+
+use crate::syntax::ast::{
+    BinaryOp, BodyElement, CmpOp, Head, Literal, Naf, ProjectTarget, StatementKind, Term, TermKind,
+    UnaryOp,
+};
+
+/// The integer value of a constant, if it has one (`#const n = 3.`, or a
+/// program part's parameter).
+pub type Constants<'c> = &'c dyn Fn(&str) -> Option<i32>;
+
+/// `kind` with the ranges its comparisons give, `None` when there are
+/// none to add (or it is not a statement with a body that is ground).
+pub fn with_ranges(kind: &StatementKind, constants: Constants<'_>) -> Option<StatementKind> {
+    if !matches!(
+        kind,
+        StatementKind::Rule { .. }
+            | StatementKind::ShowTerm { .. }
+            | StatementKind::Optimize { .. }
+            | StatementKind::External { .. }
+            | StatementKind::Edge { .. }
+            | StatementKind::Project(ProjectTarget::Atom { .. })
+    ) {
+        return None;
+    }
+    let mut kind = kind.clone();
+    let added = match &mut kind {
+        StatementKind::Rule { head, body } => rule(Some(head), body, constants),
+        StatementKind::ShowTerm { body, .. }
+        | StatementKind::External { body, .. }
+        | StatementKind::Edge { body, .. }
+        | StatementKind::Project(ProjectTarget::Atom { body, .. }) => rule(None, body, constants),
+        StatementKind::Optimize { elements, .. } => (elements.iter_mut())
+            .map(|element| rule(None, &mut element.condition, constants))
+            .fold(false, |a, b| a | b),
+        _ => unreachable!("kinds without a body were left out"),
+    };
+    added.then_some(kind)
+}
+
+/// Adds the ranges of a rule's scope to its body, and those of each
+/// element's scope to the element's condition; whether any was added.
+fn rule(head: Option<&mut Head>, body: &mut Vec<BodyElement>, constants: Constants<'_>) -> bool {
+    let mut scope = Scope::new(constants);
+    if let Some(Head::Comparison { comparisons, .. }) = head.as_deref() {
+        for c in comparisons {
+            // `H | l op r :- B.` holds as `H :- B, not l op r.`
+            scope.comparison(&c.lhs, c.op.negate(), &c.rhs);
+        }
+    }
+    for element in body.iter() {
+        if let BodyElement::Literal(literal) = element {
+            scope.literal(literal);
+        }
+    }
+    let (bounds, ranges) = scope.solve(&Bounds::new());
+    let mut added = !ranges.is_empty();
+    body.extend(ranges.into_iter().map(BodyElement::Literal));
+    let mut conditions: Vec<&mut Vec<Literal>> = Vec::new();
+    for element in body.iter_mut() {
+        match element {
+            BodyElement::Aggregate(aggregate) => {
+                conditions.extend(aggregate.elements.iter_mut().map(|e| &mut e.condition))
+            }
+            BodyElement::Conditional { condition, .. } => conditions.push(condition),
+            BodyElement::Literal(_) | BodyElement::Unsupported { .. } => {}
+        }
+    }
+    match head {
+        Some(Head::Choice { elements, .. }) => {
+            conditions.extend(elements.iter_mut().map(|e| &mut e.condition))
+        }
+        Some(Head::Aggregate { elements, .. }) => {
+            conditions.extend(elements.iter_mut().map(|e| &mut e.condition))
+        }
+        Some(Head::Disjunction(disjuncts) | Head::Comparison { disjuncts, .. }) => {
+            conditions.extend(disjuncts.iter_mut().map(|d| &mut d.condition))
+        }
+        Some(Head::Constraint) | None => {}
+    }
+    for condition in conditions {
+        let mut scope = Scope::new(constants);
+        for literal in condition.iter() {
+            scope.literal(literal);
+        }
+        let (_, ranges) = scope.solve(&bounds);
+        added |= !ranges.is_empty();
+        condition.extend(ranges);
+    }
+    added
+}
+
+/// What is known of a variable: integer bounds on either side.
+#[derive(Clone, Copy, Default)]
+struct Range {
+    lower: Option<i32>,
+    upper: Option<i32>,
+}
+
+type Bounds = BTreeMap<String, Range>;
+
+impl Range {
+    /// The bound that a term with `coefficient` reaches its largest value
+    /// at: the upper one for a positive coefficient.
+    fn largest(&self, coefficient: i64) -> Option<i32> {
+        if coefficient > 0 {
+            self.upper
+        } else {
+            self.lower
+        }
+    }
+
+    fn refine_lower(&mut self, value: i32) -> bool {
+        let narrower = self.lower.is_none_or(|lower| value > lower);
+        if narrower {
+            self.lower = Some(value);
+        }
+        narrower
+    }
+
+    fn refine_upper(&mut self, value: i32) -> bool {
+        let narrower = self.upper.is_none_or(|upper| value < upper);
+        if narrower {
+            self.upper = Some(value);
+        }
+        narrower
+    }
+
+    fn refine(&mut self, other: Range) {
+        if let Some(lower) = other.lower {
+            self.refine_lower(lower);
+        }
+        if let Some(upper) = other.upper {
+            self.refine_upper(upper);
+        }
+    }
+
+    fn bounded(&self) -> Option<(i32, i32)> {
+        Some((self.lower?, self.upper?))
+    }
+
+    /// Whether this range is worth a literal beside `known`, what fixes
+    /// the variable already: bounded, and narrower on some side.
+    fn improves(&self, known: Option<&Range>) -> bool {
+        let Some((lower, upper)) = self.bounded() else {
+            return false;
+        };
+        match known.map(Range::bounded) {
+            None => true,
+            Some(None) => false,
+            Some(Some((known_lower, known_upper))) => known_lower < lower || upper < known_upper,
+        }
+    }
+}
+
+/// `Σ cᵢ·xᵢ + constant`, the coefficients by variable in order of first
+/// occurrence.
+#[derive(Clone, Default)]
+struct Linear {
+    terms: Vec<(String, i64)>,
+    constant: i64,
+}
+
+impl Linear {
+    fn add(&mut self, name: &str, coefficient: i64) -> Option<()> {
+        match self.terms.iter_mut().find(|(n, _)| n == name) {
+            Some((_, c)) => *c = c.checked_add(coefficient)?,
+            None => self.terms.push((name.to_owned(), coefficient)),
+        }
+        Some(())
+    }
+
+    /// `self + factor·other`.
+    fn plus(mut self, factor: i64, other: &Linear) -> Option<Linear> {
+        for (name, coefficient) in &other.terms {
+            self.add(name, factor.checked_mul(*coefficient)?)?;
+        }
+        self.constant = self
+            .constant
+            .checked_add(factor.checked_mul(other.constant)?)?;
+        Some(self)
+    }
+
+    fn scaled(self, factor: i64) -> Option<Linear> {
+        Linear::default().plus(factor, &self)
+    }
+
+    fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+}
+
+/// `Σ cᵢ·xᵢ >= bound`, sorted by variable, without zero coefficients.
+struct Inequality {
+    terms: Vec<(String, i64)>,
+    bound: i64,
+}
+
+/// The inequalities of one scope, and what fixes its variables already.
+struct Scope<'c> {
+    constants: Constants<'c>,
+    inequalities: Vec<Inequality>,
+    fixed: Bounds,
+}
+
+impl<'c> Scope<'c> {
+    fn new(constants: Constants<'c>) -> Self {
+        Scope {
+            constants,
+            inequalities: Vec::new(),
+            fixed: Bounds::new(),
+        }
+    }
+
+    /// `term` as a linear term, if it is one: integers, constants with an
+    /// integer value and variables under `+`, `-` and multiplication by
+    /// an integer.
+    fn linear(&self, term: &Term) -> Option<Linear> {
+        Some(match &term.kind {
+            TermKind::Integer(n) => Linear {
+                terms: Vec::new(),
+                constant: (*n).into(),
+            },
+            TermKind::Constant(name) => Linear {
+                terms: Vec::new(),
+                constant: (self.constants)(name)?.into(),
+            },
+            TermKind::Variable(name) => Linear {
+                terms: vec![(name.clone(), 1)],
+                constant: 0,
+            },
+            TermKind::Unary(UnaryOp::Minus, a) => self.linear(a)?.scaled(-1)?,
+            TermKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+                let factor = if *op == BinaryOp::Add { 1 } else { -1 };
+                self.linear(a)?.plus(factor, &self.linear(b)?)?
+            }
+            TermKind::Binary(BinaryOp::Mul, a, b) => {
+                let (a, b) = (self.linear(a)?, self.linear(b)?);
+                match (a.as_constant(), b.as_constant()) {
+                    (Some(factor), _) => b.scaled(factor)?,
+                    (_, Some(factor)) => a.scaled(factor)?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// Adds `linear >= 0`; when `fixing` and it bounds one variable alone
+    /// (`X - 5 >= 0` of `X = 5`), that variable counts as fixed there.
+    fn at_least_zero(&mut self, linear: Linear, fixing: bool) {
+        let Some(bound) = linear.constant.checked_neg() else {
+            return;
+        };
+        let mut terms: Vec<(String, i64)> =
+            linear.terms.into_iter().filter(|&(_, c)| c != 0).collect();
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        if let ([(name, coefficient)], true) = (&terms[..], fixing) {
+            let fixed = self.fixed.entry(name.clone()).or_default();
+            match coefficient {
+                1 => {
+                    fixed.refine_lower(clamp(bound.into()));
+                }
+                -1 => {
+                    fixed.refine_upper(clamp(-i128::from(bound)));
+                }
+                _ => {}
+            }
+        }
+        self.inequalities.push(Inequality { terms, bound });
+    }
+
+    /// The inequalities of `lhs op rhs`.
+    fn comparison(&mut self, lhs: &Term, op: CmpOp, rhs: &Term) {
+        if op == CmpOp::Ne {
+            return;
+        }
+        let (Some(left), Some(right)) = (self.linear(lhs), self.linear(rhs)) else {
+            return;
+        };
+        let one = Linear {
+            terms: Vec::new(),
+            constant: 1,
+        };
+        let difference = |a: Linear, b: &Linear| a.plus(-1, b);
+        let inequalities = match op {
+            CmpOp::Eq => {
+                let fixing =
+                    matches!(lhs.kind, TermKind::Variable(_)) && right.as_constant().is_some();
+                let both = difference(right.clone(), &left).zip(difference(left, &right));
+                if let Some((at_most, at_least)) = both {
+                    self.at_least_zero(at_most, fixing);
+                    self.at_least_zero(at_least, fixing);
+                }
+                return;
+            }
+            CmpOp::Lt => left.plus(1, &one).and_then(|left| difference(right, &left)),
+            CmpOp::Le => difference(right, &left),
+            CmpOp::Gt => right
+                .plus(1, &one)
+                .and_then(|right| difference(left, &right)),
+            CmpOp::Ge => difference(left, &right),
+            CmpOp::Ne => unreachable!("a disequality bounds nothing"),
+        };
+        if let Some(inequality) = inequalities {
+            self.at_least_zero(inequality, false);
+        }
+    }
+
+    /// The inequalities of a literal of the scope: a comparison (negated
+    /// under `not`), or a range `t = lo..hi`, which fixes `t`.
+    fn literal(&mut self, literal: &Literal) {
+        let Literal::Comparison {
+            naf, lhs, op, rhs, ..
+        } = literal
+        else {
+            return;
+        };
+        if *naf == Naf::Not {
+            return self.comparison(lhs, op.negate(), rhs);
+        }
+        let range = match (&lhs.kind, &rhs.kind) {
+            (_, TermKind::Interval(lo, hi)) if *op == CmpOp::Eq => Some((lhs, lo, hi)),
+            (TermKind::Interval(lo, hi), _) if *op == CmpOp::Eq => Some((rhs, lo, hi)),
+            _ => None,
+        };
+        let Some((value, lo, hi)) = range else {
+            return self.comparison(lhs, *op, rhs);
+        };
+        let Some(value) = self.linear(value) else {
+            return;
+        };
+        if let Some(below) = self.linear(hi).and_then(|hi| hi.plus(-1, &value)) {
+            self.at_least_zero(below, true);
+        }
+        if let Some(above) = self.linear(lo).and_then(|lo| value.clone().plus(-1, &lo)) {
+            self.at_least_zero(above, true);
+        }
+    }
+
+    /// Propagates bounds through the inequalities, from those of the
+    /// enclosing scope (`parent`), until none improves; returns the bounds
+    /// and the range literals the scope gets.
+    fn solve(mut self, parent: &Bounds) -> (Bounds, Vec<Literal>) {
+        let mut bounds = Bounds::new();
+        for (name, range) in parent {
+            self.fixed.entry(name.clone()).or_default().refine(*range);
+            bounds.entry(name.clone()).or_default().refine(*range);
+        }
+        let mut changed = true;
+        'propagate: while changed {
+            changed = false;
+            for inequality in &self.inequalities {
+                let mut slack = i128::from(inequality.bound);
+                let mut unbounded = 0;
+                for (name, coefficient) in &inequality.terms {
+                    let range = bounds.entry(name.clone()).or_default();
+                    match range.largest(*coefficient) {
+                        Some(bound) => slack -= i128::from(*coefficient) * i128::from(bound),
+                        None => unbounded += 1,
+                    }
+                }
+                if unbounded == 0 && slack > 0 {
+                    // Unsatisfiable: empty ranges.
+                    for inequality in &self.inequalities {
+                        for (name, _) in &inequality.terms {
+                            let empty = Range {
+                                lower: Some(1),
+                                upper: Some(0),
+                            };
+                            bounds.insert(name.clone(), empty);
+                        }
+                    }
+                    break 'propagate;
+                }
+                if unbounded <= 1 {
+                    for (name, coefficient) in &inequality.terms {
+                        let range = bounds.entry(name.clone()).or_default();
+                        changed |= tighten(range, *coefficient, slack, unbounded);
+                    }
+                }
+            }
+        }
+        let mut ranges: Vec<(&String, i32, i32)> = (bounds.iter())
+            .filter(|(name, range)| range.improves(self.fixed.get(*name)))
+            .map(|(name, range)| {
+                let (lower, upper) = range.bounded().expect("an improving range is bounded");
+                (name, lower, upper)
+            })
+            .collect();
+        // Narrowest first: the grounder takes an interval only when
+        // nothing else binds, the first of equals first, so that in `S =
+        // 7*X+7*Y, 0 <= X <= 1, 0 <= Y <= 1` (`S` in 0..14) it binds `X`
+        // and `Y` by their ranges and then `S` by the assignment.
+        ranges.sort_by_key(|&(_, lower, upper)| i64::from(upper) - i64::from(lower));
+        let ranges = (ranges.into_iter())
+            .map(|(name, lower, upper)| range_literal(name, lower, upper))
+            .collect();
+        (bounds, ranges)
+    }
+}
+
+/// Narrows the range of a variable with `coefficient` in an inequality
+/// whose other terms leave `slack` (its own largest value included when
+/// none is `unbounded`); whether it narrowed.
+fn tighten(range: &mut Range, coefficient: i64, mut slack: i128, unbounded: usize) -> bool {
+    let own = range.largest(coefficient);
+    match (unbounded, own) {
+        (0, Some(bound)) => slack += i128::from(coefficient) * i128::from(bound),
+        (0, None) => unreachable!("no term is unbounded"),
+        (1, None) => {}
+        _ => return false,
+    }
+    let positive = coefficient > 0;
+    let value = clamp(divide(positive, slack, coefficient.into()));
+    if positive {
+        range.refine_lower(value)
+    } else {
+        range.refine_upper(value)
+    }
+}
+
+/// `n / m` as clingo rounds it for a bound: toward zero, and one further
+/// from it when inexact with signs that differ (down for a `positive`
+/// coefficient, up otherwise). Not always the tightest integer bound, but
+/// a sound one.
+fn divide(positive: bool, n: i128, m: i128) -> i128 {
+    if n == i128::MIN && m == -1 {
+        return i128::MAX;
+    }
+    let (quotient, remainder) = (n / m, n % m);
+    let inexact = remainder != 0 && (n < 0) != (m < 0);
+    match (inexact, positive) {
+        (true, true) => quotient - 1,
+        (true, false) => quotient + 1,
+        (false, _) => quotient,
+    }
+}
+
+fn clamp(value: i128) -> i32 {
+    value.clamp(i32::MIN.into(), i32::MAX.into()) as i32
+}
+
+/// The literal `name = lower..upper`.
+fn range_literal(name: &str, lower: i32, upper: i32) -> Literal {
+    let span = Default::default();
+    let term = |kind| Term { kind, span };
+    let interval = TermKind::Interval(
+        Box::new(term(TermKind::Integer(lower))),
+        Box::new(term(TermKind::Integer(upper))),
+    );
+    Literal::Comparison {
+        naf: Naf::Positive,
+        lhs: term(TermKind::Variable(name.to_owned())),
+        op: CmpOp::Eq,
+        rhs: term(interval),
+        span,
+    }
+}
