@@ -96,6 +96,12 @@ fn term_depth(term: &Term) -> usize {
 /// parsed are returned even when others failed. Consecutive facts that
 /// [`Facts`](crate::syntax::ast::Facts) can hold are one [`StatementKind::Facts`].
 pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnostic>) {
+    if let Some(header) = aspif_header(source) {
+        let message = "aspif input (clingo's ground intermediate format, a file that starts \
+                       with `asp <version>`) is not supported by asp2sat yet";
+        let span = Span::new(file, 0, header.len());
+        return (Vec::new(), vec![Diagnostic::error(span, message)]);
+    }
     let mut parser = Parser::new(source, file);
     let mut diagnostics = Vec::new();
     let mut statements = Vec::new();
@@ -131,6 +137,16 @@ pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnos
     all.append(&mut diagnostics);
     all.sort_by_key(|d| d.span.start);
     (statements, all)
+}
+
+/// The first line of an aspif file: clingo 5.6 reads a file that starts
+/// with `asp`, a space and a digit as aspif.
+fn aspif_header(source: &str) -> Option<&str> {
+    let version = source.strip_prefix("asp ")?;
+    if !version.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    source.lines().next()
 }
 
 /// Parses a single term (used for `-c name=value`).
@@ -3364,6 +3380,153 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "a | not b :- c. not a. not not a; b. a; not not b : c, d; not #false.",
             "a | not b :- c. not a. not not a | b. a | not not b:c,d | not #false.",
         );
+    }
+
+    /// clingo 5.6's chains of relations, in every place a comparison
+    /// stands, as clingo rewrites them (its tests `rewrite-comparisons`).
+    #[test]
+    fn comparison_chains_in_bodies_and_conditions() {
+        // The conjunction of the comparisons of adjacent terms; `=` binds
+        // as in a comparison of its own.
+        check("q :- p(X), 1 <= X < 0x10.", "q :- p(X), 1<=X, X<16.");
+        check(
+            "q(X) :- p(Y), 0 < X = Y + 1 <= 3.",
+            "q(X) :- p(Y), 0<X, X=(Y+1), (Y+1)<=3.",
+        );
+        check("q :- not not 1 < X <= 3, p(X).", "q :- 1<X, X<=3, p(X).");
+        check("q :- 1 != 2 == 2 <> 3 := 3.", "q :- 1!=2, 2=2, 2!=3, 3=3.");
+        // `not` before a chain: one of the comparisons fails.
+        check(
+            "q :- p(X), not 1 < X < 3.",
+            "q :- p(X), #count{:1>=X;:X>=3}>=1.",
+        );
+        check(
+            "q :- p(X), not 1 < X <= 2 != 3.",
+            "q :- p(X), #count{:1>=X;:X>2;:2=3}>=1.",
+        );
+        // A condition with a negated chain: the element once per comparison.
+        check(
+            "q :- #count{ X : p(X), 1 < X < 3 } > 0.",
+            "q :- #count{X:p(X),1<X,X<3}>0.",
+        );
+        check(
+            "q :- #count{ X : p(X), not 1 < X < 3, r(X) } > 0.",
+            "q :- #count{X:p(X),1>=X,r(X);X:p(X),X>=3,r(X)}>0.",
+        );
+        check(
+            "q :- #sum{ X : p(X), not 1 < X < 3 : not 4 < X < 6 } > 0.",
+            "q :- #sum{X:p(X),1>=X,4>=X;X:p(X),1>=X,X>=6;X:p(X),X>=3,4>=X;X:p(X),X>=3,X>=6}>0.",
+        );
+        check(
+            "q :- r(X) : p(X), not 1 < X < 3.",
+            "q :- [r(X):p(X),1>=X], [r(X):p(X),X>=3].",
+        );
+        check(
+            "{ r(X) : p(X), not 1 < X < 3 }.",
+            "choice[]{r(X):p(X),1>=X; r(X):p(X),X>=3}.",
+        );
+        check(
+            "r(X) : p(X), not 1 < X < 3 ; s.",
+            "r(X):p(X),1>=X | r(X):p(X),X>=3 | s.",
+        );
+        check(
+            "#count{ X : r(X) : p(X), not 1 < X < 3 } = 1.",
+            "head#count{X:r(X),p(X),1>=X;X:r(X),p(X),X>=3}=1.",
+        );
+        check(
+            "#minimize{ X@2 : p(X), not 1 < X < 3 }.",
+            "#minimize{X@2 : p(X), 1>=X; X@2 : p(X), X>=3}.",
+        );
+        check(
+            ":~ p(X), not 1 < X < 3. [X]",
+            "#minimize{X : p(X), #count{:1>=X;:X>=3}>=1}.",
+        );
+        check(
+            "#show X : p(X), 1 < X < 3. #external e(X) : p(X), not 1 < X < 3.",
+            "#show X : p(X), 1<X, X<3. #external e(X) : p(X), #count{:1>=X;:X>=3}>=1.",
+        );
+        // The literal of a conditional literal: each comparison under the
+        // condition; negated, no instance of the condition has them all.
+        check("q :- 1 < X < 3 : p(X).", "q :- [1<X:p(X)], [X<3:p(X)].");
+        check("q :- not 1 < X < 3 : p(X).", "q :- [#false:p(X),1<X,X<3].");
+        // A literal set counts each ground instance of a chain once, under
+        // a tuple of its own: its place in the set and its terms.
+        check(
+            "q :- { a; X < Y < 3 : p(X,Y) } = 1.",
+            "q :- #count{#lit:a;1,X,Y,3:X<Y,Y<3,p(X,Y)}=1.",
+        );
+        check(
+            "q :- { not X < 2 < 3 : p(X) } = 1.",
+            "q :- #count{0,X,2,3:X>=2,p(X);0,X,2,3:2>=3,p(X)}=1.",
+        );
+        // A single comparison is read as before.
+        check(
+            "q :- not X < 3, p(X), { X > 1 : p(X) } = 1.",
+            "q :- not X<3, p(X), #count{#lit:X>1,p(X)}=1.",
+        );
+    }
+
+    #[test]
+    fn comparisons_in_heads() {
+        // One relation stays in the head; a chain moves into the body
+        // negated: the rest of the head holds when it fails.
+        check("X < 3 :- p(X).", "X<3 :- p(X).");
+        check("1 < X < 3 :- p(X).", ":- p(X), #count{:1>=X;:X>=3}>=1.");
+        check(
+            "a ; 1 < X < 3 | b :- p(X).",
+            "a | b :- p(X), #count{:1>=X;:X>=3}>=1.",
+        );
+        check("not 1 < X < 3 :- p(X).", ":- p(X), 1<X, X<3.");
+        check("a ; not X < 3 :- p(X).", "a :- p(X), X<3.");
+        check(
+            "not not 1 < X < 3 :- p(X).",
+            ":- p(X), #count{:1>=X;:X>=3}>=1.",
+        );
+        check("X = Y ; 1 < 2 < 3.", "X=Y :- #count{:1>=2;:2>=3}>=1.");
+        // Under a condition without variables: a conditional literal.
+        check("a ; X < 3 : q :- p(X).", "a :- p(X), [not X<3:q].");
+        check("a ; not X < 3 : q :- p(X).", "a :- p(X), [X<3:q].");
+        check(
+            "not 1<2<3:b | not 4<5<6:c :- q.",
+            ":- q, [1<2:b], [2<3:b], [4<5:c], [5<6:c].",
+        );
+        check("1<2<3:b | a :- q.", "a :- q, [#false:b,1<2,2<3].");
+        // Under a condition over variables, clingo keeps one instance.
+        check(
+            "X < 3 : p(X) ; a. b ; not 1 < X < 2 : p(X,Y) :- q.",
+            "
+            error 0..12: a comparison in a disjunction under a condition over variables is not supported: clingo's answer depends on the order of the condition's instances
+            error 22..44: a comparison in a disjunction under a condition over variables is not supported: clingo's answer depends on the order of the condition's instances
+            ",
+        );
+        // A comparison among a choice's elements, or a head aggregate's:
+        // `not #false` under it, counted with its own tuple.
+        check(
+            "{ a; 1 < 2 < 3 : b } >= 1 :- q.",
+            "head#count{#lit:a;1,1,2,3:not #false,1<2,2<3,b}>=1 :- q.",
+        );
+        check(
+            "{ not 1 < (2;3) < 4 } :- q.",
+            "head#count{0,1,pool[2;3],4:not #false,1>=pool[2;3];0,1,pool[2;3],4:not #false,pool[2;3]>=4} :- q.",
+        );
+        check(
+            "{ X > 1 : p(X) } = 1.",
+            "head#count{0,X,1:not #false,X>1,p(X)}=1.",
+        );
+        check(
+            "#count{ 1 : 1 < 2 : p ; 2 : not 1 < 2 < 3 : p } >= 1 :- q.",
+            "head#count{1:not #false,1<2,p;2:not #false,1>=2,p;2:not #false,2>=3,p}>=1 :- q.",
+        );
+    }
+
+    #[test]
+    fn aspif_input_is_refused() {
+        check(
+            "asp 1 0 0\n1 0 1 1 0 0\n0\n",
+            "error 0..9: aspif input (clingo's ground intermediate format, a file that starts with `asp <version>`) is not supported by asp2sat yet",
+        );
+        // `asp` is a constant otherwise.
+        check("asp. asp(1). asp :- a.", "asp. asp(1). asp :- a.");
     }
 
     #[test]
