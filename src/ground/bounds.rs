@@ -473,3 +473,158 @@ fn range_literal(name: &str, lower: i32, upper: i32) -> Literal {
         span,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::FileId;
+    use crate::syntax::parse_program;
+
+    /// The ranges of each scope of the program's one statement, as
+    /// `scope: X=lo..hi ..`, `-` when none are added.
+    fn ranges(program: &str) -> String {
+        let (statements, errors) = parse_program(program, FileId(0));
+        assert!(errors.is_empty(), "{errors:?}");
+        let constants = |name: &str| (name == "n").then_some(4);
+        let Some(kind) = with_ranges(&statements[0].kind, &constants) else {
+            return "-".to_owned();
+        };
+        let show = |literals: &mut dyn Iterator<Item = &Literal>| -> String {
+            let shown: Vec<String> = literals
+                .filter_map(|literal| match literal {
+                    Literal::Comparison { lhs, rhs, .. } if lhs.span == Default::default() => {
+                        let (TermKind::Variable(name), TermKind::Interval(lo, hi)) =
+                            (&lhs.kind, &rhs.kind)
+                        else {
+                            unreachable!("a range is `X = lo..hi`")
+                        };
+                        let (TermKind::Integer(lo), TermKind::Integer(hi)) = (&lo.kind, &hi.kind)
+                        else {
+                            unreachable!("a range is between integers")
+                        };
+                        Some(format!("{name}={lo}..{hi}"))
+                    }
+                    _ => None,
+                })
+                .collect();
+            shown.join(" ")
+        };
+        let mut scopes = Vec::new();
+        let mut body_scopes = |body: &[BodyElement]| {
+            let literals = body.iter().filter_map(|e| match e {
+                BodyElement::Literal(literal) => Some(literal),
+                _ => None,
+            });
+            scopes.push(format!("body: {}", show(&mut literals.into_iter())));
+            for element in body {
+                match element {
+                    BodyElement::Aggregate(aggregate) => {
+                        for e in &aggregate.elements {
+                            scopes.push(format!("element: {}", show(&mut e.condition.iter())));
+                        }
+                    }
+                    BodyElement::Conditional { condition, .. } => {
+                        scopes.push(format!("element: {}", show(&mut condition.iter())));
+                    }
+                    _ => {}
+                }
+            }
+        };
+        match &kind {
+            StatementKind::Rule { head, body } => {
+                body_scopes(body);
+                if let Head::Choice { elements, .. } = head {
+                    for e in elements {
+                        scopes.push(format!("element: {}", show(&mut e.condition.iter())));
+                    }
+                }
+                if let Head::Disjunction(disjuncts) = head {
+                    for d in disjuncts.iter().filter(|d| !d.condition.is_empty()) {
+                        scopes.push(format!("element: {}", show(&mut d.condition.iter())));
+                    }
+                }
+            }
+            StatementKind::Optimize { elements, .. } => {
+                for e in elements {
+                    body_scopes(&e.condition);
+                }
+            }
+            StatementKind::ShowTerm { body, .. } => body_scopes(body),
+            _ => unreachable!("the tests' statements"),
+        }
+        scopes.join("; ")
+    }
+
+    #[test]
+    fn a_variable_between_two_bounds_gets_their_range() {
+        assert_eq!(ranges("q(X) :- 1 <= X <= 3."), "body: X=1..3");
+        assert_eq!(ranges("q(X) :- X >= 1, not X > n."), "body: X=1..4");
+        assert_eq!(ranges("q(X) :- 1 <= X+1 <= 3, p(X)."), "body: X=0..2");
+        // One side only, or no linear comparison: nothing.
+        assert_eq!(ranges("q(X) :- 1 <= X, p(X)."), "-");
+        assert_eq!(ranges("q(X) :- 1 <= X*X <= 4, X != 2, X < m."), "-");
+        // Bounds through other variables; `!=` bounds nothing.
+        assert_eq!(
+            ranges("q(X,Y) :- 1 <= X <= 3, X <= Y <= 4, Y != 2."),
+            "body: X=1..3 Y=1..4"
+        );
+        assert_eq!(
+            ranges("q(X,Y) :- X >= 2, Y - X >= 1, X + Y <= 100."),
+            "body: X=2..97 Y=3..98"
+        );
+        // `X = 5` and `X = 1..3` fix their variable: only a narrower range
+        // is added.
+        assert_eq!(ranges("q(X) :- X = 5, X < 10."), "-");
+        assert_eq!(ranges("q(X) :- X = 1..5, X < 3."), "body: X=1..2");
+        // clingo's test `bug`: X=1..2, Y=0, Z=X+3*Y.
+        assert_eq!(
+            ranges("q(Z) :- 1 <= X <= 2, 0 <= Y <= 0, Z = X + 3*Y."),
+            "body: Y=0..0 X=1..2 Z=1..2"
+        );
+        // A head's comparison holds negated in the body.
+        assert_eq!(ranges("X > 5 :- 1 <= X <= 10."), "body: X=1..5");
+    }
+
+    #[test]
+    fn bounds_are_clingos_in_128_bits_clamped_to_32() {
+        // clingo's test `iesolver`: the sum is bounded by 32 bits, so each
+        // variable to 0..1, and `S` gets the clamped range.
+        assert_eq!(
+            ranges(
+                "p(S) :- q(B), S<=B, 0<=X<=0x7FFFFFFF, 0<=Y<=0x7FFFFFFF, \
+                 S=0x7FFFFFFF*X+0x7FFFFFFF*Y."
+            ),
+            "body: X=0..1 Y=0..1 S=0..2147483647"
+        );
+        assert_eq!(
+            ranges("q :- p(X), -0x7FFFFFFF-1 <= X <= 0x7FFFFFFF."),
+            "body: X=-2147483648..2147483647"
+        );
+        // clingo's rounding: the lower bound of 2X >= 7 is 3, not 4.
+        assert_eq!(ranges("q(X) :- 2*X >= 7, X <= 5."), "body: X=3..5");
+        // Bounds that contradict each other: empty ranges.
+        assert_eq!(ranges("q(X) :- X < 3, X > 5."), "body: X=1..0");
+    }
+
+    #[test]
+    fn elements_have_scopes_of_their_own() {
+        assert_eq!(
+            ranges("q :- #count{ X : 1 <= X <= 3 } > 0."),
+            "body: ; element: X=1..3"
+        );
+        // The rule's ranges hold in its elements, which add only narrower
+        // ones.
+        assert_eq!(
+            ranges("q :- 1 <= Y <= 3, #count{ X : Y <= X <= 3; Y : Y < 2 } > 0."),
+            "body: Y=1..3; element: X=1..3; element: Y=1..1"
+        );
+        assert_eq!(
+            ranges("q :- r(X) : 1 <= X <= 3."),
+            "body: ; element: X=1..3"
+        );
+        assert_eq!(ranges("{ p(X) : 1 <= X <= 3 }."), "body: ; element: X=1..3");
+        assert_eq!(ranges("p(X) : 1 <= X <= 3."), "body: ; element: X=1..3");
+        assert_eq!(ranges("#minimize{ X : 1 <= X <= 3 }."), "body: X=1..3");
+        assert_eq!(ranges("#show X : 1 <= X <= 3."), "body: X=1..3");
+    }
+}
