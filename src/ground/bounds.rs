@@ -21,8 +21,7 @@ use crate::syntax::ast::{
     UnaryOp,
 };
 
-/// The integer value of a constant, if it has one (`#const n = 3.`, or a
-/// program part's parameter).
+/// The integer value of a constant, if it has one (`#const n = 3.`).
 pub type Constants<'c> = &'c dyn Fn(&str) -> Option<i32>;
 
 /// `kind` with the ranges its comparisons give, `None` when there are

@@ -230,10 +230,12 @@ pub fn ground_parts(
                     .map(|(p, &v)| (p.clone(), compiler.symbols.number(v)))
                     .collect();
                 let span = statement.span;
+                // A part's parameter is no constant there: clingo reads it
+                // as a variable that each step binds.
                 let integer_constant = |name: &str| {
-                    let param = compiler.params.iter().find(|(p, _)| p == name);
-                    let value = param.map(|&(_, v)| v).or_else(|| consts.get(name).copied());
-                    value.and_then(|v| compiler.symbols.as_number(v))
+                    let param = compiler.params.iter().any(|(p, _)| p == name);
+                    let value = consts.get(name).filter(|_| !param);
+                    value.and_then(|&v| compiler.symbols.as_number(v))
                 };
                 let ranged = bounds::with_ranges(&statement.kind, &integer_constant);
                 match ranged.as_ref().unwrap_or(&statement.kind) {
