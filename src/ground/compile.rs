@@ -1648,7 +1648,6 @@ fn is_defined(term: Term, span: Span) -> Literal {
     }
 }
 
-/// The head of a rule with the one unconditional literal `naf atom`.
 /// `naf a` as a body literal. In a head, `#true` and `#false` are atoms
 /// of those names (`a | not #true`), and so is the `not #false` that
 /// stands for a comparison in a head aggregate: they are truth values.
@@ -1666,6 +1665,7 @@ fn atom_literal(naf: Naf, atom: &Atom) -> Literal {
     }
 }
 
+/// The head of a rule with the one unconditional literal `naf atom`.
 fn literal_head(naf: Naf, atom: Atom, span: Span) -> Head {
     Head::Disjunction(vec![ast::HeadLiteral {
         naf,

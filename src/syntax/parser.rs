@@ -1192,9 +1192,9 @@ impl<'s> Parser<'s> {
     /// Reads a fact that [`Facts`](crate::syntax::ast::Facts) holds straight
     /// into `facts`, without its AST: `p(1,-2,a,"s",f(b)).` or `-p.`, the
     /// `.` right after the atom. Anything else (tuples, operators, pools,
-    /// `p()`, deep nesting) leaves the position
-    /// and `facts` as they were, for [`Self::statement`], which reads such
-    /// a fact to the same entry of `facts`.
+    /// `p()`, deep nesting) leaves the position and `facts` as they were,
+    /// for [`Self::statement`], which reads such a fact to the same entry
+    /// of `facts`.
     fn plain_fact(&mut self, facts: &mut FactsBuilder) -> bool {
         let (start, mark) = (self.pos, facts.mark());
         if self.plain_fact_tokens(facts, mark).is_some() {
@@ -1715,7 +1715,7 @@ impl<'s> Parser<'s> {
     // --- heads ------------------------------------------------------------
 
     /// A rule's head, and the body elements that its comparisons stand for
-    /// (see [`Self::head_comparison`]).
+    /// (see [`head_comparison`]).
     fn head(&mut self) -> PResult<(Head, Vec<BodyElement>)> {
         let start = self.tok().start;
         let alone = |head: PResult<Head>| head.map(|head| (head, Vec::new()));
@@ -2043,6 +2043,7 @@ impl<'s> Parser<'s> {
 
     /// `{ elements }` and an optional right guard; `start` is the head's
     /// first token (a left guard may precede the brace).
+    ///
     /// A choice with a comparison among its elements (`{ a; X < 3 : p(X) }
     /// >= 1`) is the head aggregate counting them all, each comparison as a
     /// [`comparison_element`] with its own tuple ([`comparison_tuple`]).
