@@ -27,15 +27,7 @@ pub type Constants<'c> = &'c dyn Fn(&str) -> Option<i32>;
 /// `kind` with the ranges its comparisons give, `None` when there are
 /// none to add (or it is not a statement with a body that is ground).
 pub fn with_ranges(kind: &StatementKind, constants: Constants<'_>) -> Option<StatementKind> {
-    if !matches!(
-        kind,
-        StatementKind::Rule { .. }
-            | StatementKind::ShowTerm { .. }
-            | StatementKind::Optimize { .. }
-            | StatementKind::External { .. }
-            | StatementKind::Edge { .. }
-            | StatementKind::Project(ProjectTarget::Atom { .. })
-    ) {
+    if !has_comparison(kind) {
         return None;
     }
     let mut kind = kind.clone();
@@ -48,9 +40,51 @@ pub fn with_ranges(kind: &StatementKind, constants: Constants<'_>) -> Option<Sta
         StatementKind::Optimize { elements, .. } => (elements.iter_mut())
             .map(|element| rule(None, &mut element.condition, constants))
             .fold(false, |a, b| a | b),
-        _ => unreachable!("kinds without a body were left out"),
+        _ => unreachable!("has_comparison leaves other kinds out"),
     };
     added.then_some(kind)
+}
+
+/// Whether a comparison occurs in a statement with a body that is ground:
+/// only a statement with one can get a range (and is worth copying).
+fn has_comparison(kind: &StatementKind) -> bool {
+    let in_condition = |condition: &[Literal]| {
+        (condition.iter()).any(|literal| matches!(literal, Literal::Comparison { .. }))
+    };
+    let in_body = |body: &[BodyElement]| {
+        body.iter().any(|element| match element {
+            BodyElement::Literal(literal) => in_condition(std::slice::from_ref(literal)),
+            BodyElement::Aggregate(aggregate) => {
+                (aggregate.elements.iter()).any(|e| in_condition(&e.condition))
+            }
+            BodyElement::Conditional { condition, .. } => in_condition(condition),
+            BodyElement::Unsupported { .. } => false,
+        })
+    };
+    match kind {
+        StatementKind::Rule { head, body } => {
+            in_body(body)
+                || match head {
+                    Head::Comparison { .. } => true,
+                    Head::Choice { elements, .. } => {
+                        elements.iter().any(|e| in_condition(&e.condition))
+                    }
+                    Head::Aggregate { elements, .. } => {
+                        elements.iter().any(|e| in_condition(&e.condition))
+                    }
+                    Head::Disjunction(disjuncts) => {
+                        disjuncts.iter().any(|d| in_condition(&d.condition))
+                    }
+                    Head::Constraint => false,
+                }
+        }
+        StatementKind::ShowTerm { body, .. }
+        | StatementKind::External { body, .. }
+        | StatementKind::Edge { body, .. }
+        | StatementKind::Project(ProjectTarget::Atom { body, .. }) => in_body(body),
+        StatementKind::Optimize { elements, .. } => elements.iter().any(|e| in_body(&e.condition)),
+        _ => false,
+    }
 }
 
 /// Adds the ranges of a rule's scope to its body, and those of each

@@ -925,13 +925,19 @@ fn literal_has_variable(literal: &Literal) -> bool {
     false
 }
 
-/// Each alternative of `first` followed by each of `then`.
-fn product(first: &Alternatives, then: &Alternatives) -> Alternatives {
+/// Each alternative of `first` followed by each of `then` (extended in
+/// place when `then` has one, as it has but for a negated chain).
+fn product(first: Alternatives, then: &Alternatives) -> Alternatives {
+    if let [only] = &then[..] {
+        return (first.into_iter())
+            .map(|mut alternative| {
+                alternative.extend_from_slice(only);
+                alternative
+            })
+            .collect();
+    }
     (first.iter())
-        .flat_map(|a| {
-            then.iter()
-                .map(move |b| a.iter().chain(b).cloned().collect())
-        })
+        .flat_map(|a| then.iter().map(move |b| [&a[..], b].concat()))
         .collect()
 }
 
@@ -1935,7 +1941,7 @@ impl<'s> Parser<'s> {
                 let chain = parser.chain(naf, literal_start, term)?;
                 let (conditions, end) = parser.optional_condition(chain.span.end)?;
                 let span = parser.span(start, end);
-                let conditions = product(&chain.read().alternatives(), &conditions);
+                let conditions = product(chain.read().alternatives(), &conditions);
                 return Ok((conditions.into_iter())
                     .map(|condition| comparison_element(terms.clone(), condition, span))
                     .collect());
@@ -2064,7 +2070,7 @@ impl<'s> Parser<'s> {
                     conditional = conditions.iter().any(|c| !c.is_empty());
                     let span = self.span(element_start, end);
                     let tuple = comparison_tuple(index, chain.terms(), chain.span);
-                    let conditions = product(&chain.read().alternatives(), &conditions);
+                    let conditions = product(chain.read().alternatives(), &conditions);
                     comparisons.extend(
                         (conditions.into_iter())
                             .map(|condition| comparison_element(tuple.clone(), condition, span)),
@@ -2152,7 +2158,7 @@ impl<'s> Parser<'s> {
             return Ok(alternatives);
         }
         loop {
-            alternatives = product(&alternatives, &self.literal()?.alternatives());
+            alternatives = product(alternatives, &self.literal()?.alternatives());
             if !matches!(self.peek(), K::Comma | K::Colon) {
                 return Ok(alternatives);
             }
@@ -2428,7 +2434,7 @@ impl<'s> Parser<'s> {
             let (conditions, end) = self.optional_condition(self.prev_end() as u32)?;
             let conditional = conditions.iter().any(|c| !c.is_empty());
             let span = self.span(start, end);
-            let conditions = product(&read.alternatives(), &conditions);
+            let conditions = product(read.alternatives(), &conditions);
             elements.extend(conditions.into_iter().map(|condition| AggregateElement {
                 terms: terms.clone(),
                 condition,
