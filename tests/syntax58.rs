@@ -44,6 +44,31 @@ const AGREED: &[(&str, &[&str])] = &[
         &[],
     ),
     ("p(1). p(a). q :- p(X), 0x80000000 <= X <= 0x7FFFFFFF.", &[]),
+    // A pool or an interval between two relations is one value in both
+    // comparisons; an anonymous variable one variable.
+    (
+        "q :- 1 < (0;5) < 3. r :- 1 < (0..5) < 1. s :- not 1 < (2;0) < 3.",
+        &[],
+    ),
+    ("q :- 1 < _ < 3.", &[]),
+    (
+        "q(X) :- 0 < X = (1;2;7) < 5. r(X) :- X = (1;2) < (2;3).",
+        &[],
+    ),
+    (
+        "p(1..3). q(X) :- p(X), X < (0;5) < 3, not X < (1..4) < 2.",
+        &[],
+    ),
+    ("p(1..2). q :- #count{ X : p(X), 1 < (X;5) < 3 } = 1.", &[]),
+    (
+        "q :- 1 < (0;2) < 3 : r. s :- not 1 < (0;5) < 3 : r. t :- 1 < (0;5) < 3 : r. r.",
+        &[],
+    ),
+    ("q :- { 1 < (0;2;5) < 3 ; 0 < (1..2) < 3 } = 3.", &[]),
+    ("{ 1 < (0;2) < 3 } = 1.", &[]),
+    ("1 < (0;2) < 3 :- q. q.", &[]),
+    ("a ; 1 < (2;0) < 3 :- q. q.", &[]),
+    ("q :- 1 < (X;2) < 3.", &[]),
     // In conditions: of aggregates, conditional literals, choices,
     // head aggregates, disjunctions, optimization.
     (
@@ -169,6 +194,12 @@ const REFUSED: &[(&str, &str)] = &[
     (
         "p(1..4). X >= 3 : p(X) ; a.",
         "1:10-23: error: a comparison in a disjunction under a condition over variables",
+    ),
+    // A pool between relations in a conditional literal: clingo expands it
+    // once per instance of the condition.
+    (
+        "p(1..2). q :- 1 < (X;5) < 3 : p(X).",
+        "1:15-35: error: a chain of comparisons with a pool or an interval between its relations",
     ),
     (
         "asp 1 0 0\n1 0 1 1 0 0\n4 1 a 1 1\n0\n",

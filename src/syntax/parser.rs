@@ -705,6 +705,12 @@ struct Chain {
     naf: Naf,
     first: Term,
     links: Vec<(CmpOp, Term)>,
+    /// `V = t` for each middle term `t` that stands for several values (a
+    /// pool or an interval), which the chain has as a made-up variable
+    /// `V`: `1 < (2;5) < 3` is `V = (2;5), 1 < V, V < 3`, where both
+    /// comparisons see one value of the pool, as clingo expands the pool
+    /// before it splits the chain. They stand beside the comparisons.
+    bindings: Vec<Literal>,
     span: Span,
 }
 
@@ -748,7 +754,7 @@ impl Chain {
     }
 
     /// The chain as read in a body or condition: one relation is a plain
-    /// [`Literal::Comparison`].
+    /// [`Literal::Comparison`] (it has no middle term to bind).
     fn read(mut self) -> Read {
         if self.links.len() > 1 {
             return Read::Chain(self);
@@ -782,9 +788,11 @@ impl Read {
     fn alternatives(self) -> Alternatives {
         match self {
             Read::Literal(literal) => vec![vec![literal]],
-            Read::Chain(chain) if chain.holds() => vec![chain.comparisons(false)],
+            Read::Chain(chain) if chain.holds() => {
+                vec![[chain.bindings.clone(), chain.comparisons(false)].concat()]
+            }
             Read::Chain(chain) => (chain.comparisons(true).into_iter())
-                .map(|failing| vec![failing])
+                .map(|failing| [&chain.bindings[..], &[failing]].concat())
                 .collect(),
         }
     }
@@ -796,12 +804,13 @@ impl Read {
     fn into_body(self, body: &mut Vec<BodyElement>) {
         let chain = match self {
             Read::Literal(literal) => return body.push(BodyElement::Literal(literal)),
-            Read::Chain(chain) if chain.holds() => {
-                let comparisons = chain.comparisons(false).into_iter();
-                return body.extend(comparisons.map(BodyElement::Literal));
-            }
             Read::Chain(chain) => chain,
         };
+        body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
+        if chain.holds() {
+            let comparisons = chain.comparisons(false).into_iter();
+            return body.extend(comparisons.map(BodyElement::Literal));
+        }
         let elements = (chain.comparisons(true).into_iter())
             .map(|failing| AggregateElement {
                 terms: Vec::new(),
@@ -826,32 +835,56 @@ impl Read {
         }));
     }
 
-    /// The body's conditional literals `self : condition`: one per
-    /// comparison of a chain (each must hold under the condition), or, for
-    /// a negated chain, `#false : condition, comparisons` (no instance of
-    /// the condition may have them all hold).
-    fn conditionals(&self, condition: Vec<Literal>, span: Span) -> Vec<BodyElement> {
+    /// Adds the body's conditional literals `self : c` for each alternative
+    /// `c` of `conditions` to `body`: one per comparison of a chain (each
+    /// must hold under the condition), or, for a negated chain, `#false :
+    /// c, comparisons` (no instance of the condition may have them all
+    /// hold). A chain's bindings join the body, so that its pools expand
+    /// into copies of the rule, as in clingo; under a condition over
+    /// variables clingo expands them once per instance of it instead, which
+    /// is refused (at `span`).
+    fn conditionals(
+        &self,
+        conditions: Alternatives,
+        span: Span,
+        body: &mut Vec<BodyElement>,
+    ) -> PResult<()> {
+        if let Read::Chain(chain) = self
+            && !chain.bindings.is_empty()
+        {
+            if conditions.iter().flatten().any(literal_has_variable) {
+                return Err(Fail(Some(Diagnostic::error(
+                    span,
+                    "a chain of comparisons with a pool or an interval between its relations, \
+                     under a condition over variables, is not supported",
+                ))));
+            }
+            body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
+        }
         let conditional = |literal, condition| BodyElement::Conditional {
             literal,
             condition,
             span,
         };
-        match self {
-            Read::Literal(literal) => vec![conditional(literal.clone(), condition)],
-            Read::Chain(chain) if chain.holds() => (chain.comparisons(false).into_iter())
-                .map(|comparison| conditional(comparison, condition.clone()))
-                .collect(),
-            Read::Chain(chain) => {
-                let falsity = Literal::Boolean {
-                    naf: Naf::Positive,
-                    value: false,
-                    span: chain.span,
-                };
-                let mut condition = condition;
-                condition.extend(chain.comparisons(false));
-                vec![conditional(falsity, condition)]
+        for condition in conditions {
+            match self {
+                Read::Literal(literal) => body.push(conditional(literal.clone(), condition)),
+                Read::Chain(chain) if chain.holds() => body.extend(
+                    (chain.comparisons(false).into_iter())
+                        .map(|comparison| conditional(comparison, condition.clone())),
+                ),
+                Read::Chain(chain) => {
+                    let falsity = Literal::Boolean {
+                        naf: Naf::Positive,
+                        value: false,
+                        span: chain.span,
+                    };
+                    let condition = [condition, chain.comparisons(false)].concat();
+                    body.push(conditional(falsity, condition));
+                }
             }
         }
+        Ok(())
     }
 }
 
@@ -898,22 +931,28 @@ fn head_comparison(
              supported: clingo's answer depends on the order of the condition's instances",
         ))));
     }
-    for condition in conditions {
-        body.extend(failing.conditionals(condition, span));
-    }
+    failing.conditionals(conditions, span, body)?;
     Ok(None)
 }
 
 /// Whether a variable (named or anonymous) occurs in `literal`.
 fn literal_has_variable(literal: &Literal) -> bool {
-    let mut pending: Vec<&Term> = match literal {
-        Literal::Atom { atom, .. } => vec![&atom.term],
-        Literal::Comparison { lhs, rhs, .. } => vec![lhs, rhs],
-        Literal::Boolean { .. } => Vec::new(),
-    };
+    let variable = |kind: &TermKind| matches!(kind, TermKind::Variable(_) | TermKind::Anonymous);
+    match literal {
+        Literal::Atom { atom, .. } => contains(&atom.term, variable),
+        Literal::Comparison { lhs, rhs, .. } => contains(lhs, variable) || contains(rhs, variable),
+        Literal::Boolean { .. } => false,
+    }
+}
+
+/// Whether `term` or a term inside it is of a `selected` kind.
+fn contains(term: &Term, selected: impl Fn(&TermKind) -> bool) -> bool {
+    let mut pending = vec![term];
     while let Some(term) = pending.pop() {
+        if selected(&term.kind) {
+            return true;
+        }
         match &term.kind {
-            TermKind::Variable(_) | TermKind::Anonymous => return true,
             TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
                 pending.extend(args)
             }
@@ -1007,6 +1046,8 @@ struct Parser<'s> {
     /// The index of the next token.
     pos: usize,
     depth: usize,
+    /// How many variables the parser has made up (see [`Parser::chain`]).
+    fresh: usize,
 }
 
 impl<'s> Parser<'s> {
@@ -1017,6 +1058,7 @@ impl<'s> Parser<'s> {
             lexer: RefCell::new(Lexer::new(src, file)),
             pos: 0,
             depth: 0,
+            fresh: 0,
         }
     }
 
@@ -2306,11 +2348,7 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         let conditions = self.condition()?;
-        let span = self.span(start, self.prev_end());
-        for condition in conditions {
-            body.extend(read.conditionals(condition, span));
-        }
-        Ok(())
+        read.conditionals(conditions, self.span(start, self.prev_end()), body)
     }
 
     /// A body aggregate at the current token, with its right guard:
@@ -2542,10 +2580,39 @@ impl<'s> Parser<'s> {
             self.bump();
             links.push((op, self.term()?));
         }
+        // A middle term that stands for several values is one value in both
+        // its comparisons: a made-up variable, bound to the term (an
+        // anonymous variable is one variable there).
+        let mut bindings = Vec::new();
+        let middle = links.len() - 1;
+        for (_, term) in &mut links[..middle] {
+            let several =
+                |kind: &TermKind| matches!(kind, TermKind::Pool(_) | TermKind::Interval(..));
+            if !matches!(term.kind, TermKind::Anonymous) && !contains(term, several) {
+                continue;
+            }
+            self.fresh += 1;
+            let made_up = Term {
+                kind: TermKind::Variable(format!("#chain{}", self.fresh)),
+                span: term.span,
+            };
+            let term = std::mem::replace(term, made_up.clone());
+            if !matches!(term.kind, TermKind::Anonymous) {
+                let span = term.span;
+                bindings.push(Literal::Comparison {
+                    naf: Naf::Positive,
+                    lhs: made_up,
+                    op: CmpOp::Eq,
+                    rhs: term,
+                    span,
+                });
+            }
+        }
         Ok(Chain {
             naf,
             first,
             links,
+            bindings,
             span: self.span(start, self.prev_end()),
         })
     }
@@ -3473,6 +3540,51 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
     }
 
+    /// A pool or an interval between two relations is one value in both
+    /// comparisons: a made-up variable bound to it, beside them, so that
+    /// the pool expands into copies of the rule or element as clingo
+    /// expands it before it splits the chain.
+    #[test]
+    fn comparison_chains_share_their_middle_terms() {
+        check(
+            "q :- 1 < (0;5) < 3.",
+            "q :- #chain1=pool[0;5], 1<#chain1, #chain1<3.",
+        );
+        check(
+            "q :- not 1 < 1..5 <= 2 < (3;4) != 7.",
+            "q :- #chain1=(1..5), #chain2=pool[3;4], \
+             #count{:1>=#chain1;:#chain1>2;:2>=#chain2;:#chain2=7}>=1.",
+        );
+        // An anonymous variable is one variable there, with no binding.
+        check("q :- 1 < _ < 3, 0 < _.", "q :- 1<#chain1, #chain1<3, 0<_.");
+        check(
+            "q :- #count{ X : p(X), not 1 < (X;5) < 3 } > 0.",
+            "q :- #count{X:p(X),#chain1=pool[X;5],1>=#chain1;X:p(X),#chain1=pool[X;5],#chain1>=3}>0.",
+        );
+        check(
+            "{ 1 < (0;2) < 3 } = 1.",
+            "head#count{0,1,#chain1,3:not #false,#chain1=pool[0;2],1<#chain1,#chain1<3}=1.",
+        );
+        check(
+            "1 < (0;2) < 3 :- q.",
+            ":- q, #chain1=pool[0;2], #count{:1>=#chain1;:#chain1>=3}>=1.",
+        );
+        // The literal of a conditional literal: the pool expands into copies
+        // of the rule, under a condition without variables.
+        check(
+            "h :- 1 < (2;3) < 4 : a.",
+            "h :- #chain1=pool[2;3], [1<#chain1:a], [#chain1<4:a].",
+        );
+        check(
+            "h :- not 1 < (2..3) < 4 : a.",
+            "h :- #chain1=(2..3), [#false:a,1<#chain1,#chain1<4].",
+        );
+        check(
+            "h :- 1 < (X;5) < 3 : p(X).",
+            "error 5..25: a chain of comparisons with a pool or an interval between its relations, under a condition over variables, is not supported",
+        );
+    }
+
     #[test]
     fn comparisons_in_heads() {
         // One relation stays in the head; a chain moves into the body
@@ -3514,7 +3626,8 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "{ not 1 < (2;3) < 4 } :- q.",
-            "head#count{0,1,pool[2;3],4:not #false,1>=pool[2;3];0,1,pool[2;3],4:not #false,pool[2;3]>=4} :- q.",
+            "head#count{0,1,#chain1,4:not #false,#chain1=pool[2;3],1>=#chain1;\
+             0,1,#chain1,4:not #false,#chain1=pool[2;3],#chain1>=4} :- q.",
         );
         check(
             "{ X > 1 : p(X) } = 1.",
