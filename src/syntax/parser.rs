@@ -705,11 +705,10 @@ struct Chain {
     naf: Naf,
     first: Term,
     links: Vec<(CmpOp, Term)>,
-    /// `V = t` for each middle term `t` that stands for several values (a
-    /// pool or an interval), which the chain has as a made-up variable
-    /// `V`: `1 < (2;5) < 3` is `V = (2;5), 1 < V, V < 3`, where both
-    /// comparisons see one value of the pool, as clingo expands the pool
-    /// before it splits the chain. They stand beside the comparisons.
+    /// `V = t` for each term `t` that stands for several values (a pool or
+    /// an interval), which the chain has as a made-up variable `V` (see
+    /// [`Parser::bind`]): `1 < (2;5) < 3` is `V = (2;5), 1 < V, V < 3`.
+    /// They stand beside the comparisons.
     bindings: Vec<Literal>,
     span: Span,
 }
@@ -753,10 +752,10 @@ impl Chain {
         std::iter::once(&self.first).chain(self.links.iter().map(|(_, term)| term))
     }
 
-    /// The chain as read in a body or condition: one relation is a plain
-    /// [`Literal::Comparison`] (it has no middle term to bind).
+    /// The chain as read in a body or condition: one relation without
+    /// bindings is a plain [`Literal::Comparison`].
     fn read(mut self) -> Read {
-        if self.links.len() > 1 {
+        if self.links.len() > 1 || !self.bindings.is_empty() {
             return Read::Chain(self);
         }
         let (op, rhs) = self.links.pop().expect("a comparison has a relation");
@@ -1046,7 +1045,7 @@ struct Parser<'s> {
     /// The index of the next token.
     pos: usize,
     depth: usize,
-    /// How many variables the parser has made up (see [`Parser::chain`]).
+    /// How many variables the parser has made up (see [`Parser::bind`]).
     fresh: usize,
 }
 
@@ -2107,7 +2106,8 @@ impl<'s> Parser<'s> {
                 let term = self.term()?;
                 let conditional;
                 if comparison(self.peek()).is_some() {
-                    let chain = self.chain(naf, element_start, term)?;
+                    let mut chain = self.chain(naf, element_start, term)?;
+                    self.bind_ends(&mut chain);
                     let (conditions, end) = self.optional_condition(chain.span.end)?;
                     conditional = conditions.iter().any(|c| !c.is_empty());
                     let span = self.span(element_start, end);
@@ -2438,7 +2438,7 @@ impl<'s> Parser<'s> {
                 return Ok(elements);
             }
             let start = self.tok().start;
-            let read = if weighted {
+            let mut read = if weighted {
                 // `a = 2` is an atom and its weight, not a comparison.
                 let naf = self.naf();
                 let first = self.pos;
@@ -2455,8 +2455,11 @@ impl<'s> Parser<'s> {
             // An atom or a comparison starts the element's condition, and
             // the grounder ends the tuple with it (a comparison counts once
             // per distinct ground comparison); a chain has its own tuple.
-            let (mut terms, literal_tuple) = match &read {
-                Read::Chain(chain) => (comparison_tuple(index, chain.terms(), chain.span), false),
+            let (mut terms, literal_tuple) = match &mut read {
+                Read::Chain(chain) => {
+                    self.bind_ends(chain);
+                    (comparison_tuple(index, chain.terms(), chain.span), false)
+                }
                 Read::Literal(_) => (Vec::new(), true),
             };
             if weighted {
@@ -2572,41 +2575,61 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Replaces a term of a chain that stands for several values (a pool,
+    /// an interval) by a made-up variable, and adds its binding `V = t` to
+    /// `bindings`, as clingo expands pools and intervals before it splits
+    /// the chain: a middle term is then one value in both its comparisons
+    /// (see [`Self::chain`]), and the first and last terms one value in the
+    /// chain's tuple ([`Self::bind_ends`]). An anonymous variable in the
+    /// `middle` is one variable there, with no binding.
+    fn bind(&mut self, term: &mut Term, middle: bool, bindings: &mut Vec<Literal>) {
+        let anonymous = matches!(term.kind, TermKind::Anonymous);
+        let several = |kind: &TermKind| matches!(kind, TermKind::Pool(_) | TermKind::Interval(..));
+        if !(anonymous && middle || contains(term, several)) {
+            return;
+        }
+        self.fresh += 1;
+        let made_up = Term {
+            kind: TermKind::Variable(format!("#chain{}", self.fresh)),
+            span: term.span,
+        };
+        let term = std::mem::replace(term, made_up.clone());
+        if !anonymous {
+            let span = term.span;
+            bindings.push(Literal::Comparison {
+                naf: Naf::Positive,
+                lhs: made_up,
+                op: CmpOp::Eq,
+                rhs: term,
+                span,
+            });
+        }
+    }
+
+    /// Binds the first and last terms of a chain that stand for several
+    /// values, for its tuple in a literal set or choice
+    /// ([`comparison_tuple`]): the grounder expands the pools of a tuple
+    /// apart from those of the element's condition.
+    fn bind_ends(&mut self, chain: &mut Chain) {
+        self.bind(&mut chain.first, false, &mut chain.bindings);
+        let (_, last) = chain.links.last_mut().expect("a chain has relations");
+        self.bind(last, false, &mut chain.bindings);
+    }
+
     /// The relations and terms after a comparison's first term, from
-    /// `start` (its `not`s included): `op1 t1 .. opn tn`.
+    /// `start` (its `not`s included): `op1 t1 .. opn tn`. A middle term
+    /// that stands for several values is one value in both its
+    /// comparisons ([`Self::bind`]).
     fn chain(&mut self, naf: Naf, start: usize, first: Term) -> PResult<Chain> {
         let mut links = Vec::new();
         while let Some(op) = comparison(self.peek()) {
             self.bump();
             links.push((op, self.term()?));
         }
-        // A middle term that stands for several values is one value in both
-        // its comparisons: a made-up variable, bound to the term (an
-        // anonymous variable is one variable there).
         let mut bindings = Vec::new();
         let middle = links.len() - 1;
         for (_, term) in &mut links[..middle] {
-            let several =
-                |kind: &TermKind| matches!(kind, TermKind::Pool(_) | TermKind::Interval(..));
-            if !matches!(term.kind, TermKind::Anonymous) && !contains(term, several) {
-                continue;
-            }
-            self.fresh += 1;
-            let made_up = Term {
-                kind: TermKind::Variable(format!("#chain{}", self.fresh)),
-                span: term.span,
-            };
-            let term = std::mem::replace(term, made_up.clone());
-            if !matches!(term.kind, TermKind::Anonymous) {
-                let span = term.span;
-                bindings.push(Literal::Comparison {
-                    naf: Naf::Positive,
-                    lhs: made_up,
-                    op: CmpOp::Eq,
-                    rhs: term,
-                    span,
-                });
-            }
+            self.bind(term, true, &mut bindings);
         }
         Ok(Chain {
             naf,
@@ -3564,6 +3587,14 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         check(
             "{ 1 < (0;2) < 3 } = 1.",
             "head#count{0,1,#chain1,3:not #false,#chain1=pool[0;2],1<#chain1,#chain1<3}=1.",
+        );
+        // In a literal set or choice, the first and last terms too: each
+        // is one value in the chain's tuple.
+        check(
+            "q :- { a; (1;2) < X < 3..4 : p(X) } = 1. { X > (1;2) }.",
+            "q :- #count{#lit:a;1,#chain1,X,#chain2:#chain1=pool[1;2],#chain2=(3..4),\
+             #chain1<X,X<#chain2,p(X)}=1.
+             head#count{0,X,#chain3:not #false,#chain3=pool[1;2],X>#chain3}.",
         );
         check(
             "1 < (0;2) < 3 :- q.",
