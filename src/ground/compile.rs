@@ -605,20 +605,7 @@ impl<'a> Compiler<'a> {
                         Naf::Not => Naf::NotNot,
                         _ => Naf::Not,
                     };
-                    let literal = match &disjunct.atom.term.kind {
-                        TermKind::Constant(name) if name == "#true" || name == "#false" => {
-                            Literal::Boolean {
-                                naf,
-                                value: name == "#true",
-                                span: disjunct.span,
-                            }
-                        }
-                        _ => Literal::Atom {
-                            naf,
-                            atom: disjunct.atom.clone(),
-                        },
-                    };
-                    moved.push(BodyElement::Literal(literal));
+                    moved.push(BodyElement::Literal(atom_literal(naf, &disjunct.atom)));
                 }
                 let head = if positive.is_empty() {
                     Head::Constraint
@@ -810,15 +797,8 @@ impl<'a> Compiler<'a> {
             }) if elements.iter().any(|e| e.naf != Naf::Positive) => {
                 let aggregate = Head::Aggregate {
                     function: AggregateFunction::Count,
-                    elements: (elements.iter())
-                        .map(|e| ast::HeadAggregateElement {
-                            terms: Vec::new(),
-                            naf: e.naf,
-                            atom: e.atom.clone(),
-                            condition: e.condition.clone(),
-                            literal_tuple: true,
-                            span: e.span,
-                        })
+                    elements: (elements.iter().cloned())
+                        .map(ast::HeadAggregateElement::from)
                         .collect(),
                     guards: guards.clone(),
                     span: *choice_span,
@@ -898,12 +878,9 @@ impl<'a> Compiler<'a> {
                     ast::AggregateElement {
                         terms,
                         literal_tuple,
-                        condition: std::iter::once(Literal::Atom {
-                            naf,
-                            atom: atom.clone(),
-                        })
-                        .chain(condition.iter().cloned())
-                        .collect(),
+                        condition: std::iter::once(atom_literal(naf, atom))
+                            .chain(condition.iter().cloned())
+                            .collect(),
                         span: element_span,
                     }
                 },
@@ -1787,6 +1764,23 @@ fn is_defined(term: Term, span: Span) -> Literal {
         op: CmpOp::Eq,
         rhs: term,
         span,
+    }
+}
+
+/// `naf a` as a body literal. In a head, `#true` and `#false` are atoms
+/// of those names (`a | not #true`), and so is the `not #false` that
+/// stands for a comparison in a head aggregate: they are truth values.
+fn atom_literal(naf: Naf, atom: &Atom) -> Literal {
+    match &atom.term.kind {
+        TermKind::Constant(name) if name == "#true" || name == "#false" => Literal::Boolean {
+            naf,
+            value: name == "#true",
+            span: atom.span,
+        },
+        _ => Literal::Atom {
+            naf,
+            atom: atom.clone(),
+        },
     }
 }
 

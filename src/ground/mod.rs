@@ -1,13 +1,16 @@
 //! Spanned AST to ground program.
 //!
 //! The stages, each in its own module:
-//! 1. [`compile`]: constants, pools, intervals and anonymous variables are
-//!    rewritten away, variables numbered, safety checked;
+//! 1. [`bounds`]: variables that comparisons confine to a range are bound
+//!    by it (clingo 5.6's safety); [`compile`]: constants, pools, intervals
+//!    and anonymous variables are rewritten away, variables numbered,
+//!    safety checked;
 //! 2. the predicate dependency graph is split into strongly connected
 //!    components ([`crate::graph`]);
 //! 3. [`instantiate`]: each component is grounded bottom-up, semi-naively;
 //! 4. [`simplify`]: facts are propagated and atoms renumbered densely.
 
+mod bounds;
 mod compile;
 mod eval;
 pub mod incremental;
@@ -227,7 +230,15 @@ pub fn ground_parts(
                     .map(|(p, &v)| (p.clone(), compiler.symbols.number(v)))
                     .collect();
                 let span = statement.span;
-                match &statement.kind {
+                // A part's parameter is no constant there: clingo reads it
+                // as a variable that each step binds.
+                let integer_constant = |name: &str| {
+                    let param = compiler.params.iter().any(|(p, _)| p == name);
+                    let value = consts.get(name).filter(|_| !param);
+                    value.and_then(|&v| compiler.symbols.as_number(v))
+                };
+                let ranged = bounds::with_ranges(&statement.kind, &integer_constant);
+                match ranged.as_ref().unwrap_or(&statement.kind) {
                     StatementKind::Rule { head, body } => compiler.rule(head, body, span),
                     StatementKind::Facts(facts) => compiler.facts(facts, span.file),
                     StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),

@@ -292,6 +292,21 @@ pub struct HeadAggregateElement {
     pub span: Span,
 }
 
+/// A choice element as an element of the head aggregate counting the
+/// choice's literals: `{ a; not b } 1` is `#count{ a; not b } 1`.
+impl From<ChoiceElement> for HeadAggregateElement {
+    fn from(element: ChoiceElement) -> Self {
+        HeadAggregateElement {
+            terms: Vec::new(),
+            naf: element.naf,
+            atom: element.atom,
+            condition: element.condition,
+            literal_tuple: true,
+            span: element.span,
+        }
+    }
+}
+
 /// A comparison as a disjunct of a head: `X < 3` in `p(X) ; X < 3 :- q(X).`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeadComparison {
