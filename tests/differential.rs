@@ -608,7 +608,7 @@ fn campaign(name: &str, seeds: &[u64], case: impl Fn(u64) -> Case + Sync) {
         );
     }
     assert!(
-        skips.len() * 10 <= cases as usize,
+        skips.len() * 10 <= cases,
         "too many skipped programs: {}",
         skips.len()
     );

@@ -1078,7 +1078,7 @@ impl<'a> Compiler<'a> {
             // alone, and not at all with an empty or undefined interval).
             let interval_in_literal = conditional
                 && matches!(element.condition.last(),
-                    Some(Literal::Atom { naf: Naf::Not, atom }) if contains(&atom.term, |k| matches!(k, TermKind::Interval(..))));
+                    Some(Literal::Atom { naf: Naf::Not, atom }) if atom.term.contains(|k| matches!(k, TermKind::Interval(..))));
             let literal_binds = !own.is_empty() || interval_in_literal;
             let literal_double_negated = conditional
                 && matches!(
@@ -1677,33 +1677,12 @@ fn product_moved<T: Clone, R>(xs: Vec<T>, ys: Vec<T>, f: impl Fn(T, T) -> R) -> 
 
 /// Whether a pool occurs anywhere in `term`, found without recursion.
 fn contains_pool(term: &Term) -> bool {
-    contains(term, |kind| matches!(kind, TermKind::Pool(_)))
+    term.contains(|kind| matches!(kind, TermKind::Pool(_)))
 }
 
 /// Whether a subterm of `term` is `Pool` or `Interval`.
 fn contains_pool_or_interval(term: &Term) -> bool {
-    contains(term, |kind| {
-        matches!(kind, TermKind::Pool(_) | TermKind::Interval(..))
-    })
-}
-
-/// Whether `term` has a subterm of a kind that `selected` accepts.
-fn contains(term: &Term, selected: impl Fn(&TermKind) -> bool) -> bool {
-    let mut pending = vec![term];
-    while let Some(term) = pending.pop() {
-        if selected(&term.kind) {
-            return true;
-        }
-        match &term.kind {
-            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
-                pending.extend(args)
-            }
-            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
-            TermKind::Unary(_, a) => pending.push(a),
-            _ => {}
-        }
-    }
-    false
+    term.contains(|kind| matches!(kind, TermKind::Pool(_) | TermKind::Interval(..)))
 }
 
 fn unpool_list(terms: &[Term]) -> Vec<Vec<Term>> {

@@ -16,6 +16,29 @@ pub struct Term {
     pub span: Span,
 }
 
+impl Term {
+    /// Whether the term or a term inside it is of a kind `selected` accepts.
+    pub fn contains(&self, selected: impl Fn(&TermKind) -> bool) -> bool {
+        let mut pending = vec![self];
+        while let Some(term) = pending.pop() {
+            if selected(&term.kind) {
+                return true;
+            }
+            match &term.kind {
+                TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                    pending.extend(args)
+                }
+                TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => {
+                    pending.extend([&**a, &**b])
+                }
+                TermKind::Unary(_, a) => pending.push(a),
+                _ => {}
+            }
+        }
+        false
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TermKind {
     /// An integer literal; the parser has checked that it fits an `i32`.

@@ -938,29 +938,10 @@ fn head_comparison(
 fn literal_has_variable(literal: &Literal) -> bool {
     let variable = |kind: &TermKind| matches!(kind, TermKind::Variable(_) | TermKind::Anonymous);
     match literal {
-        Literal::Atom { atom, .. } => contains(&atom.term, variable),
-        Literal::Comparison { lhs, rhs, .. } => contains(lhs, variable) || contains(rhs, variable),
+        Literal::Atom { atom, .. } => atom.term.contains(variable),
+        Literal::Comparison { lhs, rhs, .. } => lhs.contains(variable) || rhs.contains(variable),
         Literal::Boolean { .. } => false,
     }
-}
-
-/// Whether `term` or a term inside it is of a `selected` kind.
-fn contains(term: &Term, selected: impl Fn(&TermKind) -> bool) -> bool {
-    let mut pending = vec![term];
-    while let Some(term) = pending.pop() {
-        if selected(&term.kind) {
-            return true;
-        }
-        match &term.kind {
-            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
-                pending.extend(args)
-            }
-            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
-            TermKind::Unary(_, a) => pending.push(a),
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Each alternative of `first` followed by each of `then` (extended in
@@ -2584,7 +2565,7 @@ impl<'s> Parser<'s> {
     fn bind(&mut self, term: &mut Term, middle: bool, bindings: &mut Vec<Literal>) {
         let anonymous = matches!(term.kind, TermKind::Anonymous);
         let several = |kind: &TermKind| matches!(kind, TermKind::Pool(_) | TermKind::Interval(..));
-        if !(anonymous && middle || contains(term, several)) {
+        if !(anonymous && middle || term.contains(several)) {
             return;
         }
         self.fresh += 1;

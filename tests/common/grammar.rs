@@ -420,6 +420,17 @@ impl Gen {
         format!("{binding}, {literal}")
     }
 
+    /// Half the time ` : c` for an element, with `c` a condition in `at`
+    /// that binds `J`; otherwise nothing.
+    fn maybe_condition(&mut self, at: LiteralPlace, vars: &[String]) -> String {
+        if !self.rng.chance(0.5) {
+            return String::new();
+        }
+        let production = *self.rng.pick(&PRODUCTIONS);
+        let condition = self.condition(production, Place::Condition, at, vars, "J");
+        format!(" : {condition}")
+    }
+
     fn statement(&mut self, place: Place, production: Production) {
         // clingo 5.4 and 5.8 disagree on a conditional disjunct whose atom
         // is undefined (`h | g(X-Y) : p(1) :- w(X,Y).` with `w(1,a)`: 5.4
@@ -469,15 +480,7 @@ impl Gen {
                 let a = self.arguments(production, place, 1, &vars);
                 let other = *self.rng.pick(&PRODUCTIONS);
                 let b = self.arguments(other, place, 2, &vars);
-                let condition = match self.rng.chance(0.5) {
-                    true => {
-                        let other = *self.rng.pick(&PRODUCTIONS);
-                        let at = LiteralPlace::DisjunctCondition;
-                        let condition = self.condition(other, Place::Condition, at, &vars, "J");
-                        format!(" : {condition}")
-                    }
-                    false => String::new(),
-                };
+                let condition = self.maybe_condition(LiteralPlace::DisjunctCondition, &vars);
                 format!("{h}({a}) | {h}b({b}){condition} :- {binder}.")
             }
             Place::ChoiceElement => {
@@ -488,15 +491,7 @@ impl Gen {
                     1 => ("", " 1"),
                     _ => ("1 ", ""),
                 };
-                let condition = match self.rng.chance(0.5) {
-                    true => {
-                        let other = *self.rng.pick(&PRODUCTIONS);
-                        let at = LiteralPlace::ChoiceCondition;
-                        let condition = self.condition(other, Place::Condition, at, &vars, "J");
-                        format!(" : {condition}")
-                    }
-                    false => String::new(),
-                };
+                let condition = self.maybe_condition(LiteralPlace::ChoiceCondition, &vars);
                 format!(
                     "{}{{ {h}({args}){condition} }}{} :- {binder}.",
                     bounds.0, bounds.1
