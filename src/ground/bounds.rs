@@ -7,10 +7,10 @@
 //! (the rule's comparisons, and its head's, which hold negated in the
 //! body), or the condition of an element (of an aggregate, a conditional
 //! literal, a choice, a head aggregate or a disjunction), which sees the
-//! ranges of the rule. The computation is clingo's (`IESolver`), down to
-//! its rounding, so that the same programs are safe: bounds are
-//! propagated through the inequalities until none improves, in 128 bits,
-//! each clamped to 32 bits; a variable gets a range when it is bounded on
+//! ranges of the rule. The computation is clingo's (`IESolver`, as of
+//! 5.8.1), down to its rounding, so that the same programs are safe: bounds
+//! are propagated through the inequalities until none improves (or a
+//! budget of rounds runs out), in 128 bits, each clamped to 32 bits; a variable gets a range when it is bounded on
 //! both sides and no assignment `X = 5` or range `X = 1..3` of its scope,
 //! nor the enclosing scope, fixes it as narrowly already.
 
@@ -250,6 +250,17 @@ struct Scope<'c> {
     constants: Constants<'c>,
     inequalities: Vec<Inequality>,
     fixed: Bounds,
+    /// The made-up variables that stand for the values of a pool or an
+    /// interval in a comparison ([`Scope::values_between`]).
+    values: Vec<String>,
+}
+
+/// The linear term of the integer `value`.
+fn constant(value: i64) -> Linear {
+    Linear {
+        terms: Vec::new(),
+        constant: value,
+    }
 }
 
 impl<'c> Scope<'c> {
@@ -258,22 +269,18 @@ impl<'c> Scope<'c> {
             constants,
             inequalities: Vec::new(),
             fixed: Bounds::new(),
+            values: Vec::new(),
         }
     }
 
     /// `term` as a linear term, if it is one: integers, constants with an
     /// integer value and variables under `+`, `-` and multiplication by
-    /// an integer.
-    fn linear(&self, term: &Term) -> Option<Linear> {
+    /// an integer; a pool or interval of integers is a value between its
+    /// least and greatest.
+    fn linear(&mut self, term: &Term) -> Option<Linear> {
         Some(match &term.kind {
-            TermKind::Integer(n) => Linear {
-                terms: Vec::new(),
-                constant: (*n).into(),
-            },
-            TermKind::Constant(name) => Linear {
-                terms: Vec::new(),
-                constant: (self.constants)(name)?.into(),
-            },
+            TermKind::Integer(n) => constant((*n).into()),
+            TermKind::Constant(name) => constant((self.constants)(name)?.into()),
             TermKind::Variable(name) => Linear {
                 terms: vec![(name.clone(), 1)],
                 constant: 0,
@@ -291,8 +298,39 @@ impl<'c> Scope<'c> {
                     _ => return None,
                 }
             }
+            TermKind::Interval(lo, hi) => {
+                let lo = self.linear(lo)?.as_constant()?;
+                let hi = self.linear(hi)?.as_constant()?;
+                self.values_between(lo, hi)?
+            }
+            TermKind::Pool(alternatives) => {
+                let mut values = Vec::with_capacity(alternatives.len());
+                for alternative in alternatives {
+                    values.push(self.linear(alternative)?.as_constant()?);
+                }
+                let (lo, hi) = (*values.iter().min()?, *values.iter().max()?);
+                self.values_between(lo, hi)?
+            }
             _ => return None,
         })
+    }
+
+    /// A made-up variable for a value of a pool or interval between `lo`
+    /// and `hi`. clingo expands pools (into copies of the rule) and
+    /// intervals (into variables over a range) before it computes bounds,
+    /// so that `X > (1;4), X < 9` bounds `X` in each copy; bounds from
+    /// the least and greatest value are as finite, if wider, and the
+    /// comparisons still filter. It gets no range of its own.
+    fn values_between(&mut self, lo: i64, hi: i64) -> Option<Linear> {
+        let name = format!("#values{}", self.values.len());
+        self.values.push(name.clone());
+        let value = Linear {
+            terms: vec![(name, 1)],
+            constant: 0,
+        };
+        self.at_least_zero(value.clone().plus(-1, &constant(lo))?, true);
+        self.at_least_zero(constant(hi).plus(-1, &value)?, true);
+        Some(value)
     }
 
     /// Adds `linear >= 0`; when `fixing` and it bounds one variable alone
@@ -327,10 +365,7 @@ impl<'c> Scope<'c> {
         let (Some(left), Some(right)) = (self.linear(lhs), self.linear(rhs)) else {
             return;
         };
-        let one = Linear {
-            terms: Vec::new(),
-            constant: 1,
-        };
+        let one = constant(1);
         let difference = |a: Linear, b: &Linear| a.plus(-1, b);
         let inequalities = match op {
             CmpOp::Eq => {
@@ -396,9 +431,15 @@ impl<'c> Scope<'c> {
             self.fixed.entry(name.clone()).or_default().refine(*range);
             bounds.entry(name.clone()).or_default().refine(*range);
         }
+        // A round that makes no variable bounded on both sides spends one
+        // of a budget of rounds, renewed when one does: bounds on one side
+        // alone can descend forever (`X > Y, Y >= X, X <= 1`), as clingo
+        // 5.8.1 stops them (5.8.0 did not).
+        let mut budget = self.inequalities.len();
         let mut changed = true;
         'propagate: while changed {
             changed = false;
+            let mut bounded = false;
             for inequality in &self.inequalities {
                 let mut slack = i128::from(inequality.bound);
                 let mut unbounded = 0;
@@ -425,11 +466,22 @@ impl<'c> Scope<'c> {
                 if unbounded <= 1 {
                     for (name, coefficient) in &inequality.terms {
                         let range = bounds.entry(name.clone()).or_default();
-                        changed |= tighten(range, *coefficient, slack, unbounded);
+                        if tighten(range, *coefficient, slack, unbounded) {
+                            changed = true;
+                            bounded |= range.bounded().is_some();
+                        }
                     }
                 }
             }
+            if bounded {
+                budget = self.inequalities.len() + 1;
+            } else if budget > 0 {
+                budget -= 1;
+            } else {
+                changed = false;
+            }
         }
+        bounds.retain(|name, _| !self.values.contains(name));
         let mut ranges: Vec<(&String, i32, i32)> = (bounds.iter())
             .filter(|(name, range)| range.improves(self.fixed.get(*name)))
             .map(|(name, range)| {
@@ -637,6 +689,22 @@ mod tests {
         assert_eq!(ranges("q(X) :- 2*X >= 7, X <= 5."), "body: X=3..5");
         // Bounds that contradict each other: empty ranges.
         assert_eq!(ranges("q(X) :- X < 3, X > 5."), "body: X=1..0");
+        // Bounds on one side only that descend forever stop after a
+        // budget of rounds, as in clingo 5.8.1 (issue #626): no range.
+        assert_eq!(ranges("q(X) :- X > Y, Y >= X, X <= 1."), "-");
+        assert_eq!(
+            ranges("q(X) :- X > Y, Y = X, X <= 1, Y >= -5."),
+            "body: X=1..0 Y=1..0"
+        );
+    }
+
+    #[test]
+    fn pools_and_intervals_in_comparisons_bound_from_their_extremes() {
+        assert_eq!(ranges("q(X) :- X > 1..4, X < 9."), "body: X=2..8");
+        assert_eq!(ranges("q(X) :- (1;4) < X < (5;n)."), "body: X=2..4");
+        assert_eq!(ranges("q(X) :- X < 2..1, X > 0."), "body: X=1..0");
+        // Only pools of integers.
+        assert_eq!(ranges("q(X) :- 0 < X < (1;a)."), "-");
     }
 
     #[test]

@@ -887,53 +887,6 @@ impl Read {
     }
 }
 
-/// A comparison disjunct of a head, with its condition's alternatives
-/// (`[[]]` for none). A plain one, `X = Y` (one relation, no `not`, no
-/// condition), is returned to stay in the head. Any other holds, or
-/// leaves the rule satisfied, through the body, as in clingo: the rest of
-/// the head must hold when the comparison fails, so its negation joins
-/// `body` (`C : c` as the conditional literal `not C : c`). A condition
-/// over variables is refused (at `span`, the whole disjunct): clingo keeps
-/// one of its instances, the one it happens to ground first, so that its
-/// answer depends on the order of the facts.
-fn head_comparison(
-    chain: Chain,
-    conditions: Alternatives,
-    span: Span,
-    body: &mut Vec<BodyElement>,
-) -> PResult<Option<HeadComparison>> {
-    let conditional = conditions.iter().any(|c| !c.is_empty());
-    if !conditional && chain.holds() && chain.links.len() == 1 {
-        let Chain {
-            first,
-            mut links,
-            span,
-            ..
-        } = chain;
-        let (op, rhs) = links.pop().expect("one relation");
-        return Ok(Some(HeadComparison {
-            lhs: first,
-            op,
-            rhs,
-            span,
-        }));
-    }
-    let failing = chain.negated().read();
-    if !conditional {
-        failing.into_body(body);
-        return Ok(None);
-    }
-    if conditions.iter().flatten().any(literal_has_variable) {
-        return Err(Fail(Some(Diagnostic::error(
-            span,
-            "a comparison in a disjunction under a condition over variables is not \
-             supported: clingo's answer depends on the order of the condition's instances",
-        ))));
-    }
-    failing.conditionals(conditions, span, body)?;
-    Ok(None)
-}
-
 /// Whether a variable (named or anonymous) occurs in `literal`.
 fn literal_has_variable(literal: &Literal) -> bool {
     let variable = |kind: &TermKind| matches!(kind, TermKind::Variable(_) | TermKind::Anonymous);
@@ -1743,7 +1696,7 @@ impl<'s> Parser<'s> {
     // --- heads ------------------------------------------------------------
 
     /// A rule's head, and the body elements that its comparisons stand for
-    /// (see [`head_comparison`]).
+    /// (see [`Self::head_comparison`]).
     fn head(&mut self) -> PResult<(Head, Vec<BodyElement>)> {
         let start = self.tok().start;
         let alone = |head: PResult<Head>| head.map(|head| (head, Vec::new()));
@@ -1822,7 +1775,7 @@ impl<'s> Parser<'s> {
                     let (conditions, end) = self.optional_condition(chain.span.end)?;
                     let conditional = conditions.iter().any(|c| !c.is_empty());
                     let span = self.span(start, end);
-                    comparisons.extend(head_comparison(chain, conditions, span, &mut body)?);
+                    comparisons.extend(self.head_comparison(chain, conditions, span, &mut body)?);
                     if !self.disjunction_separator(conditional) {
                         break;
                     }
@@ -1870,6 +1823,74 @@ impl<'s> Parser<'s> {
         }
         let first = self.pos;
         Ok(Disjunct::Term(naf, first, self.term()?))
+    }
+
+    /// A comparison disjunct of a head, with its condition's alternatives
+    /// (`[[]]` for none). A plain one, `X = Y` (one relation, no `not`, no
+    /// condition), is returned to stay in the head. Any other holds, or
+    /// leaves the rule satisfied, through the body, as in clingo: the rest of
+    /// the head must hold when the comparison fails, so its negation joins
+    /// `body` (`C : c` as the conditional literal `not C : c`). A condition
+    /// over variables is refused (at `span`, the whole disjunct): clingo keeps
+    /// one of its instances, the one it happens to ground first, so that its
+    /// answer depends on the order of the facts.
+    fn head_comparison(
+        &mut self,
+        chain: Chain,
+        conditions: Alternatives,
+        span: Span,
+        body: &mut Vec<BodyElement>,
+    ) -> PResult<Option<HeadComparison>> {
+        let conditional = conditions.iter().any(|c| !c.is_empty());
+        if !conditional && chain.holds() && chain.links.len() == 1 {
+            let Chain {
+                first,
+                mut links,
+                span,
+                ..
+            } = chain;
+            let (op, rhs) = links.pop().expect("one relation");
+            return Ok(Some(HeadComparison {
+                lhs: first,
+                op,
+                rhs,
+                span,
+            }));
+        }
+        let failing = chain.negated().read();
+        if !conditional {
+            failing.into_body(body);
+            return Ok(None);
+        }
+        if conditions.iter().flatten().any(literal_has_variable) {
+            return Err(Fail(Some(Diagnostic::error(
+                span,
+                "a comparison in a disjunction under a condition over variables is not \
+                 supported: clingo's answer depends on the order of the condition's instances",
+            ))));
+        }
+        self.conditionals(failing, conditions, span, body)?;
+        Ok(None)
+    }
+
+    /// `read : c` for each alternative `c` of `conditions` into `body`
+    /// ([`Read::conditionals`]). A negated chain goes into the condition
+    /// of `#false : c, comparisons`, where the grounder would expand a pool
+    /// of its first or last term per instance of `c`: those are bound too,
+    /// so that they expand into copies of the rule, as in clingo.
+    fn conditionals(
+        &mut self,
+        mut read: Read,
+        conditions: Alternatives,
+        span: Span,
+        body: &mut Vec<BodyElement>,
+    ) -> PResult<()> {
+        if let Read::Chain(chain) = &mut read
+            && !chain.holds()
+        {
+            self.bind_ends(chain);
+        }
+        read.conditionals(conditions, span, body)
     }
 
     /// Whether the next token separates disjuncts: `|`, `;`, DLV's `v`, or
@@ -2328,7 +2349,8 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         let conditions = self.condition()?;
-        read.conditionals(conditions, self.span(start, self.prev_end()), body)
+        let span = self.span(start, self.prev_end());
+        self.conditionals(read, conditions, span, body)
     }
 
     /// A body aggregate at the current token, with its right guard:
