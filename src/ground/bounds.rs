@@ -8,11 +8,12 @@
 //! body), or the condition of an element (of an aggregate, a conditional
 //! literal, a choice, a head aggregate or a disjunction), which sees the
 //! ranges of the rule. The computation is clingo's (`IESolver`, as of
-//! 5.8.1), down to its rounding, so that the same programs are safe: bounds
-//! are propagated through the inequalities until none improves (or a
-//! budget of rounds runs out), in 128 bits, each clamped to 32 bits; a variable gets a range when it is bounded on
-//! both sides and no assignment `X = 5` or range `X = 1..3` of its scope,
-//! nor the enclosing scope, fixes it as narrowly already.
+//! 5.8.1), down to its rounding, so that the same programs are safe:
+//! bounds are propagated through the inequalities until none improves (or
+//! a budget of rounds runs out), in 128 bits, each clamped to 32 bits; a
+//! variable gets a range when it is bounded on both sides and no
+//! assignment `X = 5` or range `X = 1..3` of its scope, nor the enclosing
+//! scope, fixes it as narrowly already.
 
 use std::collections::BTreeMap;
 
@@ -342,16 +343,12 @@ impl<'c> Scope<'c> {
         let mut terms: Vec<(String, i64)> =
             linear.terms.into_iter().filter(|&(_, c)| c != 0).collect();
         terms.sort_by(|a, b| a.0.cmp(&b.0));
-        if let ([(name, coefficient)], true) = (&terms[..], fixing) {
+        if let ([(name, coefficient @ (1 | -1))], true) = (&terms[..], fixing) {
             let fixed = self.fixed.entry(name.clone()).or_default();
-            match coefficient {
-                1 => {
-                    fixed.refine_lower(clamp(bound.into()));
-                }
-                -1 => {
-                    fixed.refine_upper(clamp(-i128::from(bound)));
-                }
-                _ => {}
+            if *coefficient == 1 {
+                fixed.refine_lower(clamp(bound.into()));
+            } else {
+                fixed.refine_upper(clamp(-i128::from(bound)));
             }
         }
         self.inequalities.push(Inequality { terms, bound });
