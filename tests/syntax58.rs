@@ -204,7 +204,7 @@ const REFUSED: &[(&str, &str)] = &[
     // once per instance of the condition.
     (
         "p(1..2). q :- 1 < (X;5) < 3 : p(X).",
-        "1:15-35: error: a chain of comparisons with a pool or an interval between its relations",
+        "1:15-35: error: a chain of comparisons with a pool or an interval, as the literal of a conditional",
     ),
     (
         "asp 1 0 0\n1 0 1 1 0 0\n4 1 a 1 1\n0\n",

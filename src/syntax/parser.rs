@@ -854,8 +854,8 @@ impl Read {
             if conditions.iter().flatten().any(literal_has_variable) {
                 return Err(Fail(Some(Diagnostic::error(
                     span,
-                    "a chain of comparisons with a pool or an interval between its relations, \
-                     under a condition over variables, is not supported",
+                    "a chain of comparisons with a pool or an interval, as the literal of a \
+                     conditional literal whose condition has variables, is not supported",
                 ))));
             }
             body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
@@ -3614,7 +3614,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "h :- 1 < (X;5) < 3 : p(X).",
-            "error 5..25: a chain of comparisons with a pool or an interval between its relations, under a condition over variables, is not supported",
+            "error 5..25: a chain of comparisons with a pool or an interval, as the literal of a conditional literal whose condition has variables, is not supported",
         );
     }
 
