@@ -386,6 +386,47 @@ const ANSWERS: &[Case] = &[
         &[],
         &["d(1) d(2) d(3) h(1) h(3)", "d(1) d(2) d(3) h(1) h(3) g(2)"],
     ),
+    // A comparison in a literal set counts once per element and per copy
+    // its pools make, not once per distinct ground comparison.
+    ("a :- {2>1; 2>1} = 2.", &[], &["a"]),
+    (
+        "q(1..2). a(N) :- N = { X > 0 : q(X); Y > 0 : q(Y) }.",
+        &[],
+        &["q(1) q(2) a(4)"],
+    ),
+    (
+        "q(1..2). a(N) :- N = { 2>1 : q(X) }.",
+        &[],
+        &["q(1) q(2) a(1)"],
+    ),
+    ("a(N) :- N = { 2>(1;1) }.", &[], &["a(2)"]),
+    (
+        "q(1..2). a(N) :- N = { X = 1..2 ; X=1..2 }.",
+        &[],
+        &["q(1) q(2) a(4)"],
+    ),
+    ("q(1..2). { 2>1 : q(1;2) } = 2.", &[], &["q(1) q(2)"]),
+    ("{ 2 > (1;1) } = 2.", &[], &[""]),
+    // An interval in a conditional literal's comparison is one of its
+    // values: empty, the comparison holds for none.
+    (
+        "c(0..3). q :- 2..1 > 1 : c(X).",
+        &[],
+        &["c(0) c(1) c(2) c(3)"],
+    ),
+    (
+        "c(0..3). q(Y) :- 1..X > Y : c(X); c(Y).",
+        &[],
+        &["c(0) c(1) c(2) c(3)"],
+    ),
+    (
+        "c(0..3). q :- not 1..3 > 1 : c(X).",
+        &[],
+        &["c(0) c(1) c(2) c(3) q"],
+    ),
+    ("c(1..3). q :- X = Y..2 : c(Y).", &[], &["c(1) c(2) c(3)"]),
+    // A variable of a conditional literal's own comparison, bound there.
+    ("c. q :- X = 1 : c.", &[], &["c q"]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.
@@ -433,6 +474,7 @@ const ERRORS: &[ErrorCase] = &[
     ),
     // clingo projects `not p(_)` but not `not -p(_)`.
     ("r(1). -r(2). p :- not -r(_).", &[], 65, "1:26-27: note: '"),
+    ("#external p. [X]", &[], 65, "1:15-16: note: 'X' is unsafe"),
 ];
 
 fn write_case(dir: &std::path::Path, i: usize, program: &str) -> String {

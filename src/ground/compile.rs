@@ -12,7 +12,8 @@ use super::predicates::{PredId, Predicates};
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
-    self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
+    self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind,
+    TupleEnd, UnaryOp,
 };
 use crate::syntax::facts::{FactTerm, Facts, NameIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -777,7 +778,7 @@ impl<'a> Compiler<'a> {
                 let counted = elements.iter().map(|e| {
                     (
                         e.terms.clone(),
-                        e.literal_tuple,
+                        e.tuple_end,
                         e.naf,
                         &e.atom,
                         &e.condition[..],
@@ -821,7 +822,7 @@ impl<'a> Compiler<'a> {
                 let counted = elements.iter().map(|e| {
                     (
                         Vec::new(),
-                        true,
+                        TupleEnd::Literal,
                         Naf::Positive,
                         &e.atom,
                         &e.condition[..],
@@ -862,11 +863,11 @@ impl<'a> Compiler<'a> {
     }
 
     /// `:- B, not #agg{ t : a, c; .. } guards.` for the
-    /// `(t, literal_tuple, a, c, span)` of `elements`.
+    /// `(t, tuple_end, a, c, span)` of `elements`.
     fn require_aggregate<'e>(
         &mut self,
         function: AggregateFunction,
-        elements: impl Iterator<Item = (Vec<Term>, bool, Naf, &'e Atom, &'e [Literal], Span)>,
+        elements: impl Iterator<Item = (Vec<Term>, TupleEnd, Naf, &'e Atom, &'e [Literal], Span)>,
         guards: &[ast::Guard],
         aggregate_span: Span,
         body: &[BodyElement],
@@ -874,15 +875,13 @@ impl<'a> Compiler<'a> {
     ) {
         let elements = elements
             .map(
-                |(terms, literal_tuple, naf, atom, condition, element_span)| {
-                    ast::AggregateElement {
-                        terms,
-                        literal_tuple,
-                        condition: std::iter::once(atom_literal(naf, atom))
-                            .chain(condition.iter().cloned())
-                            .collect(),
-                        span: element_span,
-                    }
+                |(terms, tuple_end, naf, atom, condition, element_span)| ast::AggregateElement {
+                    terms,
+                    tuple_end,
+                    condition: std::iter::once(atom_literal(naf, atom))
+                        .chain(condition.iter().cloned())
+                        .collect(),
+                    span: element_span,
                 },
             )
             .collect();
@@ -1062,7 +1061,7 @@ impl<'a> Compiler<'a> {
             guards.push((guard.op, self.term(&guard.term, scope, out)?));
         }
         let mut elements = Vec::new();
-        for element in &aggregate.elements {
+        for (index, element) in aggregate.elements.iter().enumerate() {
             scope.enter_element(globals);
             let mut condition = Vec::new();
             let mut possible = true;
@@ -1076,9 +1075,18 @@ impl<'a> Compiler<'a> {
             // An interval in `l` stands for one of its values, as a variable
             // of `l`'s own would (clingo: `q(1..2) : c` holds with `q(1)`
             // alone, and not at all with an empty or undefined interval).
+            let is_interval = |k: &TermKind| matches!(k, TermKind::Interval(..));
             let interval_in_literal = conditional
-                && matches!(element.condition.last(),
-                    Some(Literal::Atom { naf: Naf::Not, atom }) if atom.term.contains(|k| matches!(k, TermKind::Interval(..))));
+                && match element.condition.last() {
+                    Some(Literal::Atom { atom, .. }) => atom.term.contains(is_interval),
+                    Some(Literal::Comparison {
+                        naf: Naf::Positive | Naf::Not,
+                        lhs,
+                        rhs,
+                        ..
+                    }) => lhs.contains(is_interval) || rhs.contains(is_interval),
+                    _ => false,
+                };
             let literal_binds = !own.is_empty() || interval_in_literal;
             let literal_double_negated = conditional
                 && matches!(
@@ -1093,10 +1101,24 @@ impl<'a> Compiler<'a> {
                 let before = condition.len();
                 let last = i + 1 == element.condition.len();
                 let literal = match literal {
-                    // `not l` of a literal that binds: `l` itself.
-                    Literal::Atom { atom, .. } if literal_binds && last => &Literal::Atom {
-                        naf: Naf::Positive,
+                    // `not l` of a literal that binds: `l` itself (`2..1 > 1
+                    // : c` holds for none of the interval's values).
+                    Literal::Atom { naf, atom } if literal_binds && last => &Literal::Atom {
+                        naf: complement(*naf),
                         atom: atom.clone(),
+                    },
+                    Literal::Comparison {
+                        naf,
+                        lhs,
+                        op,
+                        rhs,
+                        span,
+                    } if literal_binds && last => &Literal::Comparison {
+                        naf: complement(*naf),
+                        lhs: lhs.clone(),
+                        op: *op,
+                        rhs: rhs.clone(),
+                        span: *span,
                     },
                     // `not l` of `l = not not a`: `not a`.
                     Literal::Atom { atom, .. } if literal_double_negated && last => {
@@ -1126,8 +1148,8 @@ impl<'a> Compiler<'a> {
                 }
                 // The compiled literal is the last one pushed, after the
                 // bindings of any intervals inside it.
-                if i == 0 && element.literal_tuple {
-                    literal_tuple = self.literal_tuple(literal, condition.last());
+                if i == 0 && element.tuple_end == TupleEnd::Literal {
+                    literal_tuple = self.literal_tuple(index, literal, condition.last());
                 }
                 if conditional && i + 1 == element.condition.len() && condition.len() > before {
                     unless = condition.pop();
@@ -1201,11 +1223,19 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// The tuple that stands for a literal of a literal set: the atom as a
-    /// term, and a number telling `a`, `not a`, `-a` ... apart; for a
-    /// comparison its two sides and a number for its relation (above those
-    /// of atoms), so that each distinct ground comparison counts once.
-    fn literal_tuple(&mut self, literal: &Literal, compiled: Option<&CLit>) -> Vec<CTerm> {
+    /// The tuple that stands for a literal of a literal set, the `index`-th
+    /// element of its (pool-free) aggregate: the atom as a term, and a
+    /// number telling `a`, `not a`, `-a` ... apart; for a comparison its two
+    /// sides, a number for its relation (above those of atoms) and `index`,
+    /// so that each distinct ground comparison of each element counts once,
+    /// as in clingo (`{2>1; 2>1}` counts two, `{2>1 : q(X)}` one).
+    fn literal_tuple(
+        &mut self,
+        index: usize,
+        literal: &Literal,
+        compiled: Option<&CLit>,
+    ) -> Vec<CTerm> {
+        let element = CTerm::Sym(self.symbols.number(index as i32));
         match (literal, compiled) {
             (
                 Literal::Atom { naf, atom },
@@ -1218,12 +1248,12 @@ impl<'a> Compiler<'a> {
             }
             (Literal::Comparison { .. }, Some(CLit::Cmp(op, lhs, rhs))) => {
                 let relation = self.relation_number(*op);
-                vec![lhs.clone(), rhs.clone(), relation]
+                vec![lhs.clone(), rhs.clone(), relation, element]
             }
             // `X = 1..3`: the comparison `X = X` for each value of `X`.
             (Literal::Comparison { .. }, Some(CLit::Interval(pattern, ..))) => {
                 let relation = self.relation_number(CmpOp::Eq);
-                vec![pattern.clone(), pattern.clone(), relation]
+                vec![pattern.clone(), pattern.clone(), relation, element]
             }
             _ => Vec::new(),
         }
@@ -1794,7 +1824,11 @@ fn auxiliary_head(name: &str, args: Vec<Term>, span: Span) -> Head {
 /// of [`conditional_as_aggregate`]) that only its atom `l` binds: neither
 /// `c` nor the rule does. Empty unless `l` is a positive atom.
 fn literal_own_variables(element: &[Literal], globals: &FxHashSet<String>) -> Vec<String> {
-    let Some((Literal::Atom { naf: Naf::Not, .. }, condition)) = element.split_last() else {
+    let Some((
+        Literal::Atom { naf: Naf::Not, .. } | Literal::Comparison { naf: Naf::Not, .. },
+        condition,
+    )) = element.split_last()
+    else {
         return Vec::new();
     };
     let mut bound = Vec::new();
@@ -1807,6 +1841,18 @@ fn literal_own_variables(element: &[Literal], globals: &FxHashSet<String>) -> Ve
     own
 }
 
+/// The negation `not l` of a conditional literal's `l` with `naf`, and
+/// back. `not not not a` is `not a`, but the element must know that its `l`
+/// is `not not a`, a negative dependency: it reads `not not a` as the mark
+/// (see `aggregate`).
+fn complement(naf: Naf) -> Naf {
+    match naf {
+        Naf::Positive => Naf::Not,
+        Naf::Not => Naf::Positive,
+        Naf::NotNot => Naf::NotNot,
+    }
+}
+
 /// `l : c` in a body holds when `l` holds for every instance of `c`: as an
 /// aggregate, no instance of `c` has `l` false, `#count{ V : c, ¬l } = 0`
 /// over the variables `V` of the element.
@@ -1815,14 +1861,6 @@ fn conditional_as_aggregate(
     condition: &[Literal],
     span: Span,
 ) -> ast::Aggregate {
-    let complement = |naf: Naf| match naf {
-        Naf::Positive => Naf::Not,
-        Naf::Not => Naf::Positive,
-        // `not not not a` is `not a`, but the element must know that its
-        // `l` is `not not a`, a negative dependency: it reads `not not a`
-        // as the mark (see `aggregate`).
-        Naf::NotNot => Naf::NotNot,
-    };
     let negated = match literal.clone() {
         Literal::Atom { naf, atom } => Literal::Atom {
             naf: complement(naf),
@@ -1864,7 +1902,7 @@ fn conditional_as_aggregate(
         elements: vec![ast::AggregateElement {
             terms,
             condition: condition.iter().cloned().chain([negated]).collect(),
-            literal_tuple: false,
+            tuple_end: TupleEnd::Nothing,
             span,
         }],
         guards: vec![ast::Guard {
@@ -1952,12 +1990,21 @@ fn unpool_aggregate(aggregate: &ast::Aggregate) -> Vec<ast::Aggregate> {
     let mut elements = Vec::new();
     for element in &aggregate.elements {
         let conditions = unpool_condition(&element.condition);
+        let mut copy = 0;
         for terms in unpool_list(&element.terms) {
             for condition in &conditions {
+                let mut terms = terms.clone();
+                if element.tuple_end == TupleEnd::PoolCopy {
+                    terms.push(Term {
+                        kind: TermKind::Integer(copy),
+                        span: element.span,
+                    });
+                    copy += 1;
+                }
                 elements.push(ast::AggregateElement {
-                    terms: terms.clone(),
+                    terms,
                     condition: condition.clone(),
-                    literal_tuple: element.literal_tuple,
+                    tuple_end: element.tuple_end,
                     span: element.span,
                 });
             }

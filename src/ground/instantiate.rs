@@ -960,12 +960,19 @@ impl<'s> Instantiator<'s> {
                             let mut local = bound.to_vec();
                             let condition = self.plan(&e.condition, &mut local, None, &|_| false);
                             let unless = e.unless.as_ref().map(|l| {
-                                let mut steps =
-                                    self.plan(std::slice::from_ref(l), &mut local, None, &|_| {
-                                        false
-                                    });
-                                let bindings = &e.literal_bindings;
-                                steps.extend(self.plan(bindings, &mut local, None, &|_| false));
+                                let literal = std::slice::from_ref(l);
+                                let bindings = &e.literal_bindings[..];
+                                // A positive atom's match binds its own
+                                // variables; other literals' are bound by
+                                // their intervals.
+                                let order = match l {
+                                    CLit::Pos(..) => [literal, bindings],
+                                    _ => [bindings, literal],
+                                };
+                                let mut steps = Vec::new();
+                                for literals in order {
+                                    steps.extend(self.plan(literals, &mut local, None, &|_| false));
+                                }
                                 (l, steps)
                             });
                             ElementPlan { condition, unless }

@@ -245,18 +245,32 @@ pub enum AggregateFunction {
     Max,
 }
 
-/// `t1, .., tk : l1, .., lm`: the tuple `(t1, .., tk)` is in the aggregate's
-/// set when the condition holds. The dialects' literal sets are written in
-/// this form with `literal_tuple`: lparse's `a = 2` is `2 : a` and a body
-/// set's `l : c` is `: l, c`, and the grounder ends the tuple with the first
-/// condition literal itself (its atom and its negation), so that `a` and
-/// `not a` are two tuples, and `p(1..2)` two elements, not four.
+/// `t1, .., tk : l1, .., lm`: the tuple `(t1, .., tk)`, ended as
+/// `tuple_end` says, is in the aggregate's set when the condition holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AggregateElement {
     pub terms: Vec<Term>,
     pub condition: Vec<Literal>,
-    pub literal_tuple: bool,
+    pub tuple_end: TupleEnd,
     pub span: Span,
+}
+
+/// What the grounder adds to the end of an element's tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TupleEnd {
+    /// Nothing: `#count{ X : p(X) }`.
+    Nothing,
+    /// The first condition literal itself. The dialects' literal sets are
+    /// written in this form: lparse's `a = 2` is `2 : a` and a body set's
+    /// `l : c` is `: l, c`. The literal's atom and its negation end the
+    /// tuple, so that `a` and `not a` are two tuples, and `p(1..2)` two
+    /// elements, not four; a comparison also counts once per element, as in
+    /// clingo (`{2>1; 2>1}` counts two).
+    Literal,
+    /// The number of the copy among those the element's pools expand it to:
+    /// a comparison chain in a literal set or a choice counts once per copy,
+    /// as in clingo (`{ 1 < (2;2) < 3 }` counts two).
+    PoolCopy,
 }
 
 /// A body aggregate with its guards, normalised as [`Guard`]s are: the
@@ -310,8 +324,8 @@ pub struct HeadAggregateElement {
     pub atom: Atom,
     pub condition: Vec<Literal>,
     /// lparse's weighted atom `a = w`: the tuple is `w` and the atom, as in
-    /// [`AggregateElement::literal_tuple`].
-    pub literal_tuple: bool,
+    /// [`AggregateElement::tuple_end`].
+    pub tuple_end: TupleEnd,
     pub span: Span,
 }
 
@@ -324,7 +338,7 @@ impl From<ChoiceElement> for HeadAggregateElement {
             naf: element.naf,
             atom: element.atom,
             condition: element.condition,
-            literal_tuple: true,
+            tuple_end: TupleEnd::Literal,
             span: element.span,
         }
     }

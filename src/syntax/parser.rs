@@ -25,7 +25,8 @@ use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, ChoiceElement,
     CmpOp, Guard, Head, HeadAggregateElement, HeadComparison, HeadLiteral, Literal, Naf,
-    OptimizeElement, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, UnaryOp,
+    OptimizeElement, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, TupleEnd,
+    UnaryOp,
 };
 use crate::syntax::facts::{FactTerm, FactsBuilder};
 
@@ -814,7 +815,7 @@ impl Read {
             .map(|failing| AggregateElement {
                 terms: Vec::new(),
                 condition: vec![failing],
-                literal_tuple: false,
+                tuple_end: TupleEnd::Nothing,
                 span: chain.span,
             })
             .collect();
@@ -934,6 +935,7 @@ fn comparison_tuple<'t>(
 /// condition holds, as clingo moves the comparison into the condition.
 fn comparison_element(
     terms: Vec<Term>,
+    tuple_end: TupleEnd,
     condition: Vec<Literal>,
     span: Span,
 ) -> HeadAggregateElement {
@@ -950,7 +952,7 @@ fn comparison_element(
             span,
         },
         condition,
-        literal_tuple: false,
+        tuple_end,
         span,
     }
 }
@@ -1953,7 +1955,7 @@ impl<'s> Parser<'s> {
                         naf: Naf::Positive,
                         atom,
                         condition: element.condition[1..].to_vec(),
-                        literal_tuple: true,
+                        tuple_end: TupleEnd::Literal,
                         span: element.span,
                     });
                 }
@@ -1986,7 +1988,9 @@ impl<'s> Parser<'s> {
                 let span = parser.span(start, end);
                 let conditions = product(chain.read().alternatives(), &conditions);
                 return Ok((conditions.into_iter())
-                    .map(|condition| comparison_element(terms.clone(), condition, span))
+                    .map(|condition| {
+                        comparison_element(terms.clone(), TupleEnd::Nothing, condition, span)
+                    })
                     .collect());
             }
             let atom = parser
@@ -1999,7 +2003,7 @@ impl<'s> Parser<'s> {
                 naf,
                 atom: atom.clone(),
                 condition,
-                literal_tuple: false,
+                tuple_end: TupleEnd::Nothing,
                 span,
             };
             Ok(conditions.into_iter().map(element).collect())
@@ -2115,10 +2119,9 @@ impl<'s> Parser<'s> {
                     let span = self.span(element_start, end);
                     let tuple = comparison_tuple(index, chain.terms(), chain.span);
                     let conditions = product(chain.read().alternatives(), &conditions);
-                    comparisons.extend(
-                        (conditions.into_iter())
-                            .map(|condition| comparison_element(tuple.clone(), condition, span)),
-                    );
+                    comparisons.extend((conditions.into_iter()).map(|condition| {
+                        comparison_element(tuple.clone(), TupleEnd::PoolCopy, condition, span)
+                    }));
                 } else {
                     let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
                     let (conditions, end) = self.optional_condition(atom.span.end)?;
@@ -2420,7 +2423,7 @@ impl<'s> Parser<'s> {
             let element = |condition| AggregateElement {
                 terms: terms.clone(),
                 condition,
-                literal_tuple: false,
+                tuple_end: TupleEnd::Nothing,
                 span,
             };
             Ok(conditions.into_iter().map(element).collect())
@@ -2457,12 +2460,13 @@ impl<'s> Parser<'s> {
             // An atom or a comparison starts the element's condition, and
             // the grounder ends the tuple with it (a comparison counts once
             // per distinct ground comparison); a chain has its own tuple.
-            let (mut terms, literal_tuple) = match &mut read {
+            let (mut terms, tuple_end) = match &mut read {
                 Read::Chain(chain) => {
                     self.bind_ends(chain);
-                    (comparison_tuple(index, chain.terms(), chain.span), false)
+                    let tuple = comparison_tuple(index, chain.terms(), chain.span);
+                    (tuple, TupleEnd::PoolCopy)
                 }
-                Read::Literal(_) => (Vec::new(), true),
+                Read::Literal(_) => (Vec::new(), TupleEnd::Literal),
             };
             if weighted {
                 let weight = match self.eat(K::Eq) {
@@ -2481,7 +2485,7 @@ impl<'s> Parser<'s> {
             elements.extend(conditions.into_iter().map(|condition| AggregateElement {
                 terms: terms.clone(),
                 condition,
-                literal_tuple,
+                tuple_end,
                 span,
             }));
             index += 1;
@@ -3036,7 +3040,7 @@ mod tests {
             .iter()
             .map(|e| {
                 let mut terms: Vec<String> = e.terms.iter().map(term).collect();
-                if e.literal_tuple {
+                if e.tuple_end == TupleEnd::Literal {
                     terms.push("#lit".to_string());
                 }
                 format!("{}{}", terms.join(","), condition(&e.condition))
@@ -3133,7 +3137,7 @@ mod tests {
                                 })
                                 .chain(e.condition.iter().cloned())
                                 .collect(),
-                                literal_tuple: e.literal_tuple,
+                                tuple_end: e.tuple_end,
                                 span: e.span,
                             })
                             .collect();

@@ -123,9 +123,14 @@ pub enum LiteralPlace {
     ShowCondition,
     /// The literal `l` of a conditional literal `l : c`.
     ConditionalLiteral,
+    /// An element `l : c` of a body literal set `{ l : c; .. } op k`.
+    SetElement,
+    /// An element of a choice that is not a positive atom: `{ not a }`,
+    /// `{ X < 2 : p(X) }`.
+    ChoiceLiteral,
 }
 
-pub const LITERAL_PLACES: [LiteralPlace; 9] = [
+pub const LITERAL_PLACES: [LiteralPlace; 11] = [
     LiteralPlace::Body,
     LiteralPlace::AggregateCondition,
     LiteralPlace::ConditionalCondition,
@@ -135,6 +140,8 @@ pub const LITERAL_PLACES: [LiteralPlace; 9] = [
     LiteralPlace::MinimizeCondition,
     LiteralPlace::ShowCondition,
     LiteralPlace::ConditionalLiteral,
+    LiteralPlace::SetElement,
+    LiteralPlace::ChoiceLiteral,
 ];
 
 pub struct Program {
@@ -295,9 +302,11 @@ impl Gen {
             }
             Production::Interval => {
                 let a = var(self);
-                match self.rng.below(3) {
+                match self.rng.below(4) {
                     0 => "1..2".to_string(),
                     1 => format!("{a}..{a}+1"),
+                    // Empty for some values.
+                    2 => format!("{a}..1"),
                     _ => format!("0..{a}"),
                 }
             }
@@ -431,6 +440,23 @@ impl Gen {
         format!(" : {condition}")
     }
 
+    /// An element `l` or `l : c` of a literal set or choice in `at`, its
+    /// literal carrying a term of `production`; `c` binds `J`, which `l`
+    /// may read.
+    fn set_element(&mut self, production: Production, at: LiteralPlace, vars: &[String]) -> String {
+        let condition_at = match at {
+            LiteralPlace::ChoiceLiteral => LiteralPlace::ChoiceCondition,
+            _ => LiteralPlace::AggregateCondition,
+        };
+        let condition = self.maybe_condition(condition_at, vars);
+        let scope = match condition.is_empty() {
+            true => vars.to_vec(),
+            false => scope_with(vars, "J"),
+        };
+        let literal = self.literal(production, Place::AggregateElement, at, &scope, None);
+        format!("{literal}{condition}")
+    }
+
     fn statement(&mut self, place: Place, production: Production) {
         // clingo 5.4 and 5.8 disagree on a conditional disjunct whose atom
         // is undefined (`h | g(X-Y) : p(1) :- w(X,Y).` with `w(1,a)`: 5.4
@@ -492,10 +518,22 @@ impl Gen {
                     _ => ("1 ", ""),
                 };
                 let condition = self.maybe_condition(LiteralPlace::ChoiceCondition, &vars);
-                format!(
-                    "{}{{ {h}({args}){condition} }}{} :- {binder}.",
-                    bounds.0, bounds.1
-                )
+                let mut elements = format!("{h}({args}){condition}");
+                // Now and then literals beside the atom, one of them twice:
+                // each element counts for itself.
+                if self.rng.chance(0.4) {
+                    let other = *self.rng.pick(&PRODUCTIONS);
+                    let literal = self.set_element(other, LiteralPlace::ChoiceLiteral, &vars);
+                    let again = if self.rng.chance(0.3) {
+                        literal.clone()
+                    } else {
+                        String::new()
+                    };
+                    for element in [literal, again].iter().filter(|e| !e.is_empty()) {
+                        write!(elements, "; {element}").unwrap();
+                    }
+                }
+                format!("{}{{ {elements} }}{} :- {binder}.", bounds.0, bounds.1)
             }
             // `#sum{ W,T : h(..) : c } >= k :- B.`: the atom's arguments and
             // the tuple over the rule's variables and `J`, which `c` binds.
@@ -529,7 +567,24 @@ impl Gen {
                 let second = self.term(Production::Variable, Place::AggregateTuple, &scope);
                 let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
                 let element = format!("{first},{second} : {condition}");
-                match self.rng.below(3) {
+                match self.rng.below(4) {
+                    // A literal set, one of its elements now and then twice:
+                    // each element counts for itself (`{2>1; 2>1}` is two).
+                    3 => {
+                        let at = LiteralPlace::SetElement;
+                        let mut elements = vec![self.set_element(atom_production, at, &vars)];
+                        if self.rng.chance(0.3) {
+                            elements.push(elements[0].clone());
+                        }
+                        if self.rng.chance(0.5) {
+                            let other = *self.rng.pick(&PRODUCTIONS);
+                            elements.push(self.set_element(other, at, &vars));
+                        }
+                        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                        let bound = self.rng.range(0, 3);
+                        let elements = elements.join("; ");
+                        format!("{h}({x}) :- {binder}, {{ {elements} }} {op} {bound}.")
+                    }
                     0 => {
                         let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
                         let bound = self.rng.range(-1, 3);
