@@ -427,6 +427,26 @@ const ANSWERS: &[Case] = &[
     ("c(1..3). q :- X = Y..2 : c(Y).", &[], &["c(1) c(2) c(3)"]),
     // A variable of a conditional literal's own comparison, bound there.
     ("c. q :- X = 1 : c.", &[], &["c q"]),
+    // `[override]` wins over a plain definition.
+    ("#const a=1. #const a=2. [override] p(a).", &[], &["p(2)"]),
+    ("#const a=1. [override] #const a=2. p(a).", &[], &["p(1)"]),
+    // Arithmetic over a function is never defined: the rule or element is
+    // dropped before safety is checked.
+    ("p(f(X)+1). q.", &[], &["q"]),
+    ("r(1). q :- #count{ X : p(f(X)+1) } = 0.", &[], &["r(1) q"]),
+    ("r(1). q :- p(f(X)+1) : r(X).", &[], &["r(1)"]),
+    ("r. p(a+1) | q :- r.", &[], &["r"]),
+    // `#project` of a pool and of `_`.
+    (
+        "{p(1..2)}. #project p(_).",
+        &["--project"],
+        &["", "p(1)", "p(2)", "p(1) p(2)"],
+    ),
+    (
+        "{p(1..2)}. #project p(X;1).",
+        &["--project"],
+        &["", "p(1)", "p(2)", "p(1) p(2)"],
+    ),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.
@@ -475,6 +495,19 @@ const ERRORS: &[ErrorCase] = &[
     // clingo projects `not p(_)` but not `not -p(_)`.
     ("r(1). -r(2). p :- not -r(_).", &[], 65, "1:26-27: note: '"),
     ("#external p. [X]", &[], 65, "1:15-16: note: 'X' is unsafe"),
+    (
+        "#heuristic p(X). [2@Y,sign]",
+        &[],
+        65,
+        "1:21-22: note: 'Y' is unsafe",
+    ),
+    ("#heuristic p(_). [_@1,sign]", &[], 65, "1:19-20: note: '"),
+    (
+        "#const a=1. [override] #const a=2. [override] p(a).",
+        &[],
+        65,
+        "1:24-46: error: redefinition of constant:",
+    ),
 ];
 
 fn write_case(dir: &std::path::Path, i: usize, program: &str) -> String {

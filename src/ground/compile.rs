@@ -498,24 +498,79 @@ impl<'a> Compiler<'a> {
     /// `#project a : body.` becomes `#project(a) :- a, body.`: each ground
     /// atom of it names a projected atom ([`PROJECT_PREDICATE`]).
     pub fn projected(&mut self, atom: &Atom, body: &[BodyElement], span: Span) {
-        let term = if atom.strong_negation {
-            Term {
-                kind: TermKind::Unary(UnaryOp::Minus, Box::new(atom.term.clone())),
-                span: atom.span,
+        self.atom_statement(PROJECT_PREDICATE, atom, &[], body, span);
+    }
+
+    /// `#heuristic a : body. [w@p, m]` has no effect, but clingo checks its
+    /// safety: `a` and the body must bind the variables of `w`, `p` and `m`.
+    /// The rule `#heuristic(a, w, p, m) :- a, body.` is compiled for the
+    /// check alone.
+    pub fn check_heuristic(
+        &mut self,
+        atom: &Atom,
+        body: &[BodyElement],
+        modifier: &[Term],
+        span: Span,
+    ) {
+        let (rules, facts) = (self.rules.len(), self.facts.len());
+        self.atom_statement("#heuristic", atom, modifier, body, span);
+        self.rules.truncate(rules);
+        self.facts.truncate(facts);
+    }
+
+    /// `name(a, extra..) :- a, body.` for a statement about the atom `a`:
+    /// each alternative of `a`'s pools is a statement, and each `_` in `a`
+    /// one variable of the head and the body.
+    fn atom_statement(
+        &mut self,
+        name: &str,
+        atom: &Atom,
+        extra: &[Term],
+        body: &[BodyElement],
+        span: Span,
+    ) {
+        for mut atom in unpool_atom(atom) {
+            self.name_anonymous(&mut atom.term);
+            let term = if atom.strong_negation {
+                Term {
+                    kind: TermKind::Unary(UnaryOp::Minus, Box::new(atom.term.clone())),
+                    span: atom.span,
+                }
+            } else {
+                atom.term.clone()
+            };
+            let args = std::iter::once(term).chain(extra.iter().cloned()).collect();
+            let head = auxiliary_head(name, args, atom.span);
+            let mut body = body.to_vec();
+            body.insert(
+                0,
+                BodyElement::Literal(Literal::Atom {
+                    naf: Naf::Positive,
+                    atom: atom.clone(),
+                }),
+            );
+            self.rule(&head, &body, span);
+        }
+    }
+
+    /// `term` with each `_` a variable of its own, named as [`Self::term`]
+    /// names them.
+    fn name_anonymous(&mut self, term: &mut Term) {
+        match &mut term.kind {
+            TermKind::Anonymous => {
+                self.fresh += 1;
+                term.kind = TermKind::Variable(format!("#anon{}", self.fresh));
             }
-        } else {
-            atom.term.clone()
-        };
-        let head = auxiliary_head(PROJECT_PREDICATE, vec![term], atom.span);
-        let mut body = body.to_vec();
-        body.insert(
-            0,
-            BodyElement::Literal(Literal::Atom {
-                naf: Naf::Positive,
-                atom: atom.clone(),
-            }),
-        );
-        self.rule(&head, &body, span);
+            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
+                args.iter_mut().for_each(|a| self.name_anonymous(a))
+            }
+            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => {
+                self.name_anonymous(a);
+                self.name_anonymous(b);
+            }
+            TermKind::Unary(_, a) => self.name_anonymous(a),
+            _ => {}
+        }
     }
 
     /// `#edge (u, v) : body.` becomes `#edge((u, v)) :- body.`
@@ -964,6 +1019,14 @@ impl<'a> Compiler<'a> {
                 Ok(t) => CHead::ShowTerm(t),
                 Err(e) => return self.errors.push(e),
             },
+            // A head atom whose term is never defined drops the rule.
+            RuleShape::Disjunction(disjuncts)
+                if disjuncts
+                    .iter()
+                    .any(|d| self.undefined_operation(&d.atom.term)) =>
+            {
+                return;
+            }
             RuleShape::Disjunction(disjuncts) => {
                 let mut compiled = Vec::new();
                 for d in disjuncts.iter().filter(|d| d.condition.is_empty()) {
@@ -1031,6 +1094,9 @@ impl<'a> Compiler<'a> {
         globals: &FxHashSet<String>,
         scope: &mut Scope,
     ) -> Result<Option<CElement>, Diagnostic> {
+        if self.undefined_operation(&atom.term) {
+            return Ok(None);
+        }
         scope.enter_element(globals);
         let mut compiled = Vec::new();
         let mut possible = true;
@@ -1144,6 +1210,9 @@ impl<'a> Compiler<'a> {
                         let projected = self.project(atom, scope, &mut condition)?;
                         condition.push(CLit::Pos(projected));
                     }
+                    // `l` never holds (clingo: `p(f(X)+1) : r(X)` is false
+                    // where `r` holds): no `unless`.
+                    literal if conditional && last && self.never_defined(literal) => {}
                     literal => possible &= self.literal(literal, scope, &mut condition)?,
                 }
                 // The compiled literal is the last one pushed, after the
@@ -1269,6 +1338,38 @@ impl<'a> Compiler<'a> {
         CTerm::Sym(self.symbols.number(8 + index as i32))
     }
 
+    /// Whether `term` holds arithmetic over a function, string, tuple or
+    /// symbolic constant, which no value of its variables defines (`f(X)+1`,
+    /// `a+X`): clingo drops the literal (and the rule or element it is in)
+    /// while rewriting, before it checks safety.
+    fn undefined_operation(&self, term: &Term) -> bool {
+        let symbolic = |t: &Term| match &t.kind {
+            TermKind::Function { .. } | TermKind::String(_) | TermKind::Tuple(_) => true,
+            TermKind::Constant(name) => {
+                let value = (self.params.iter().find(|(p, _)| p == name).map(|&(_, v)| v))
+                    .or_else(|| self.consts.get(name).copied());
+                value.is_none_or(|v| self.symbols.as_number(v).is_none())
+            }
+            _ => false,
+        };
+        term.contains(|kind| match kind {
+            TermKind::Binary(_, a, b) => symbolic(a) || symbolic(b),
+            TermKind::Unary(UnaryOp::Abs | UnaryOp::BitNot, a) => symbolic(a),
+            _ => false,
+        })
+    }
+
+    /// Whether a term of `literal` is never defined ([`Self::undefined_operation`]).
+    fn never_defined(&self, literal: &Literal) -> bool {
+        match literal {
+            Literal::Atom { atom, .. } => self.undefined_operation(&atom.term),
+            Literal::Comparison { lhs, rhs, .. } => {
+                self.undefined_operation(lhs) || self.undefined_operation(rhs)
+            }
+            Literal::Boolean { .. } => false,
+        }
+    }
+
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
     fn literal(
         &mut self,
@@ -1276,6 +1377,9 @@ impl<'a> Compiler<'a> {
         scope: &mut Scope,
         out: &mut Vec<CLit>,
     ) -> Result<bool, Diagnostic> {
+        if self.never_defined(literal) {
+            return Ok(false);
+        }
         match literal {
             Literal::Boolean { naf, value, .. } => Ok(*value != (*naf == Naf::Not)),
             Literal::Comparison {

@@ -254,6 +254,17 @@ pub fn ground_parts(
                     StatementKind::Project(ProjectTarget::Atom { atom, body }) => {
                         compiler.projected(atom, body, span)
                     }
+                    StatementKind::Heuristic {
+                        atom,
+                        body,
+                        weight,
+                        priority,
+                        modifier,
+                    } => {
+                        let terms = [Some(weight), priority.as_ref(), Some(modifier)];
+                        let terms: Vec<Term> = terms.into_iter().flatten().cloned().collect();
+                        compiler.check_heuristic(atom, body, &terms, span)
+                    }
                     _ => {}
                 }
             }
@@ -484,8 +495,9 @@ fn cost_levels(atoms: &AtomTable, preds: &Predicates, symbols: &SymbolTable) -> 
 }
 
 /// Evaluates `#const` definitions to ground terms, as gringo does: a
-/// `-c name=value` override replaces the program's definitions of that name;
-/// a name defined twice (in the program, or by two overrides) is an error; a
+/// `-c name=value` override, or a definition marked `[override]`, replaces
+/// the program's other definitions of that name; a name defined twice at
+/// the same rank (two overrides, or two plain definitions) is an error; a
 /// definition may use constants defined anywhere, and a cycle is an error.
 fn resolve_constants(
     statements: &[Statement],
@@ -494,19 +506,25 @@ fn resolve_constants(
     preds: &mut Predicates,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> FxHashMap<String, SymId> {
-    let program_definitions = statements.iter().filter_map(|s| match &s.kind {
-        StatementKind::Const { name, value } => Some((name, value, s.span)),
-        _ => None,
-    });
-    let overridden: FxHashSet<&String> = overrides.iter().map(|(name, _)| name).collect();
+    let program_definitions = |overriding: bool| {
+        statements.iter().filter_map(move |s| match &s.kind {
+            StatementKind::Const {
+                name,
+                value,
+                overriding: o,
+            } if *o == overriding => Some((name, value, s.span)),
+            _ => None,
+        })
+    };
+    let command_line = overrides.iter().map(|(n, t)| (n, t, t.span));
+    let overriding: Vec<_> = command_line.chain(program_definitions(true)).collect();
+    let overridden: FxHashSet<&String> = overriding.iter().map(|(name, ..)| *name).collect();
     let mut definitions: Vec<(&str, &Term, Span)> = Vec::new();
     let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-    let command_line = overrides.iter().map(|(n, t)| (n, t, t.span));
-    for (from_command_line, (name, value, span)) in command_line
-        .map(|d| (true, d))
-        .chain(program_definitions.map(|d| (false, d)))
+    for (overrides, (name, value, span)) in (overriding.iter().map(|&d| (true, d)))
+        .chain(program_definitions(false).map(|d| (false, d)))
     {
-        if !from_command_line && overridden.contains(name) {
+        if !overrides && overridden.contains(name) {
             continue;
         }
         if let Some(&previous) = index.get(name.as_str()) {

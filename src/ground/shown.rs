@@ -70,7 +70,7 @@ impl Occurring {
                 self.body(body);
             }
             StatementKind::Facts(facts) => self.facts(facts),
-            StatementKind::Heuristic { atom, body } => {
+            StatementKind::Heuristic { atom, body, .. } => {
                 self.atom(atom, false);
                 self.body(body);
             }

@@ -409,8 +409,14 @@ pub enum StatementKind {
     Hide(Option<Signature>),
     /// `#defined p/n.`: the predicate may have no rules; no message for it.
     Defined(Signature),
-    /// `#const name = value.`
-    Const { name: String, value: Term },
+    /// `#const name = value.`, with clingo's `[override]` (`overriding`: it
+    /// takes precedence over the program's other definitions, as `-c` does)
+    /// or `[default]` (the same as none).
+    Const {
+        name: String,
+        value: Term,
+        overriding: bool,
+    },
     /// `#include "file".` — resolved by the command line, which does the I/O.
     /// `#include <name>.` (`library`) names one of clingo's built-in files.
     Include { path: String, library: bool },
@@ -439,8 +445,15 @@ pub enum StatementKind {
     Edge { pair: Term, body: Vec<BodyElement> },
     /// `#heuristic a : body. [w@p, m]`: accepted and without effect, as in
     /// clingo without `--heuristic=Domain`; its atoms still occur in the
-    /// program (for the info on `#show p/n.` without atoms).
-    Heuristic { atom: Atom, body: Vec<BodyElement> },
+    /// program (for the info on `#show p/n.` without atoms), and the terms
+    /// `w`, `p` and `m` must be safe.
+    Heuristic {
+        atom: Atom,
+        body: Vec<BodyElement>,
+        weight: Term,
+        priority: Option<Term>,
+        modifier: Term,
+    },
     /// A statement the parser recognises but asp2sat does not support yet
     /// (`#script`, theory atoms, ...).
     Unsupported { what: String },

@@ -1426,14 +1426,26 @@ impl<'s> Parser<'s> {
             "#heuristic" => {
                 self.bump();
                 let (atom, body) = self.conditional_atom()?;
-                if !self.at(K::Dot) {
-                    return Err(self.expected("."));
-                }
-                // The modifier `[w@p, m]` is read but not kept: it has no effect.
-                let statement = self.skip_statement(start, "#heuristic directives")?;
+                self.expect(K::Dot, ".")?;
+                // `[w@p, m]`
+                self.expect(K::LBrack, "[")?;
+                let weight = self.term()?;
+                let priority = match self.eat(K::At) {
+                    Some(_) => Some(self.term()?),
+                    None => None,
+                };
+                self.expect(K::Comma, ",")?;
+                let modifier = self.term()?;
+                let end = self.expect(K::RBrack, "]")?.end;
                 return Ok(Statement {
-                    kind: StatementKind::Heuristic { atom, body },
-                    ..statement
+                    kind: StatementKind::Heuristic {
+                        atom,
+                        body,
+                        weight,
+                        priority,
+                        modifier,
+                    },
+                    span: self.span(start, end),
                 });
             }
             "#external" => {
@@ -1647,12 +1659,14 @@ impl<'s> Parser<'s> {
         self.expect(K::Eq, "=")?;
         let value = self.term()?;
         let mut end = self.expect(K::Dot, ".")?.end;
+        let mut overriding = false;
         // clingo's `#const n = 3. [default]` / `[override]`
         if self.at(K::LBrack)
             && self.peek_at(self.pos + 1) == K::Ident
             && matches!(self.text(self.token(self.pos + 1)), "default" | "override")
             && self.peek_at(self.pos + 2) == K::RBrack
         {
+            overriding = self.text(self.token(self.pos + 1)) == "override";
             self.pos += 2;
             end = self.bump().end;
         }
@@ -1660,6 +1674,7 @@ impl<'s> Parser<'s> {
             kind: StatementKind::Const {
                 name: self.text(name).to_owned(),
                 value,
+                overriding,
             },
             span: self.span(start, end),
         })
@@ -3165,7 +3180,14 @@ mod tests {
             StatementKind::Defined(sig) => format!("#defined {}.", signature(sig)),
             StatementKind::Hide(None) => "#hide.".into(),
             StatementKind::Hide(Some(sig)) => format!("#hide {}.", signature(sig)),
-            StatementKind::Const { name, value } => format!("#const {name}={}.", term(value)),
+            StatementKind::Const {
+                name,
+                value,
+                overriding,
+            } => {
+                let flag = if *overriding { " [override]" } else { "" };
+                format!("#const {name}={}.{flag}", term(value))
+            }
             StatementKind::Include {
                 path,
                 library: false,
@@ -3217,8 +3239,22 @@ mod tests {
             StatementKind::Project(ProjectTarget::Signature(sig)) => {
                 format!("#project {}.", signature(sig))
             }
-            StatementKind::Heuristic { atom: a, body: b } => {
-                format!("#heuristic {}{}.", atom(a), condition_body(b))
+            StatementKind::Heuristic {
+                atom: a,
+                body: b,
+                weight,
+                priority,
+                modifier,
+            } => {
+                let priority = priority.as_ref().map(|p| format!("@{}", term(p)));
+                format!(
+                    "#heuristic {}{}. [{}{},{}]",
+                    atom(a),
+                    condition_body(b),
+                    term(weight),
+                    priority.unwrap_or_default(),
+                    term(modifier)
+                )
             }
             StatementKind::Edge { pair, body: b } => {
                 format!("#edge {}{}.", term(pair), condition_body(b))
@@ -3809,7 +3845,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             ok.
             ",
             "
-            #heuristic a : b.
+            #heuristic a : b. [1,true]
             #external a : b.
             #project a/1.
             #edge (a,b).
@@ -3889,7 +3925,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "#const n = 3. [default] #const m = n*2. #const s = \"x\". [override]",
-            "#const n=3. #const m=(n*2). #const s=\"x\".",
+            "#const n=3. #const m=(n*2). #const s=\"x\". [override]",
         );
         check(
             "#include <dir/file.lp>. #include \"a\\\"b\". #program step(t, u). #program base(). #base. #cumulative t.",
@@ -3899,7 +3935,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             "#external p(X) : q(X). [X] #external a. #external b:. #project a:. #project p/2. #project q(X) : r(X), not s. #heuristic p : q. [1@2,level] #edge (a,b) : c.",
             "
             #external p(X) : q(X). [X] #external a. #external b. #project a. #project p/2.
-            #project q(X) : r(X), not s. #heuristic p : q. #edge (a,b) : c.
+            #project q(X) : r(X), not s. #heuristic p : q. [1@2,level] #edge (a,b) : c.
             ",
         );
     }
