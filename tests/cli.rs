@@ -903,12 +903,50 @@ fn a_stray_byte_in_code_is_a_located_lexer_error() {
     // byte itself), exit 65.
     let mut cmd = solve(&["-"]);
     cmd.write_stdin(b"% caf\xe9\np(\"caf\xe9\").\np(caf\xe9).\n".to_vec());
-    let out = output(cmd);
-    assert_eq!(out.code, Some(65));
-    assert_stderr_has(
-        &out,
-        "-:3:6-7: error: lexer error, unexpected \\xe9 (a byte that is not UTF-8)",
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(65));
+    let expected = b"-:3:6-7: error: lexer error, unexpected \xe9\n";
+    assert!(
+        contains_bytes(&out.stderr, expected),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn binary_input_gets_twenty_located_errors_and_a_count_of_the_rest() {
+    // An executable's first bytes: control characters, NULs and bytes that
+    // are not UTF-8. clingo 5.4 prints 20 located errors, then `*** ERROR:
+    // (clingo): too many messages.`, exit 65.
+    let mut bytes = b"\x7fELF\x02\x01\x01".to_vec();
+    bytes.extend((0..2000u32).map(|i| (i * 37 % 256) as u8));
+    let file = common::scratch("cli-binary").join("binary.lp");
+    std::fs::write(&file, &bytes).unwrap();
+    let file = file.to_str().unwrap();
+    let out = output(solve(&[file]));
+    assert_eq!(out.code, Some(65));
+    let located = |stderr: &str| {
+        (stderr.lines())
+            .filter(|l| l.starts_with(file) && l.contains(": error: "))
+            .count()
+    };
+    assert_eq!(located(&out.stderr), 20, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("{file}:1:1-2: error: lexer error"))
+    );
+    assert!(
+        out.stderr
+            .contains("*** ERROR: (asp2sat): too many messages: "),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.contains("UNKNOWN"));
+    let mut theirs = Command::new(common::clingo_bin());
+    theirs.arg(file);
+    let theirs = output(theirs);
+    assert_eq!(theirs.code, Some(65));
+    assert_eq!(located(&theirs.stderr), 20, "{}", theirs.stderr);
 }
 
 #[test]

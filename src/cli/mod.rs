@@ -17,7 +17,8 @@ macro_rules! stderr {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         $crate::cli::status::around_stderr(|| {
-            let _ = std::io::stderr().write_fmt(format_args!($($arg)*));
+            // Bytes of the input that are not UTF-8 are printed as such.
+            let _ = $crate::cli::RawBytes(std::io::stderr()).write_fmt(format_args!($($arg)*));
         });
     }};
 }
@@ -319,10 +320,11 @@ fn is_raw_byte(c: char) -> bool {
 }
 
 /// Program text from bytes that are not all UTF-8, or that hold the code
-/// points of [`RAW_BYTES`]. A byte that is not UTF-8 is kept in a string
-/// literal as its code point, and becomes `?` in a comment (Latin-1 is
-/// common in old programs' comments); anywhere else it is clingo's lexer
-/// error. One of those code points in a string is refused (it would be
+/// points of [`RAW_BYTES`]. A byte that is not UTF-8 is kept as its code
+/// point, in a string literal and in code (where the lexer reports it as
+/// clingo does, each byte located), and becomes `?` in a comment (Latin-1
+/// is common in old programs' comments). One of those code points in a
+/// string is refused (it would be
 /// printed as a byte). Only ASCII changes where the lexer is: the states follow the
 /// parser's lexer (nested block comments, `#!` lines, strings that end at
 /// a line's end).
@@ -383,15 +385,11 @@ fn decode(bytes: &[u8]) -> Text {
             };
         }
         for &byte in chunk.invalid() {
-            let at = text.len();
             match state {
-                State::String => text.extend(char::from_u32(RAW_BYTES - 0x80 + u32::from(byte))),
-                State::Code => {
-                    unreadable.get_or_insert((
-                        at..at + 1,
-                        format!("lexer error, unexpected \\x{byte:02x} (a byte that is not UTF-8)"),
-                    ));
-                    text.push('?');
+                // In code, the lexer's error, printed with the byte itself as
+                // clingo prints it.
+                State::String | State::Code => {
+                    text.extend(char::from_u32(RAW_BYTES - 0x80 + u32::from(byte)))
                 }
                 State::LineComment | State::BlockComment(_) => text.push('?'),
             }
@@ -460,9 +458,26 @@ fn parse_overrides(
     }
 }
 
+/// The errors printed at most, as clingo stops at 20 ("too many messages").
+const MAX_ERRORS: usize = 20;
+
 fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) -> u8 {
-    stderr!("{}", render_all(diagnostics, sources));
-    stderrln!("\n*** ERROR: (asp2sat): {what}");
+    let mut ordered = diagnostics.to_vec();
+    ordered.sort_by_key(|d| (d.span.file, d.span.start));
+    let errors = ordered.iter().filter(|d| d.is_error()).count();
+    if errors > MAX_ERRORS {
+        let mut shown = 0;
+        ordered.retain(|d| {
+            shown += usize::from(d.is_error());
+            shown <= MAX_ERRORS
+        });
+        stderr!("{}", render_all(&ordered, sources));
+        let more = errors - MAX_ERRORS;
+        stderrln!("\n*** ERROR: (asp2sat): too many messages: {more} more errors not shown");
+    } else {
+        stderr!("{}", render_all(&ordered, sources));
+        stderrln!("\n*** ERROR: (asp2sat): {what}");
+    }
     EXIT_INPUT_ERROR
 }
 
