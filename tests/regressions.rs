@@ -502,6 +502,13 @@ const ERRORS: &[ErrorCase] = &[
         "1:21-22: note: 'Y' is unsafe",
     ),
     ("#heuristic p(_). [_@1,sign]", &[], 65, "1:19-20: note: '"),
+    // A part no call grounds is still checked.
+    (
+        "q. #program foo(t). p(X) :- q.",
+        &[],
+        65,
+        "1:23-24: note: 'X' is unsafe",
+    ),
     (
         "#const a=1. [override] #const a=2. [override] p(a).",
         &[],

@@ -238,35 +238,11 @@ pub fn ground_parts(
                     value.and_then(|&v| compiler.symbols.as_number(v))
                 };
                 let ranged = bounds::with_ranges(&statement.kind, &integer_constant);
-                match ranged.as_ref().unwrap_or(&statement.kind) {
-                    StatementKind::Rule { head, body } => compiler.rule(head, body, span),
-                    StatementKind::Facts(facts) => compiler.facts(facts, span.file),
-                    StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
-                    StatementKind::Optimize { maximize, elements } => {
-                        for element in elements {
-                            compiler.cost_element(*maximize, element);
-                        }
-                    }
-                    StatementKind::External { atom, body, value } => {
-                        compiler.external(atom, body, value.as_ref(), span)
-                    }
-                    StatementKind::Edge { pair, body } => compiler.edge(pair, body, span),
-                    StatementKind::Project(ProjectTarget::Atom { atom, body }) => {
-                        compiler.projected(atom, body, span)
-                    }
-                    StatementKind::Heuristic {
-                        atom,
-                        body,
-                        weight,
-                        priority,
-                        modifier,
-                    } => {
-                        let terms = [Some(weight), priority.as_ref(), Some(modifier)];
-                        let terms: Vec<Term> = terms.into_iter().flatten().cloned().collect();
-                        compiler.check_heuristic(atom, body, &terms, span)
-                    }
-                    _ => {}
-                }
+                compile_statement(
+                    &mut compiler,
+                    ranged.as_ref().unwrap_or(&statement.kind),
+                    span,
+                );
             }
         }
         compiler.params.clear();
@@ -281,6 +257,22 @@ pub fn ground_parts(
             fact_origins: std::mem::take(&mut compiler.fact_origins),
         });
     }
+    // The parts no call grounds are still checked, as clingo checks them:
+    // their errors count, their rules are dropped.
+    for (statement, &(part, params)) in statements.iter().zip(&sections) {
+        if parts.called_in_run(part, params.len())
+            || matches!(statement.kind, StatementKind::Program { .. })
+        {
+            continue;
+        }
+        let zero = compiler.symbols.number(0);
+        compiler.params = params.iter().map(|p| (p.clone(), zero)).collect();
+        compile_statement(&mut compiler, &statement.kind, statement.span);
+    }
+    compiler.params.clear();
+    compiler.rules.clear();
+    compiler.facts = Default::default();
+    compiler.fact_origins.clear();
     diagnostics.append(&mut compiler.errors);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
@@ -809,5 +801,38 @@ fn add_strong_negation_constraints(
             let (a, p) = (program::AtomId(a as u32), program::AtomId(p));
             rules.insert_constraint(&[a.min(p), a.max(p)]);
         }
+    }
+}
+
+/// Compiles one statement of a part into `compiler`'s rules and facts.
+fn compile_statement(compiler: &mut Compiler, kind: &StatementKind, span: Span) {
+    match kind {
+        StatementKind::Rule { head, body } => compiler.rule(head, body, span),
+        StatementKind::Facts(facts) => compiler.facts(facts, span.file),
+        StatementKind::ShowTerm { term, body } => compiler.show_term(term, body, span),
+        StatementKind::Optimize { maximize, elements } => {
+            for element in elements {
+                compiler.cost_element(*maximize, element);
+            }
+        }
+        StatementKind::External { atom, body, value } => {
+            compiler.external(atom, body, value.as_ref(), span)
+        }
+        StatementKind::Edge { pair, body } => compiler.edge(pair, body, span),
+        StatementKind::Project(ProjectTarget::Atom { atom, body }) => {
+            compiler.projected(atom, body, span)
+        }
+        StatementKind::Heuristic {
+            atom,
+            body,
+            weight,
+            priority,
+            modifier,
+        } => {
+            let terms = [Some(weight), priority.as_ref(), Some(modifier)];
+            let terms: Vec<Term> = terms.into_iter().flatten().cloned().collect();
+            compiler.check_heuristic(atom, body, &terms, span)
+        }
+        _ => {}
     }
 }
