@@ -811,6 +811,35 @@ fn a_long_chain_over_a_pool_grounds_in_linear_time() {
 }
 
 #[test]
+fn terms_nested_a_thousand_deep_are_solved() {
+    // clingo reads them; the limit was 256.
+    let n = 1000;
+    let nest = |open: &str, close: &str| format!("{}1{}", open.repeat(n), close.repeat(n));
+    let program = [
+        format!("p({}).", nest("(", ")")),
+        format!("q({}).", nest("f(", ")")),
+        format!("r({}).", nest("1+(", ")")),
+        format!("s({}).", nest("(1,", ")")),
+        format!("t({}).", nest("|", "|")),
+        format!("u(X) :- q({}X{}).", "f(".repeat(n - 1), ")".repeat(n - 1)),
+    ]
+    .join("\n");
+    for command in ["solve", "ground", "dimacs"] {
+        let mut cmd = asp2sat();
+        cmd.args([command, "-"]).write_stdin(program.clone());
+        let out = output(cmd);
+        let expected = if command == "solve" { 30 } else { 0 };
+        assert_eq!(out.code, Some(expected), "{command}: {}", out.stderr);
+    }
+    let mut cmd = solve(&["-", "--outf=2"]);
+    cmd.write_stdin(program);
+    let out = output(cmd);
+    for atom in ["\"p(1)\"", "\"r(1001)\"", "\"t(1)\"", "\"u(f(1))\""] {
+        assert!(out.stdout.contains(atom), "{atom}");
+    }
+}
+
+#[test]
 fn too_deep_a_term_is_a_located_error() {
     // A million-term chain overflowed the stack (SIGABRT).
     let sum = vec!["1"; 1_000_000].join("+");
