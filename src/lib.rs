@@ -9,20 +9,15 @@
 pub mod cli;
 pub mod diagnostics;
 pub mod dimacs;
-pub mod explain;
 mod graph;
 pub mod ground;
 pub mod ground_text;
-pub mod optimize;
-pub mod portfolio;
 pub mod progress;
 pub mod render;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;
 pub mod translate;
-#[cfg(feature = "batsat")]
-pub mod unfounded_search;
 
 use diagnostics::{Diagnostic, SourceMap, render_all};
 

@@ -20,8 +20,18 @@
 //!   a depth-first walk over them, with unit propagation of its own and
 //!   varisat for the subtrees it does not settle, finds each answer set
 //!   once without a clause to exclude it.
+//!
+//! The searches built on the enumerator sit beside it: [`optimize`],
+//! [`explain`], the threads of `-t` ([`portfolio`]), and the experiment of
+//! an unfounded-set check inside the search (`unfounded_search`, cargo
+//! feature `batsat`).
 
 mod backtracking;
+pub mod explain;
+pub mod optimize;
+pub mod portfolio;
+#[cfg(feature = "batsat")]
+pub mod unfounded_search;
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};

@@ -11,9 +11,9 @@
 
 use super::output::{Format, OptMode, Verbosity};
 use super::pictures::Pictures;
-use crate::explain::Scope;
-use crate::optimize::Strategy;
-use crate::portfolio::{self, Mode, Parallel};
+use crate::solve::explain::Scope;
+use crate::solve::optimize::Strategy;
+use crate::solve::portfolio::{self, Mode, Parallel};
 use crate::solve::{SearchTuning, TranslationMode};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;

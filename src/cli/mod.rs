@@ -35,12 +35,12 @@ mod pictures;
 mod status;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
-use crate::explain::{Explanation, Scope};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{self, Parts, program::GroundProgram};
-use crate::optimize::{Optimizer, Strategy};
-use crate::portfolio::{self, Plan};
 use crate::progress::{Counters, Stage};
+use crate::solve::explain::{Explanation, Scope};
+use crate::solve::optimize::{Optimizer, Strategy};
+use crate::solve::portfolio::{self, Plan};
 use crate::solve::{AnswerSet, Enumerator, SolveOptions};
 use crate::symbols::{SymId, SymbolTable};
 use crate::syntax::ast::{Statement, StatementKind, Term};
@@ -1289,7 +1289,7 @@ fn explain(
             config.tuning.parallel.threads
         );
     }
-    let guarded = crate::explain::guard(&loaded.statements, scope);
+    let guarded = crate::solve::explain::guard(&loaded.statements, scope);
     // The run's own grounding has printed the messages already.
     let (program, diagnostics) = ground::ground_parts(
         &guarded.statements,
@@ -1310,7 +1310,7 @@ fn explain(
         ..SolveOptions::default()
     };
     let explanation =
-        crate::explain::minimal_unsatisfiable(&program, guarded.blamed.len(), options);
+        crate::solve::explain::minimal_unsatisfiable(&program, guarded.blamed.len(), options);
     release_at_exit(program);
     match explanation {
         Ok(Explanation::Unsatisfiable(numbers)) => {
