@@ -3,7 +3,7 @@
 //! The pipeline is a chain of stages passing plain data, see
 //! `ARCHITECTURE.md`: text → [`syntax`] (spanned AST) → [`ground`] (ground
 //! program with dense atom ids) → [`translate`] (CNF clauses into any
-//! varisat `ExtendFormula` sink) → [`solve`] (answer sets). Only [`cli`] does
+//! varisat-formula `ExtendFormula` sink) → [`solve`] (answer sets). Only [`cli`] does
 //! I/O.
 
 pub mod cli;

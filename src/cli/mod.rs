@@ -853,7 +853,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)], counters: &Counters) -
         Err(code) => return code,
     };
     counters.enter(Stage::Translating);
-    let mut formula = varisat::CnfFormula::new();
+    let mut formula = varisat_formula::CnfFormula::new();
     let translation = match crate::translate::translate_exact(&program, &mut formula) {
         Ok(t) => t,
         Err(error) => return report_errors(&[error], &sources, "translation failed"),
