@@ -29,6 +29,7 @@
 
 pub mod backend;
 mod backtracking;
+pub mod driver;
 pub mod explain;
 pub mod optimize;
 pub mod portfolio;

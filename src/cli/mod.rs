@@ -35,24 +35,24 @@ mod pictures;
 mod status;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
-use crate::ground::incremental::{Incremental, StepResult};
+use crate::ground::incremental::Incremental;
 use crate::ground::{self, Parts, program::GroundProgram};
 use crate::progress::{Counters, Stage};
+use crate::solve::SolveOptions;
+use crate::solve::driver::{self, Call, Consequences, Event, Found, Plan, Report};
 use crate::solve::explain::{Explanation, Scope};
-use crate::solve::optimize::{Optimizer, Strategy};
-use crate::solve::portfolio::{self, Plan};
-use crate::solve::{AnswerSet, Enumerator, SolveOptions};
-use crate::symbols::{SymId, SymbolTable};
+use crate::solve::optimize::OptMode;
+use crate::solve::portfolio::Threads;
+use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use args::{
-    Args, Command, Config, Consequences, DimacsArgs, Invocation, Projection, Quiet, Warnings,
-    parse_consts,
+    Args, Command, Config, DimacsArgs, Invocation, Projection, Quiet, Warnings, parse_consts,
 };
 use clap::Parser;
 use output::{
-    Blamed, ConsequenceSummary, Format, Interruption, JsonDocument, OptMode, OptimizationSummary,
-    Outcome, Sizes, Style, Summary, Timings, Witness,
+    Blamed, ConsequenceSummary, Format, Interruption, JsonDocument, OptimizationSummary, Outcome,
+    Sizes, Style, Summary, Timings, Witness,
 };
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
@@ -514,31 +514,22 @@ struct Progress {
     settled: Option<Outcome>,
 }
 
-/// What is reported with an answer set besides its atoms.
-struct Annotations {
-    /// Its cost vector, for a program that optimizes.
-    costs: Option<Vec<i64>>,
-    /// With `--enum-mode=brave` or `cautious`: clingo's `[lower;upper]`.
-    consequences: Option<(usize, usize)>,
-    /// It is known to be optimal, which `--quiet=1` prints at once.
-    optimal: bool,
-}
-
 impl Progress {
-    /// Reports model `number` (numbers start again at 1 for the optimal
-    /// models of `optN`). Returns whether standard output still works: when
-    /// not, the search should stop.
+    /// Prints an answer set the search found (an optimal one, which
+    /// `--quiet=1` prints at once, too). Returns whether standard output
+    /// still works: when not, the search should stop.
     fn answer(
         &mut self,
-        number: usize,
-        answer: &AnswerSet,
-        symbols: &SymbolTable,
-        Annotations {
+        Found {
+            number,
+            answer,
             costs,
             consequences,
             optimal,
-        }: Annotations,
+        }: Found<'_>,
+        symbols: &SymbolTable,
     ) -> bool {
+        let number = number.unwrap_or(self.models + 1);
         self.models += 1;
         self.counters.found_models(self.models);
         self.last_model = Some(Instant::now());
@@ -1161,6 +1152,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         let code = report_errors(&[error], &loaded.sources, "nothing was solved");
         return unknown_after_error(&progress, code);
     }
+    let plan = config.plan();
     // One solver call, or one per step of incremental mode.
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
@@ -1198,7 +1190,14 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         }
         // Shared with the search threads of `-t`, which may outlive the call.
         let program = Arc::new(program);
-        let call = solve_call(&program, &config, &progress, &loaded.sources, step == 0);
+        let call = solve_call(
+            &program,
+            &plan,
+            &config,
+            &progress,
+            &loaded.sources,
+            step == 0,
+        );
         release_at_exit(program);
         match call {
             Ok(call) => last = Some(call),
@@ -1206,7 +1205,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         }
     }
     let (outcome, sizes) = match last {
-        Some((call, sizes)) => (call.outcome(), Some(sizes)),
+        Some((call, sizes)) => (outcome(&call), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
     lock(&progress).settled = Some(outcome);
@@ -1340,486 +1339,138 @@ fn located(spans: &[Span], sources: &SourceMap) -> Vec<Blamed> {
         .collect()
 }
 
-/// How one solver call ended.
-struct Call {
-    models: usize,
-    exhausted: bool,
-}
-
-impl Call {
-    fn outcome(&self) -> Outcome {
-        match (self.models, self.exhausted) {
-            (0, _) => Outcome::Unsatisfiable,
-            (_, true) => Outcome::Exhausted,
-            (_, false) => Outcome::Satisfiable,
-        }
-    }
-
-    fn result(&self) -> StepResult {
-        if self.models > 0 {
-            StepResult::Satisfiable
-        } else {
-            StepResult::Unsatisfiable
-        }
+/// How a finished call ended, as clingo's summary says it.
+fn outcome(call: &Call) -> Outcome {
+    match (call.models, call.exhausted) {
+        (0, _) => Outcome::Unsatisfiable,
+        (_, true) => Outcome::Exhausted,
+        (_, false) => Outcome::Satisfiable,
     }
 }
 
-/// Translates and solves one ground program, reporting its answer sets;
-/// `first` prints clingo's header before it. `Err` holds the exit code.
+/// Translates and searches one ground program as `plan` says, printing
+/// what the search reports; `first` prints clingo's warnings before it.
+/// `Err` holds the exit code.
 fn solve_call(
     program: &Arc<GroundProgram>,
+    plan: &Plan,
     config: &Config,
     progress: &Mutex<Progress>,
     sources: &SourceMap,
     first: bool,
 ) -> Result<(Call, Sizes), u8> {
-    let optimizing = !program.costs.is_empty() && config.opt_mode != OptMode::Ignore;
-    let searching = optimizing && matches!(config.opt_mode, OptMode::Opt | OptMode::OptN);
-    // As clingo: an optimizing search goes on to the optimum unless `-n`
-    // stops it.
-    let models = config.models.unwrap_or(usize::from(!searching));
+    let call = plan.call(program);
     let listing_consequences = config.consequences != Consequences::None;
     if first {
         // clingo's warnings, in its words.
-        if searching && config.opt_mode == OptMode::Opt && listing_consequences {
+        if call.to_optimum && config.opt_mode == OptMode::Opt && listing_consequences {
             stderrln!(
                 "*** Warn : (asp2sat): Optimization: Consequences may depend on enumeration order."
             );
-        } else if searching && config.opt_mode == OptMode::Opt && models > 0 {
+        } else if call.to_optimum && config.opt_mode == OptMode::Opt && call.models > 0 {
             stderrln!(
                 "*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed."
             );
         }
-        if optimizing && config.opt_mode == OptMode::Enum {
+        if call.optimizing && config.opt_mode == OptMode::Enum {
             stderrln!(
                 "*** Warn : (asp2sat): opt-mode=enum: No bound given, optimize statement ignored."
             );
         }
     }
-    // Only an enumeration walks over answer sets: an optimization to one
-    // optimum, or consequences, ask for them one call at a time.
-    let to_one_optimum = searching && config.opt_mode == OptMode::Opt;
-    let walks = !(listing_consequences || to_one_optimum);
-    let options = SolveOptions {
-        max_models: if walks { models } else { 1 },
-        project: config.project != Projection::No,
-        translation: config.translation,
-        tuning: config.tuning.search,
-    };
-    let counters = lock(progress).counters.clone();
-    counters.enter(Stage::Translating);
-    let parallel = config.tuning.parallel;
-    let plan = portfolio::plan(
-        parallel,
-        portfolio::Search {
-            models,
-            optimum: searching,
-            consequences: listing_consequences,
-        },
-    );
-    if let Plan::Single(Some(reason)) = plan
+    if let Threads::Single(Some(reason)) = call.threads
         && first
         && config.warnings.shows("other")
     {
-        stderrln!("asp2sat: info: -t {}: {reason}", parallel.threads);
+        stderrln!("asp2sat: info: -t {}: {reason}", plan.parallel.threads);
     }
-    let (threads, program_arc) = (parallel.threads, program.clone());
-    let translated = match plan {
-        Plan::Single(_) => Enumerator::new(program, options).map(|mut enumerator| {
-            enumerator.report_to(counters.clone());
-            Search::Single(Box::new(enumerator))
-        }),
-        Plan::Race => {
-            portfolio::Race::start(program_arc, options, threads, optimizing, counters.clone())
-                .map(Search::Race)
-        }
-        Plan::Split => {
-            portfolio::Split::start(program_arc, options, threads, optimizing, counters.clone())
-                .map(|split| Search::Split(Box::new(split)))
-        }
+    let counters = lock(progress).counters.clone();
+    let mut report = CallReport {
+        progress,
+        symbols: &program.symbols,
+        objective: call.optimizing.then_some(config.opt_mode),
+        consequences: config.consequences,
+        started: Instant::now(),
     };
-    let search = match translated {
-        Ok(search) => search,
+    let searched = driver::solve_call(program, &call, &counters, &mut report);
+    let call_started = report.started;
+    let call = match searched {
+        Ok(call) => call,
         Err(error) => return Err(report_errors(&[error], sources, "translation failed")),
     };
-    counters.enter(Stage::Solving);
-    {
-        let mut progress = lock(progress);
-        let style = progress.style;
-        progress.print(|out| output::write_solving(out, style));
-        if let Some(code) = progress.output_failure() {
-            return Err(code);
-        }
-    }
-    let models_before = {
-        let mut progress = lock(progress);
-        progress.timings.translate += search.translate_time();
-        progress.solve_started.get_or_insert_with(Instant::now);
-        progress.begin_call();
-        progress.optimization = optimizing.then(|| OptimizationSummary {
-            mode: config.opt_mode,
-            ..OptimizationSummary::default()
-        });
-        progress.models
-    };
-    let call_started = Instant::now();
-    let (stats, exhausted) = match search {
-        Search::Single(enumerator) => {
-            let enumerator = *enumerator;
-            let (enumerator, exhausted) = if config.consequences != Consequences::None {
-                let objective = optimizing.then_some((config.opt_mode, config.opt_strategy));
-                consequences(
-                    enumerator,
-                    config.consequences,
-                    objective,
-                    program,
-                    progress,
-                )
-            } else if searching {
-                let optimizer = Optimizer::new(enumerator, config.opt_strategy);
-                optimize(optimizer, config.opt_mode, models, program, progress)
-            } else {
-                let mut enumerator = enumerator;
-                let exhausted = enumerate(&mut enumerator, optimizing, program, progress);
-                (enumerator, exhausted)
-            };
-            let stats = enumerator.stats();
-            release_at_exit(enumerator);
-            (stats, exhausted)
-        }
-        Search::Race(race) => {
-            let mut won = race.winner();
-            let exhausted = enumerate(&mut won, optimizing, program, progress);
-            (won.stats, exhausted)
-        }
-        Search::Split(mut split) => {
-            let exhausted = enumerate(&mut *split, optimizing, program, progress);
-            (split.stats(), exhausted)
-        }
-    };
     let mut progress = lock(progress);
-    if exhausted {
+    if let Some(code) = progress.output_failure() {
+        return Err(code);
+    }
+    if call.exhausted {
         let since = progress.last_model.filter(|&t| t >= call_started);
         progress.timings.unsat = since.unwrap_or(call_started).elapsed();
     }
     let sizes = Sizes {
         atoms: program.atoms.len(),
         rules: program.rules.len(),
-        variables: stats.variables,
-        clauses: stats.clauses,
-        loop_rounds: stats.loop_rounds,
-    };
-    if let Some(code) = progress.output_failure() {
-        return Err(code);
-    }
-    let call = Call {
-        models: progress.models - models_before,
-        exhausted,
+        variables: call.stats.variables,
+        clauses: call.stats.clauses,
+        loop_rounds: call.stats.loop_rounds,
     };
     Ok((call, sizes))
 }
 
-/// Reports the brave or cautious consequences, each better approximation
-/// as a model, as clingo's `--enum-mode=brave` and `cautious` do. Under an
-/// objective (`objective`: its mode and strategy), as clasp: with `opt`,
-/// each answer set must also cost less than the one before (approximations
-/// that depend on the order of the answer sets, and `OPTIMUM FOUND` for the
-/// last); with `optN`, the better answer sets up to the optimum come first,
-/// then the consequences of the optimal answer sets, numbered from 1 again;
-/// with `enum`, each approximation with the costs of its answer set.
-/// Returns the enumerator and whether the search ended.
-fn consequences(
-    enumerator: Enumerator,
-    kind: Consequences,
-    objective: Option<(OptMode, Strategy)>,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (Enumerator, bool) {
-    let brave = kind == Consequences::Brave;
-    let shown = {
-        let mut shown: Vec<_> = (enumerator.translation().shown().iter())
-            .filter(|(_, cond)| *cond != crate::translate::Cond::False)
-            .map(|&(symbol, _)| symbol)
-            .collect();
-        shown.sort_unstable();
-        shown.dedup();
-        shown.len()
-    };
-    let report =
-        |next: &mut Approximations<'_>| report_consequences(kind, shown, next, program, progress);
-    let (enumerator, ended) = match objective {
-        Some((OptMode::Opt, strategy)) => {
-            let mut optimizer = Optimizer::new(enumerator, strategy);
-            let (reported, ended) = report(&mut |known| {
-                (optimizer.next_better_consequences(brave, known))
-                    .map(|(next, costs)| (next, Some(costs)))
-            });
-            if ended && reported > 0 {
-                let mut progress = lock(progress);
-                let optimization = progress.optimization.as_mut().expect("optimizing");
-                (optimization.proven, optimization.optimal) = (true, 1);
+/// Prints what the search of one call reports.
+struct CallReport<'p> {
+    progress: &'p Mutex<Progress>,
+    symbols: &'p SymbolTable,
+    /// The optimization mode, for a program that optimizes.
+    objective: Option<OptMode>,
+    consequences: Consequences,
+    /// When the search began.
+    started: Instant,
+}
+
+impl Report for CallReport<'_> {
+    fn event(&mut self, event: Event<'_>) -> bool {
+        let mut progress = lock(self.progress);
+        match event {
+            Event::Searching { translate_time } => {
+                let style = progress.style;
+                if !progress.print(|out| output::write_solving(out, style)) {
+                    return false;
+                }
+                progress.timings.translate += translate_time;
+                progress.solve_started.get_or_insert_with(Instant::now);
+                progress.begin_call();
+                progress.optimization = self.objective.map(|mode| OptimizationSummary {
+                    mode,
+                    ..OptimizationSummary::default()
+                });
+                self.started = Instant::now();
             }
-            (optimizer.into_enumerator(), ended)
-        }
-        Some((OptMode::OptN, strategy)) => {
-            let optimizer = Optimizer::new(enumerator, strategy);
-            let (mut enumerator, best) =
-                match improve(optimizer, OptMode::OptN, 0, program, progress) {
-                    (enumerator, Ok(best)) => (enumerator, best),
-                    (enumerator, Err(ended)) => return (enumerator, ended),
-                };
-            lock(progress).held = None;
-            let (optimal, ended) = report(&mut |known| {
-                (enumerator.next_consequences(brave, known, &[]))
-                    .map(|next| (next, Some(best.clone())))
-            });
-            lock(progress)
-                .optimization
-                .as_mut()
-                .expect("optimizing")
-                .optimal = optimal;
-            (enumerator, ended)
-        }
-        Some((OptMode::Enum, _)) => {
-            let mut enumerator = enumerator;
-            let (_, ended) = report(&mut |known| {
-                let next = enumerator.next_consequences(brave, known, &[])?;
-                Some((next, Some(enumerator.costs())))
-            });
-            if let Some(optimization) = &mut lock(progress).optimization {
-                optimization.proven = ended; // clingo's `OPTIMUM FOUND` of `enum`
+            Event::Answer(found) => {
+                let (count, bounds) = (found.answer.shown.len(), found.consequences);
+                if !progress.answer(found, self.symbols) {
+                    return false;
+                }
+                if let Some(bounds) = bounds {
+                    progress.consequences = Some((self.consequences, count, bounds));
+                }
             }
-            (enumerator, ended)
+            Event::OptimumProven => optimization(&mut progress).proven = true,
+            Event::OptimalFollow => progress.held = None,
+            Event::Optimal(count) => optimization(&mut progress).optimal = count,
+            Event::Enumerated { exhausted } => {
+                if let Some(optimization) = &mut progress.optimization {
+                    optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
+                }
+            }
+            Event::ConsequencesExact => progress.settle_consequences(),
         }
-        _ => {
-            let mut enumerator = enumerator;
-            let (_, ended) = report(&mut |known| {
-                (enumerator.next_consequences(brave, known, &[])).map(|next| (next, None))
-            });
-            (enumerator, ended)
-        }
-    };
-    if ended {
-        lock(progress).settle_consequences();
-    }
-    (enumerator, ended)
-}
-
-/// The next approximation of the consequences after the last one (`None`
-/// at first), with the costs of its answer set.
-type Approximations<'a> =
-    dyn FnMut(Option<&[SymId]>) -> Option<(Vec<SymId>, Option<Vec<i64>>)> + 'a;
-
-/// Reports each approximation of the consequences that `next` gives after
-/// the last one (with the costs of its answer set), numbered from 1, until
-/// there is none or standard output fails: how many, and whether the
-/// approximations ended.
-fn report_consequences(
-    kind: Consequences,
-    shown: usize,
-    next: &mut Approximations<'_>,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (usize, bool) {
-    let mut known: Option<Vec<SymId>> = None;
-    let mut reported = 0;
-    while let Some((approximation, costs)) = next(known.as_deref()) {
-        reported += 1;
-        // clingo's `[lower;upper]`: the symbols known to be consequences
-        // and those that may still be.
-        let bounds = if kind == Consequences::Brave {
-            (approximation.len(), shown)
-        } else {
-            (0, approximation.len())
-        };
-        let mut progress = lock(progress);
-        let answer = AnswerSet {
-            shown: approximation.clone(),
-        };
-        let model = Annotations {
-            costs,
-            consequences: Some(bounds),
-            optimal: false,
-        };
-        if !progress.answer(reported, &answer, &program.symbols, model) {
-            return (reported, false);
-        }
-        progress.consequences = Some((kind, approximation.len(), bounds));
-        known = Some(approximation);
-    }
-    (reported, true)
-}
-
-/// A solver call's search, translated: on one thread or on those of `-t`
-/// ([`portfolio`]).
-enum Search {
-    // Boxed, the large ones: the value moves from here into the search.
-    Single(Box<Enumerator>),
-    Race(portfolio::Race),
-    Split(Box<portfolio::Split>),
-}
-
-impl Search {
-    /// How long the (first) translation took.
-    fn translate_time(&self) -> Duration {
-        match self {
-            Search::Single(enumerator) => enumerator.stats().translate_time,
-            Search::Race(race) => race.translate_time,
-            Search::Split(split) => split.translate_time,
-        }
+        true
     }
 }
 
-/// Where [`enumerate`] takes answer sets from: one enumerator, or the
-/// threads of `-t` ([`portfolio`]).
-trait Answers {
-    /// The next answer set, with its costs when `costs`.
-    fn next_answer(&mut self, costs: bool) -> Option<portfolio::Answer>;
-    /// No answer set is left.
-    fn exhausted(&self) -> bool;
-}
-
-impl Answers for Enumerator {
-    fn next_answer(&mut self, costs: bool) -> Option<portfolio::Answer> {
-        let answer = self.next_answer_set()?;
-        Some((answer, costs.then(|| self.costs())))
-    }
-
-    fn exhausted(&self) -> bool {
-        Enumerator::exhausted(self)
-    }
-}
-
-/// The race's answer: its costs were taken by the winning thread.
-impl Answers for portfolio::Won {
-    fn next_answer(&mut self, _costs: bool) -> Option<portfolio::Answer> {
-        self.answer.take()
-    }
-
-    fn exhausted(&self) -> bool {
-        self.exhausted
-    }
-}
-
-/// The split search's answers: their costs were taken by its threads.
-impl Answers for portfolio::Split {
-    fn next_answer(&mut self, _costs: bool) -> Option<portfolio::Answer> {
-        portfolio::Split::next_answer(self)
-    }
-
-    fn exhausted(&self) -> bool {
-        portfolio::Split::exhausted(self)
-    }
-}
-
-/// Reports the answer sets one by one (with their costs when `costs`);
-/// returns whether they are exhausted.
-fn enumerate(
-    answers: &mut impl Answers,
-    costs: bool,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> bool {
-    while let Some((answer, costs)) = answers.next_answer(costs) {
-        let mut progress = lock(progress);
-        let number = progress.models + 1;
-        let model = Annotations {
-            costs,
-            consequences: None,
-            optimal: false,
-        };
-        if !progress.answer(number, &answer, &program.symbols, model) {
-            break;
-        }
-    }
-    let exhausted = answers.exhausted();
-    if let Some(optimization) = &mut lock(progress).optimization {
-        optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
-    }
-    exhausted
-}
-
-/// Reports ever better answer sets until the optimum is proven (or `models`
-/// have been reported, with `opt`), then, with `optN`, the optimal answer
-/// sets (at most `models` of them). Returns the enumerator and whether the
-/// search is exhausted.
-fn optimize(
-    optimizer: Optimizer,
-    mode: OptMode,
-    models: usize,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (Enumerator, bool) {
-    let (mut enumerator, best) = match improve(optimizer, mode, models, program, progress) {
-        (enumerator, Ok(best)) => (enumerator, best),
-        (enumerator, Err(ended)) => return (enumerator, ended),
-    };
-    if mode == OptMode::Opt {
-        lock(progress)
-            .optimization
-            .as_mut()
-            .expect("optimizing")
-            .optimal = 1;
-        return (enumerator, true);
-    }
-    // The optimal answer sets, numbered from 1 again, as clingo does.
-    enumerator.set_max_models(models);
-    lock(progress).held = None;
-    let mut optimal = 0;
-    while let Some(answer) = enumerator.next_answer_set() {
-        optimal += 1;
-        let mut progress = lock(progress);
-        let model = Annotations {
-            costs: Some(best.clone()),
-            consequences: None,
-            optimal: true,
-        };
-        let printed = progress.answer(optimal, &answer, &program.symbols, model);
-        progress.optimization.as_mut().expect("optimizing").optimal = optimal;
-        if !printed {
-            break;
-        }
-    }
-    let exhausted = enumerator.exhausted();
-    (enumerator, exhausted)
-}
-
-/// Reports ever better answer sets until the optimum is proven (or, with
-/// `opt`, `models` have been reported): the enumerator, every level fixed at
-/// its optimum, and the optimum; or, when there is no optimum to go on from
-/// (no answer set, or the run stopped before the proof), the enumerator and
-/// whether the search ended.
-fn improve(
-    mut optimizer: Optimizer,
-    mode: OptMode,
-    models: usize,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (Enumerator, Result<Vec<i64>, bool>) {
-    let mut found = 0;
-    while let Some((answer, costs)) = optimizer.next_better() {
-        found += 1;
-        let model = Annotations {
-            costs: Some(costs),
-            consequences: None,
-            optimal: false,
-        };
-        let printed = lock(progress).answer(found, &answer, &program.symbols, model);
-        if !printed || (mode == OptMode::Opt && found == models) {
-            return (optimizer.into_enumerator(), Err(false));
-        }
-    }
-    let best = optimizer.best().map(<[i64]>::to_vec);
-    let enumerator = optimizer.into_enumerator();
-    let Some(best) = best else {
-        return (enumerator, Err(true)); // no answer set
-    };
-    lock(progress)
-        .optimization
-        .as_mut()
-        .expect("optimizing")
-        .proven = true;
-    (enumerator, Ok(best))
+/// What the summary says of the optimization of a program that optimizes.
+fn optimization(progress: &mut Progress) -> &mut OptimizationSummary {
+    progress.optimization.as_mut().expect("optimizing")
 }
 
 fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {

@@ -21,6 +21,20 @@ use crate::translate::objective::{self, CostBound};
 use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit};
 
+/// How clingo treats the optimize statements (`--opt-mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OptMode {
+    /// Find an optimal answer set, reporting each better one on the way.
+    #[default]
+    Opt,
+    /// Find the optimum, then enumerate the optimal answer sets.
+    OptN,
+    /// Enumerate answer sets with their costs.
+    Enum,
+    /// Ignore the optimize statements.
+    Ignore,
+}
+
 /// How the optimum of a level is searched for (clingo's `--opt-strategy`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {

@@ -72,7 +72,7 @@ pub struct Search {
 
 /// How a solver call uses its threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
+pub enum Threads {
     /// One thread; with the reason to tell the user, when more were asked
     /// for and could have searched.
     Single(Option<&'static str>),
@@ -83,19 +83,19 @@ pub enum Plan {
 /// Chooses how a search runs on `parallel`'s threads. An optimum and brave
 /// or cautious consequences are sequences of searches each depending on the
 /// last, on one solver.
-pub fn plan(parallel: Parallel, search: Search) -> Plan {
+pub fn threads(parallel: Parallel, search: Search) -> Threads {
     if parallel.threads == 1 {
-        Plan::Single(None)
+        Threads::Single(None)
     } else if search.optimum {
-        Plan::Single(Some("the optimization runs on one thread"))
+        Threads::Single(Some("the optimization runs on one thread"))
     } else if search.consequences {
-        Plan::Single(Some(
+        Threads::Single(Some(
             "brave and cautious consequences are computed on one thread",
         ))
     } else if parallel.mode == Mode::Compete && search.models == 1 {
-        Plan::Race
+        Threads::Race
     } else {
-        Plan::Split
+        Threads::Split
     }
 }
 
@@ -719,11 +719,14 @@ mod tests {
             mode: Mode::Split,
             ..compete
         };
-        assert_eq!(plan(compete, search(1)), Plan::Race);
-        assert_eq!(plan(compete, search(0)), Plan::Split);
-        assert_eq!(plan(compete, search(3)), Plan::Split);
-        assert_eq!(plan(split, search(1)), Plan::Split);
-        assert_eq!(plan(Parallel::default(), search(1)), Plan::Single(None));
+        assert_eq!(threads(compete, search(1)), Threads::Race);
+        assert_eq!(threads(compete, search(0)), Threads::Split);
+        assert_eq!(threads(compete, search(3)), Threads::Split);
+        assert_eq!(threads(split, search(1)), Threads::Split);
+        assert_eq!(
+            threads(Parallel::default(), search(1)),
+            Threads::Single(None)
+        );
         for sequential in [
             Search {
                 optimum: true,
@@ -734,7 +737,10 @@ mod tests {
                 ..search(0)
             },
         ] {
-            assert!(matches!(plan(split, sequential), Plan::Single(Some(_))));
+            assert!(matches!(
+                threads(split, sequential),
+                Threads::Single(Some(_))
+            ));
         }
     }
 
