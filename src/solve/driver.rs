@@ -539,3 +539,131 @@ fn improve(
     report.event(Event::OptimumProven);
     (enumerator, Ok(best))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::testing::{Rng, add_random_costs, optimal_models, parse};
+
+    fn plan(models: Option<usize>, consequences: Consequences, opt_mode: OptMode) -> Plan {
+        Plan {
+            models,
+            project: false,
+            translation: TranslationMode::Lazy,
+            tuning: SearchTuning::default(),
+            parallel: Parallel::default(),
+            consequences,
+            opt_mode,
+            opt_strategy: Strategy::Core,
+        }
+    }
+
+    /// A program with choices and an objective over them.
+    fn optimizing() -> GroundProgram {
+        let mut program = parse("{a; b; c}. d :- a, not b.");
+        add_random_costs(&mut Rng::new(3), &mut program);
+        program
+    }
+
+    /// The one count of a call, and the enumerator's limit that follows
+    /// from it: 1 by default, all towards an optimum, and one answer set a
+    /// call for an optimum or consequences.
+    #[test]
+    fn a_call_settles_the_count_of_answer_sets() {
+        let plain = parse("{a; b}.");
+        let optimizing = optimizing();
+        let count = |plan: Plan, program: &GroundProgram| {
+            let call = plan.call(program);
+            (call.models, call.options.max_models, call.to_optimum)
+        };
+        let none = Consequences::None;
+        assert_eq!(count(plan(None, none, OptMode::Opt), &plain), (1, 1, false));
+        assert_eq!(
+            count(plan(Some(0), none, OptMode::Opt), &plain),
+            (0, 0, false)
+        );
+        let brave = plan(Some(0), Consequences::Brave, OptMode::Opt);
+        assert_eq!(count(brave, &plain), (0, 1, false));
+        assert_eq!(
+            count(plan(None, none, OptMode::Opt), &optimizing),
+            (0, 1, true)
+        );
+        assert_eq!(
+            count(plan(None, none, OptMode::OptN), &optimizing),
+            (0, 0, true)
+        );
+        assert_eq!(
+            count(plan(None, none, OptMode::Enum), &optimizing),
+            (1, 1, false)
+        );
+        let ignored = plan(None, none, OptMode::Ignore).call(&optimizing);
+        assert!(!ignored.optimizing);
+    }
+
+    /// The events of a call, as text.
+    #[derive(Default)]
+    struct Recorded(Vec<String>);
+
+    impl Report for Recorded {
+        fn event(&mut self, event: Event<'_>) -> bool {
+            self.0.push(match event {
+                Event::Searching { .. } => "searching".to_string(),
+                Event::Answer(found) => format!(
+                    "answer {:?} {:?} {:?} {}",
+                    found.number, found.costs, found.consequences, found.optimal
+                ),
+                Event::OptimumProven => "proven".to_string(),
+                Event::OptimalFollow => "optimal follow".to_string(),
+                Event::Optimal(count) => format!("optimal {count}"),
+                Event::Enumerated { exhausted } => format!("enumerated {exhausted}"),
+                Event::ConsequencesExact => "exact".to_string(),
+            });
+            true
+        }
+    }
+
+    fn run(program: GroundProgram, plan: Plan) -> (Call, Vec<String>) {
+        let program = Arc::new(program);
+        let mut recorded = Recorded::default();
+        let call = plan.call(&program);
+        let call = solve_call(&program, &call, &Arc::default(), &mut recorded).unwrap();
+        (call, recorded.0)
+    }
+
+    #[test]
+    fn an_enumeration_reports_each_answer_set_in_the_runs_count() {
+        let (call, events) = run(
+            parse("1{a; b; c}1."),
+            plan(Some(0), Consequences::None, OptMode::Opt),
+        );
+        let answer = "answer None None None false".to_string();
+        let expected = ["searching", &answer, &answer, &answer, "enumerated true"];
+        assert_eq!(events, expected);
+        assert_eq!((call.models, call.exhausted), (3, true));
+    }
+
+    /// `optN`: better answer sets numbered from 1, the proof, then the
+    /// optimal ones numbered from 1 again, each counted.
+    #[test]
+    fn opt_n_reports_the_optimum_then_the_optimal_answer_sets() {
+        let program = optimizing();
+        let (optimum, optimal) = optimal_models(&program).expect("an answer set");
+        let (call, events) = run(program, plan(None, Consequences::None, OptMode::OptN));
+        let proven = events.iter().position(|e| e == "proven").unwrap();
+        assert_eq!(events[0], "searching");
+        for (n, better) in events[1..proven].iter().enumerate() {
+            assert!(better.starts_with(&format!("answer Some({}) Some(", n + 1)));
+            assert!(better.ends_with(" None false"));
+        }
+        assert!(proven > 1);
+        assert_eq!(events[proven + 1], "optimal follow");
+        let mut expected = Vec::new();
+        for n in 1..=optimal.len() {
+            expected.push(format!("answer Some({n}) Some({optimum:?}) None true"));
+            expected.push(format!("optimal {n}"));
+        }
+        assert_eq!(events[proven + 2..], expected);
+        assert_eq!(call.models, proven - 1 + optimal.len());
+        assert!(call.exhausted);
+    }
+}
