@@ -466,26 +466,42 @@ fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) ->
     EXIT_INPUT_ERROR
 }
 
-/// What has been printed so far; shared with the time-limit watchdog so
-/// that an interrupted run still ends with a complete summary.
+/// The output of a `solve` run: how it is printed and what is printed so
+/// far, and the record of what the run found, which the summary reports;
+/// shared with the time-limit watchdog and the signal handler so that an
+/// interrupted run still ends with a complete summary.
 struct Progress {
     style: Style,
     /// What the progress line on a terminal shows.
     counters: Arc<Counters>,
     quiet: Quiet,
     inputs: Vec<String>,
-    /// Solver calls started.
-    calls: usize,
     /// The JSON document written so far, with `--outf=2`.
     json: JsonDocument,
     /// The last model of the JSON output, written when the next one comes
     /// or the call ends: brave and cautious consequences are added to it
     /// first.
     unwritten: Option<Witness>,
-    models: usize,
     /// The last model, with its number, when `--quiet=1` holds it back for
     /// the end of the run.
     held: Option<(usize, Witness)>,
+    /// The first failed write to standard output: nothing more is
+    /// written, and the run stops (see [`Progress::output_failure`]).
+    output_error: Option<std::io::Error>,
+    pictures: pictures::PictureWriter,
+    /// The `--grid` table of the model in `held`.
+    held_grid: Option<String>,
+    /// Why a picture could not be written: the run stops.
+    picture_error: Option<pictures::PictureError>,
+    record: Record,
+}
+
+/// What a run has found so far, from the search's events: what its
+/// summary says.
+struct Record {
+    /// Solver calls started.
+    calls: usize,
+    models: usize,
     /// For a program that optimizes: what the summary says of it.
     optimization: Option<OptimizationSummary>,
     /// With `--enum-mode=brave` or `cautious`: which, the number of
@@ -498,14 +514,6 @@ struct Progress {
     solve_started: Option<Instant>,
     last_model: Option<Instant>,
     timings: Timings,
-    /// The first failed write to standard output: nothing more is
-    /// written, and the run stops (see [`Progress::output_failure`]).
-    output_error: Option<std::io::Error>,
-    pictures: pictures::PictureWriter,
-    /// The `--grid` table of the model in `held`.
-    held_grid: Option<String>,
-    /// Why a picture could not be written: the run stops.
-    picture_error: Option<pictures::PictureError>,
     /// With `--explain`, when there is no answer set: the statements to
     /// blame, for the JSON output.
     explanation: Option<Vec<Blamed>>,
@@ -529,15 +537,16 @@ impl Progress {
         }: Found<'_>,
         symbols: &SymbolTable,
     ) -> bool {
-        let number = number.unwrap_or(self.models + 1);
-        self.models += 1;
-        self.counters.found_models(self.models);
-        self.last_model = Some(Instant::now());
-        let solving = self.solve_started.unwrap_or(self.started);
-        self.timings
+        let number = number.unwrap_or(self.record.models + 1);
+        self.record.models += 1;
+        self.counters.found_models(self.record.models);
+        self.record.last_model = Some(Instant::now());
+        let solving = self.record.solve_started.unwrap_or(self.record.started);
+        self.record
+            .timings
             .first_model
             .get_or_insert_with(|| solving.elapsed());
-        if let Some(optimization) = &mut self.optimization {
+        if let Some(optimization) = &mut self.record.optimization {
             optimization.costs.clone_from(&costs);
         }
         if let Err(error) = self.pictures.draw(number, answer, symbols) {
@@ -623,7 +632,7 @@ impl Progress {
     /// Once the consequences are exact: the model `--quiet=1` held back
     /// shows them as exact, as clingo's does, and so does the summary.
     fn settle_consequences(&mut self) {
-        if let Some((_, count, bounds)) = &mut self.consequences {
+        if let Some((_, count, bounds)) = &mut self.record.consequences {
             *bounds = (*count, *count);
             if let Some((_, held)) = &mut self.held {
                 held.consequences = Some(*bounds);
@@ -633,7 +642,7 @@ impl Progress {
 
     /// Starts the JSON output's next solver call.
     fn begin_call(&mut self) {
-        self.calls += 1;
+        self.record.calls += 1;
         if self.style.format == Format::Json {
             self.write_unwritten();
             let text = self.json.open_call(&self.inputs);
@@ -662,10 +671,10 @@ impl Progress {
         interrupted: Option<Interruption>,
     ) {
         status::clear();
-        self.timings.total = self.started.elapsed();
-        self.timings.cpu = processor_time();
-        if let Some(solve_started) = self.solve_started {
-            self.timings.solve = solve_started.elapsed();
+        self.record.timings.total = self.record.started.elapsed();
+        self.record.timings.cpu = processor_time();
+        if let Some(solve_started) = self.record.solve_started {
+            self.record.timings.solve = solve_started.elapsed();
         }
         self.finish_pictures();
         let held = self.held.take();
@@ -698,7 +707,7 @@ impl Progress {
         let summary = Summary {
             outcome,
             interrupted,
-            consequences: (self.consequences).map(|(kind, count, (lower, upper))| {
+            consequences: (self.record.consequences).map(|(kind, count, (lower, upper))| {
                 ConsequenceSummary {
                     kind: if kind == Consequences::Brave {
                         "Brave"
@@ -709,12 +718,12 @@ impl Progress {
                     open: upper - lower,
                 }
             }),
-            models: self.models,
-            calls: self.calls,
-            timings: &self.timings,
+            models: self.record.models,
+            calls: self.record.calls,
+            timings: &self.record.timings,
             stats: sizes,
-            optimization: self.optimization.as_ref(),
-            explanation: self.explanation.as_deref(),
+            optimization: self.record.optimization.as_ref(),
+            explanation: self.record.explanation.as_deref(),
         };
         let text = if self.style.format == Format::Json {
             self.json.close(&self.inputs, &summary)
@@ -1090,17 +1099,9 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         counters: counters.clone(),
         quiet: config.quiet,
         inputs: config.inputs.clone(),
-        calls: 0,
         json: JsonDocument::default(),
         unwritten: None,
-        models: 0,
         held: None,
-        optimization: None,
-        consequences: None,
-        started: Instant::now(),
-        solve_started: None,
-        last_model: None,
-        timings: Timings::default(),
         output_error: None,
         pictures: pictures::PictureWriter::new(
             config.pictures.clone(),
@@ -1108,8 +1109,18 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         ),
         held_grid: None,
         picture_error: None,
-        explanation: None,
-        settled: None,
+        record: Record {
+            calls: 0,
+            models: 0,
+            optimization: None,
+            consequences: None,
+            started: Instant::now(),
+            solve_started: None,
+            last_model: None,
+            timings: Timings::default(),
+            explanation: None,
+            settled: None,
+        },
     }));
     let threads = config.tuning.parallel.threads;
     if let Ok(cpus) = std::thread::available_parallelism()
@@ -1133,7 +1144,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return unknown_after_error(&progress, code),
     };
-    lock(&progress).timings.parse = timings.parse;
+    lock(&progress).record.timings.parse = timings.parse;
     let incremental = match loaded.incremental {
         None => None,
         Some(span) => match Incremental::new(&loaded.statements, &overrides, span) {
@@ -1176,7 +1187,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             Ok(program) => program,
             Err(code) => return unknown_after_error(&progress, code),
         };
-        lock(&progress).timings.ground += ground_start.elapsed();
+        lock(&progress).record.timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {
             // Never grounded again: their memory (a big instance's facts)
             // is the solver's now.
@@ -1208,7 +1219,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         Some((call, sizes)) => (outcome(&call), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
-    lock(&progress).settled = Some(outcome);
+    lock(&progress).record.settled = Some(outcome);
     let blamed = match config.explain {
         Some(scope) => match explain(&loaded, &overrides, scope, &config, outcome) {
             Ok(blamed) => blamed,
@@ -1217,7 +1228,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         None => None,
     };
     let mut progress = lock(&progress);
-    progress.explanation = (blamed.as_ref()).map(|spans| located(spans, &loaded.sources));
+    progress.record.explanation = (blamed.as_ref()).map(|spans| located(spans, &loaded.sources));
     let sizes = sizes.filter(|_| config.stats);
     progress.finish(outcome, sizes.as_ref(), None);
     if let Some(spans) = blamed {
@@ -1238,7 +1249,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     if let Some(error) = &progress.picture_error {
         return error.exit_code;
     }
-    outcome.exit_code(progress.models, false)
+    outcome.exit_code(progress.record.models, false)
 }
 
 /// After an input error, clingo still ends its output as for a search
@@ -1248,7 +1259,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
 fn unknown_after_error(progress: &Mutex<Progress>, code: u8) -> u8 {
     if code == EXIT_INPUT_ERROR {
         let mut progress = lock(progress);
-        if progress.calls == 0 {
+        if progress.record.calls == 0 {
             progress.begin_call();
         }
         progress.finish(Outcome::Unknown, None, None);
@@ -1403,8 +1414,8 @@ fn solve_call(
         return Err(code);
     }
     if call.exhausted {
-        let since = progress.last_model.filter(|&t| t >= call_started);
-        progress.timings.unsat = since.unwrap_or(call_started).elapsed();
+        let since = progress.record.last_model.filter(|&t| t >= call_started);
+        progress.record.timings.unsat = since.unwrap_or(call_started).elapsed();
     }
     let sizes = Sizes {
         atoms: program.atoms.len(),
@@ -1436,10 +1447,13 @@ impl Report for CallReport<'_> {
                 if !progress.print(|out| output::write_solving(out, style)) {
                     return false;
                 }
-                progress.timings.translate += translate_time;
-                progress.solve_started.get_or_insert_with(Instant::now);
+                progress.record.timings.translate += translate_time;
+                progress
+                    .record
+                    .solve_started
+                    .get_or_insert_with(Instant::now);
                 progress.begin_call();
-                progress.optimization = self.objective.map(|mode| OptimizationSummary {
+                progress.record.optimization = self.objective.map(|mode| OptimizationSummary {
                     mode,
                     ..OptimizationSummary::default()
                 });
@@ -1451,14 +1465,14 @@ impl Report for CallReport<'_> {
                     return false;
                 }
                 if let Some(bounds) = bounds {
-                    progress.consequences = Some((self.consequences, count, bounds));
+                    progress.record.consequences = Some((self.consequences, count, bounds));
                 }
             }
             Event::OptimumProven => optimization(&mut progress).proven = true,
             Event::OptimalFollow => progress.held = None,
             Event::Optimal(count) => optimization(&mut progress).optimal = count,
             Event::Enumerated { exhausted } => {
-                if let Some(optimization) = &mut progress.optimization {
+                if let Some(optimization) = &mut progress.record.optimization {
                     optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
                 }
             }
@@ -1470,7 +1484,7 @@ impl Report for CallReport<'_> {
 
 /// What the summary says of the optimization of a program that optimizes.
 fn optimization(progress: &mut Progress) -> &mut OptimizationSummary {
-    progress.optimization.as_mut().expect("optimizing")
+    progress.record.optimization.as_mut().expect("optimizing")
 }
 
 fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
@@ -1519,9 +1533,9 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
 /// clingo's code for it.
 fn interrupt(progress: &Mutex<Progress>, why: Interruption) -> ! {
     let mut progress = lock(progress);
-    let outcome = progress.settled.unwrap_or(Outcome::Unknown);
+    let outcome = progress.record.settled.unwrap_or(Outcome::Unknown);
     progress.finish(outcome, None, Some(why));
-    std::process::exit(i32::from(outcome.exit_code(progress.models, true)));
+    std::process::exit(i32::from(outcome.exit_code(progress.record.models, true)));
 }
 
 /// The processor time the process has used, user and system, as clingo's
