@@ -304,7 +304,7 @@ impl Optimizer {
         Some((next, costs))
     }
 
-    fn found(&mut self, assumptions: &[varisat::Lit]) -> Option<(AnswerSet, Vec<i64>)> {
+    fn found(&mut self, assumptions: &[Lit]) -> Option<(AnswerSet, Vec<i64>)> {
         let answer = self.enumerator.find_under(assumptions)?;
         let costs = self.enumerator.costs();
         self.best = Some(costs.clone());
