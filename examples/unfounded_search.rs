@@ -1,5 +1,5 @@
 //! Solves the given files with the unfounded-set check inside the search
-//! (`src/unfounded_search.rs`) and prints the number of answer sets found
+//! (`src/solve/unfounded_search.rs`) and prints the number of answer sets found
 //! (up to N, 0 for all; default 1), the first one's atom count and the
 //! search's counters: the measurement behind the choice of solver for
 //! non-tight programs.
@@ -7,7 +7,8 @@
 //! `cargo run --release --features batsat --example unfounded_search -- [-n N] FILES`
 
 use asp2sat::diagnostics::{SourceMap, render_all};
-use asp2sat::{ground, syntax, unfounded_search};
+use asp2sat::solve::unfounded_search;
+use asp2sat::{ground, syntax};
 use std::time::Instant;
 
 fn main() {

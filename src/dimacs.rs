@@ -22,7 +22,7 @@ use crate::ground::program::GroundProgram;
 use crate::translate::{Cond, Translation, TranslationStats, ranking::RankingSummary};
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use varisat::{CnfFormula, Lit, Var};
+use varisat_formula::{CnfFormula, Lit, Var};
 
 /// The symbol table of an exact translation: the variable of every shown
 /// symbol with the symbol as clingo prints it, in clingo's term order.

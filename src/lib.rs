@@ -3,26 +3,21 @@
 //! The pipeline is a chain of stages passing plain data, see
 //! `ARCHITECTURE.md`: text → [`syntax`] (spanned AST) → [`ground`] (ground
 //! program with dense atom ids) → [`translate`] (CNF clauses into any
-//! varisat `ExtendFormula` sink) → [`solve`] (answer sets). Only [`cli`] does
+//! varisat-formula `ExtendFormula` sink) → [`solve`] (answer sets). Only [`cli`] does
 //! I/O.
 
 pub mod cli;
 pub mod diagnostics;
 pub mod dimacs;
-pub mod explain;
 mod graph;
 pub mod ground;
 pub mod ground_text;
-pub mod optimize;
-pub mod portfolio;
 pub mod progress;
 pub mod render;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;
 pub mod translate;
-#[cfg(feature = "batsat")]
-pub mod unfounded_search;
 
 use diagnostics::{Diagnostic, SourceMap, render_all};
 

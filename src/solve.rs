@@ -1,7 +1,8 @@
 //! CNF to answer sets.
 //!
 //! The [`Enumerator`] translates the ground program straight into one
-//! varisat solver and keeps that solver for the whole run (recipes.md,
+//! SAT solver, behind the seam of [`backend::SatSolver`] (varisat), and
+//! keeps that solver for the whole run (recipes.md,
 //! "Enumeration"): loop formulas of non-tight programs and the clauses of
 //! the enumeration are added between calls, so learned clauses are kept.
 //!
@@ -18,21 +19,34 @@
 //!   each answer set is found once), or, with `project`, by the `#project`
 //!   atoms or else the shown symbols, so each visible set is reported once;
 //!   a depth-first walk over them, with unit propagation of its own and
-//!   varisat for the subtrees it does not settle, finds each answer set
+//!   the solver for the subtrees it does not settle, finds each answer set
 //!   once without a clause to exclude it.
+//!
+//! The searches built on the enumerator sit beside it: [`optimize`],
+//! [`explain`], the threads of `-t` ([`portfolio`]), and the experiment of
+//! an unfounded-set check inside the search (`unfounded_search`, cargo
+//! feature `batsat`).
 
+pub mod backend;
 mod backtracking;
+pub mod driver;
+pub mod explain;
+pub mod optimize;
+pub mod portfolio;
+#[cfg(feature = "batsat")]
+pub mod unfounded_search;
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
 use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
+use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use varisat::config::SolverConfigUpdate;
-use varisat::{ExtendFormula, Lit, Solver, Var};
+use varisat_formula::{ExtendFormula, Lit, Var};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolveOptions {
@@ -46,7 +60,8 @@ pub struct SolveOptions {
 }
 
 /// Settings of varisat's search (its `SolverConfig`) that clasp's options
-/// map onto; `None` keeps varisat's default.
+/// map onto; `None` keeps varisat's default. Other backends may take what
+/// they have a counterpart of.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchTuning {
     /// The decay of VSIDS activities, in `[0.5, 1)` (clasp's
@@ -59,18 +74,6 @@ pub struct SearchTuning {
     /// least (its local tier) and of those it keeps longer (its mid tier).
     pub reduce_locals_interval: Option<u64>,
     pub reduce_mids_interval: Option<u64>,
-}
-
-impl SearchTuning {
-    /// The settings as an update of varisat's configuration.
-    pub fn config_update(&self) -> SolverConfigUpdate {
-        let mut update = SolverConfigUpdate::new();
-        update.vsids_decay = self.vsids_decay;
-        update.luby_restart_interval_scale = self.luby_restart_unit;
-        update.reduce_locals_interval = self.reduce_locals_interval;
-        update.reduce_mids_interval = self.reduce_mids_interval;
-        update
-    }
 }
 
 /// How non-tight programs are translated.
@@ -156,14 +159,10 @@ impl Enumerator {
     pub fn new(program: &GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
         let start = Instant::now();
         let mut formula = Formula {
-            solver: Solver::new(),
+            solver: backend::new_solver(&options.tuning),
             // Only an enumeration walks over the copy.
             copy: Propagator::new(options.max_models != 1),
         };
-        formula
-            .solver
-            .config(&options.tuning.config_update())
-            .expect("the command line keeps the settings in varisat's ranges");
         let translation = match options.translation {
             TranslationMode::Lazy => translate::translate(program, &mut formula)?,
             TranslationMode::Eager => translate::translate_exact(program, &mut formula)?,
@@ -217,6 +216,12 @@ impl Enumerator {
         self.counters = counters;
     }
 
+    /// From now on, a search stops soon after `flag` is set: it reports no
+    /// answer set then, and is not exhausted.
+    pub fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.formula.solver.interrupt_on(flag);
+    }
+
     /// The next answer set; `None` when there are no more or `max_models`
     /// have been reported.
     pub fn next_answer_set(&mut self) -> Option<AnswerSet> {
@@ -253,14 +258,16 @@ impl Enumerator {
                     self.exhausted = true;
                     return None;
                 }
-                Step::Ask(assumptions) => {
-                    if self.stable_model(&assumptions) {
+                Step::Ask(assumptions) => match self.stable_model(&assumptions) {
+                    SatResult::Satisfiable => {
                         self.backtracking.guided(&self.values);
                         self.exhausted |= self.stats.deterministic;
                         return Some(self.answer_set());
                     }
-                    self.backtracking.refuted(&mut self.formula.copy);
-                }
+                    SatResult::Unsatisfiable => self.backtracking.refuted(&mut self.formula.copy),
+                    // The walk asks the same again when called next.
+                    SatResult::Interrupted => return None,
+                },
                 Step::Model => {
                     let copy = &self.formula.copy;
                     self.values.resize(copy.variables(), false);
@@ -285,23 +292,22 @@ impl Enumerator {
     /// or being blocked itself: optimization tightens bounds instead.
     /// `None` when there is none under the assumptions.
     pub(crate) fn find_under(&mut self, assumptions: &[Lit]) -> Option<AnswerSet> {
-        self.stable_model(assumptions).then(|| self.answer_set())
+        (self.stable_model(assumptions) == SatResult::Satisfiable).then(|| self.answer_set())
     }
 
     /// Calls the solver under `assumptions` until its model is an answer
-    /// set (adding loop formulas for unfounded ones) or there is none.
-    fn stable_model(&mut self, assumptions: &[Lit]) -> bool {
+    /// set (adding loop formulas for unfounded ones), there is none, or it
+    /// is interrupted.
+    fn stable_model(&mut self, assumptions: &[Lit]) -> SatResult {
         loop {
             self.stats.sat_calls += 1;
-            self.formula.solver.assume(assumptions);
-            let satisfiable = (self.formula.solver.solve())
-                .expect("varisat is never interrupted and writes no proof here");
-            if !satisfiable {
-                return false;
+            let result = self.formula.solver.solve(assumptions);
+            if result != SatResult::Satisfiable {
+                return result;
             }
             self.read_model();
             if !(self.translation.needs_loop_formulas() && self.cut_unfounded()) {
-                return true;
+                return result;
             }
         }
     }
@@ -376,7 +382,7 @@ impl Enumerator {
             }
             self.formula.add_clause(&clause);
         }
-        if !self.stable_model(assumptions) {
+        if self.stable_model(assumptions) != SatResult::Satisfiable {
             return None;
         }
         self.stats.models += 1;
@@ -401,7 +407,7 @@ impl Enumerator {
     /// After [`Self::find_under`] found nothing: the assumptions that
     /// together admit no answer set (a subset of them).
     pub(crate) fn failed_core(&self) -> Vec<Lit> {
-        (self.formula.solver.failed_core()).map_or_else(Vec::new, <[Lit]>::to_vec)
+        self.formula.solver.failed_core()
     }
 
     /// The cost of each level of the objective in the last answer set
@@ -426,7 +432,7 @@ impl Enumerator {
     }
 
     fn read_model(&mut self) {
-        let model = (self.formula.solver.model()).expect("the solver found a model");
+        let model = self.formula.solver.model();
         // Variables in no clause are missing from the model: make them false.
         self.values.fill(false);
         for lit in model {
@@ -531,7 +537,7 @@ fn distinguishing_literals(
 /// The solver, and the enumeration's copy of its clauses: whatever is
 /// written goes into both, so the copy cannot miss a clause.
 pub(crate) struct Formula {
-    solver: Solver<'static>,
+    solver: Box<dyn SatSolver>,
     copy: Propagator,
 }
 
@@ -564,16 +570,14 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
         let Some(search) = check.search(translation, component, model) else {
             continue;
         };
-        let mut tester = Solver::new();
-        tester.add_formula(&search.formula);
-        let found = tester
-            .solve()
-            .expect("varisat is never interrupted and writes no proof here");
-        if !found {
+        let mut tester = backend::new_solver(&SearchTuning::default());
+        for clause in search.formula.iter() {
+            tester.add_clause(clause);
+        }
+        if tester.solve(&[]) != SatResult::Satisfiable {
             continue;
         }
-        let unfounded: Vec<AtomId> = (tester.model().expect("the tester found a model"))
-            .iter()
+        let unfounded: Vec<AtomId> = (tester.model().iter())
             .filter(|l| l.is_positive() && l.index() < search.atoms.len())
             .map(|l| search.atoms[l.index()])
             .collect();
@@ -664,11 +668,6 @@ mod tests {
             reduce_locals_interval: Some(1),
             reduce_mids_interval: Some(1),
         };
-        let update = tuning.config_update();
-        assert_eq!(update.vsids_decay, Some(0.5));
-        assert_eq!(update.luby_restart_interval_scale, Some(1));
-        assert_eq!(update.reduce_locals_interval, Some(1));
-        assert_eq!(update.reduce_mids_interval, Some(1));
         let mut rng = Rng::new(12);
         for round in 0..300 {
             let program = random_program(&mut rng, 8, round % 2 == 1);

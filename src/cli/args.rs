@@ -9,11 +9,12 @@
 //! varisat's search where it has a counterpart, and are otherwise accepted
 //! with one info line ([`TUNING_OPTIONS`]).
 
-use super::output::{Format, OptMode, Verbosity};
+use super::output::{Format, Verbosity};
 use super::pictures::Pictures;
-use crate::explain::Scope;
-use crate::optimize::Strategy;
-use crate::portfolio::{self, Mode, Parallel};
+use crate::solve::driver::{Consequences, Plan};
+use crate::solve::explain::Scope;
+use crate::solve::optimize::{OptMode, Strategy};
+use crate::solve::portfolio::{self, Mode, Parallel};
 use crate::solve::{SearchTuning, TranslationMode};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -269,15 +270,6 @@ pub enum Projection {
     Project,
 }
 
-/// What is enumerated (`--enum-mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Consequences {
-    /// Answer sets.
-    None,
-    Brave,
-    Cautious,
-}
-
 /// Validated settings of one `solve` run.
 pub struct Config {
     pub inputs: Vec<String>,
@@ -305,6 +297,20 @@ pub struct Config {
 }
 
 impl Config {
+    /// The search every solver call of the run makes.
+    pub fn plan(&self) -> Plan {
+        Plan {
+            models: self.models,
+            project: self.project != Projection::No,
+            translation: self.translation,
+            tuning: self.tuning.search,
+            parallel: self.tuning.parallel,
+            consequences: self.consequences,
+            opt_mode: self.opt_mode,
+            opt_strategy: self.opt_strategy,
+        }
+    }
+
     /// `explaining`: run as `asp2sat explain`, where `--explain` defaults
     /// to `all`; `tuning`: clingo's tuning options, taken out before clap.
     pub fn from_args(

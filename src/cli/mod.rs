@@ -36,24 +36,24 @@ mod pictures;
 mod status;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
-use crate::explain::{Explanation, Scope};
-use crate::ground::incremental::{Incremental, StepResult};
+use crate::ground::incremental::Incremental;
 use crate::ground::{self, Parts, program::GroundProgram};
-use crate::optimize::{Optimizer, Strategy};
-use crate::portfolio::{self, Plan};
 use crate::progress::{Counters, Stage};
-use crate::solve::{AnswerSet, Enumerator, SolveOptions};
-use crate::symbols::{SymId, SymbolTable};
+use crate::solve::SolveOptions;
+use crate::solve::driver::{self, Call, Consequences, Event, Found, Plan, Report};
+use crate::solve::explain::{Explanation, Scope};
+use crate::solve::optimize::OptMode;
+use crate::solve::portfolio::Threads;
+use crate::symbols::SymbolTable;
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
 use args::{
-    Args, Command, Config, Consequences, DimacsArgs, Invocation, Projection, Quiet, Warnings,
-    parse_consts,
+    Args, Command, Config, DimacsArgs, Invocation, Projection, Quiet, Warnings, parse_consts,
 };
 use clap::Parser;
 use output::{
-    Blamed, ConsequenceSummary, Format, Interruption, JsonDocument, OptMode, OptimizationSummary,
-    Outcome, Sizes, Style, Summary, Timings, Witness,
+    Blamed, ConsequenceSummary, Format, Interruption, JsonDocument, OptimizationSummary, Outcome,
+    Sizes, Style, Summary, Timings, Witness,
 };
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
@@ -481,26 +481,42 @@ fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) ->
     EXIT_INPUT_ERROR
 }
 
-/// What has been printed so far; shared with the time-limit watchdog so
-/// that an interrupted run still ends with a complete summary.
+/// The output of a `solve` run: how it is printed and what is printed so
+/// far, and the record of what the run found, which the summary reports;
+/// shared with the time-limit watchdog and the signal handler so that an
+/// interrupted run still ends with a complete summary.
 struct Progress {
     style: Style,
     /// What the progress line on a terminal shows.
     counters: Arc<Counters>,
     quiet: Quiet,
     inputs: Vec<String>,
-    /// Solver calls started.
-    calls: usize,
     /// The JSON document written so far, with `--outf=2`.
     json: JsonDocument,
     /// The last model of the JSON output, written when the next one comes
     /// or the call ends: brave and cautious consequences are added to it
     /// first.
     unwritten: Option<Witness>,
-    models: usize,
     /// The last model, with its number, when `--quiet=1` holds it back for
     /// the end of the run.
     held: Option<(usize, Witness)>,
+    /// The first failed write to standard output: nothing more is
+    /// written, and the run stops (see [`Progress::output_failure`]).
+    output_error: Option<std::io::Error>,
+    pictures: pictures::PictureWriter,
+    /// The `--grid` table of the model in `held`.
+    held_grid: Option<String>,
+    /// Why a picture could not be written: the run stops.
+    picture_error: Option<pictures::PictureError>,
+    record: Record,
+}
+
+/// What a run has found so far, from the search's events: what its
+/// summary says.
+struct Record {
+    /// Solver calls started.
+    calls: usize,
+    models: usize,
     /// For a program that optimizes: what the summary says of it.
     optimization: Option<OptimizationSummary>,
     /// With `--enum-mode=brave` or `cautious`: which, the number of
@@ -513,14 +529,6 @@ struct Progress {
     solve_started: Option<Instant>,
     last_model: Option<Instant>,
     timings: Timings,
-    /// The first failed write to standard output: nothing more is
-    /// written, and the run stops (see [`Progress::output_failure`]).
-    output_error: Option<std::io::Error>,
-    pictures: pictures::PictureWriter,
-    /// The `--grid` table of the model in `held`.
-    held_grid: Option<String>,
-    /// Why a picture could not be written: the run stops.
-    picture_error: Option<pictures::PictureError>,
     /// With `--explain`, when there is no answer set: the statements to
     /// blame, for the JSON output.
     explanation: Option<Vec<Blamed>>,
@@ -529,39 +537,31 @@ struct Progress {
     settled: Option<Outcome>,
 }
 
-/// What is reported with an answer set besides its atoms.
-struct Annotations {
-    /// Its cost vector, for a program that optimizes.
-    costs: Option<Vec<i64>>,
-    /// With `--enum-mode=brave` or `cautious`: clingo's `[lower;upper]`.
-    consequences: Option<(usize, usize)>,
-    /// It is known to be optimal, which `--quiet=1` prints at once.
-    optimal: bool,
-}
-
 impl Progress {
-    /// Reports model `number` (numbers start again at 1 for the optimal
-    /// models of `optN`). Returns whether standard output still works: when
-    /// not, the search should stop.
+    /// Prints an answer set the search found (an optimal one, which
+    /// `--quiet=1` prints at once, too). Returns whether standard output
+    /// still works: when not, the search should stop.
     fn answer(
         &mut self,
-        number: usize,
-        answer: &AnswerSet,
-        symbols: &SymbolTable,
-        Annotations {
+        Found {
+            number,
+            answer,
             costs,
             consequences,
             optimal,
-        }: Annotations,
+        }: Found<'_>,
+        symbols: &SymbolTable,
     ) -> bool {
-        self.models += 1;
-        self.counters.found_models(self.models);
-        self.last_model = Some(Instant::now());
-        let solving = self.solve_started.unwrap_or(self.started);
-        self.timings
+        let number = number.unwrap_or(self.record.models + 1);
+        self.record.models += 1;
+        self.counters.found_models(self.record.models);
+        self.record.last_model = Some(Instant::now());
+        let solving = self.record.solve_started.unwrap_or(self.record.started);
+        self.record
+            .timings
             .first_model
             .get_or_insert_with(|| solving.elapsed());
-        if let Some(optimization) = &mut self.optimization {
+        if let Some(optimization) = &mut self.record.optimization {
             optimization.costs.clone_from(&costs);
         }
         if let Err(error) = self.pictures.draw(number, answer, symbols) {
@@ -647,7 +647,7 @@ impl Progress {
     /// Once the consequences are exact: the model `--quiet=1` held back
     /// shows them as exact, as clingo's does, and so does the summary.
     fn settle_consequences(&mut self) {
-        if let Some((_, count, bounds)) = &mut self.consequences {
+        if let Some((_, count, bounds)) = &mut self.record.consequences {
             *bounds = (*count, *count);
             if let Some((_, held)) = &mut self.held {
                 held.consequences = Some(*bounds);
@@ -657,7 +657,7 @@ impl Progress {
 
     /// Starts the JSON output's next solver call.
     fn begin_call(&mut self) {
-        self.calls += 1;
+        self.record.calls += 1;
         if self.style.format == Format::Json {
             self.write_unwritten();
             let text = self.json.open_call(&self.inputs);
@@ -686,10 +686,10 @@ impl Progress {
         interrupted: Option<Interruption>,
     ) {
         status::clear();
-        self.timings.total = self.started.elapsed();
-        self.timings.cpu = processor_time();
-        if let Some(solve_started) = self.solve_started {
-            self.timings.solve = solve_started.elapsed();
+        self.record.timings.total = self.record.started.elapsed();
+        self.record.timings.cpu = processor_time();
+        if let Some(solve_started) = self.record.solve_started {
+            self.record.timings.solve = solve_started.elapsed();
         }
         self.finish_pictures();
         let held = self.held.take();
@@ -722,7 +722,7 @@ impl Progress {
         let summary = Summary {
             outcome,
             interrupted,
-            consequences: (self.consequences).map(|(kind, count, (lower, upper))| {
+            consequences: (self.record.consequences).map(|(kind, count, (lower, upper))| {
                 ConsequenceSummary {
                     kind: if kind == Consequences::Brave {
                         "Brave"
@@ -733,12 +733,12 @@ impl Progress {
                     open: upper - lower,
                 }
             }),
-            models: self.models,
-            calls: self.calls,
-            timings: &self.timings,
+            models: self.record.models,
+            calls: self.record.calls,
+            timings: &self.record.timings,
             stats: sizes,
-            optimization: self.optimization.as_ref(),
-            explanation: self.explanation.as_deref(),
+            optimization: self.record.optimization.as_ref(),
+            explanation: self.record.explanation.as_deref(),
         };
         let text = if self.style.format == Format::Json {
             self.json.close(&self.inputs, &summary)
@@ -868,7 +868,7 @@ fn dimacs(args: &DimacsArgs, consts: &[(String, String)], counters: &Counters) -
         Err(code) => return code,
     };
     counters.enter(Stage::Translating);
-    let mut formula = varisat::CnfFormula::new();
+    let mut formula = varisat_formula::CnfFormula::new();
     let translation = match crate::translate::translate_exact(&program, &mut formula) {
         Ok(t) => t,
         Err(error) => return report_errors(&[error], &sources, "translation failed"),
@@ -1114,17 +1114,9 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         counters: counters.clone(),
         quiet: config.quiet,
         inputs: config.inputs.clone(),
-        calls: 0,
         json: JsonDocument::default(),
         unwritten: None,
-        models: 0,
         held: None,
-        optimization: None,
-        consequences: None,
-        started: Instant::now(),
-        solve_started: None,
-        last_model: None,
-        timings: Timings::default(),
         output_error: None,
         pictures: pictures::PictureWriter::new(
             config.pictures.clone(),
@@ -1132,8 +1124,18 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         ),
         held_grid: None,
         picture_error: None,
-        explanation: None,
-        settled: None,
+        record: Record {
+            calls: 0,
+            models: 0,
+            optimization: None,
+            consequences: None,
+            started: Instant::now(),
+            solve_started: None,
+            last_model: None,
+            timings: Timings::default(),
+            explanation: None,
+            settled: None,
+        },
     }));
     let threads = config.tuning.parallel.threads;
     if let Ok(cpus) = std::thread::available_parallelism()
@@ -1157,7 +1159,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return unknown_after_error(&progress, code),
     };
-    lock(&progress).timings.parse = timings.parse;
+    lock(&progress).record.timings.parse = timings.parse;
     let incremental = match loaded.incremental {
         None => None,
         Some(span) => match Incremental::new(&loaded.statements, &overrides, span) {
@@ -1176,6 +1178,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         let code = report_errors(&[error], &loaded.sources, "nothing was solved");
         return unknown_after_error(&progress, code);
     }
+    let plan = config.plan();
     // One solver call, or one per step of incremental mode.
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
@@ -1199,7 +1202,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             Ok(program) => program,
             Err(code) => return unknown_after_error(&progress, code),
         };
-        lock(&progress).timings.ground += ground_start.elapsed();
+        lock(&progress).record.timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {
             // Never grounded again: their memory (a big instance's facts)
             // is the solver's now.
@@ -1213,7 +1216,14 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         }
         // Shared with the search threads of `-t`, which may outlive the call.
         let program = Arc::new(program);
-        let call = solve_call(&program, &config, &progress, &loaded.sources, step == 0);
+        let call = solve_call(
+            &program,
+            &plan,
+            &config,
+            &progress,
+            &loaded.sources,
+            step == 0,
+        );
         release_at_exit(program);
         match call {
             Ok(call) => last = Some(call),
@@ -1221,10 +1231,10 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         }
     }
     let (outcome, sizes) = match last {
-        Some((call, sizes)) => (call.outcome(), Some(sizes)),
+        Some((call, sizes)) => (outcome(&call), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
-    lock(&progress).settled = Some(outcome);
+    lock(&progress).record.settled = Some(outcome);
     let blamed = match config.explain {
         Some(scope) => match explain(&loaded, &overrides, scope, &config, outcome) {
             Ok(blamed) => blamed,
@@ -1233,7 +1243,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         None => None,
     };
     let mut progress = lock(&progress);
-    progress.explanation = (blamed.as_ref()).map(|spans| located(spans, &loaded.sources));
+    progress.record.explanation = (blamed.as_ref()).map(|spans| located(spans, &loaded.sources));
     let sizes = sizes.filter(|_| config.stats);
     progress.finish(outcome, sizes.as_ref(), None);
     if let Some(spans) = blamed {
@@ -1254,7 +1264,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     if let Some(error) = &progress.picture_error {
         return error.exit_code;
     }
-    outcome.exit_code(progress.models, false)
+    outcome.exit_code(progress.record.models, false)
 }
 
 /// After an input error, clingo still ends its output as for a search
@@ -1264,7 +1274,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
 fn unknown_after_error(progress: &Mutex<Progress>, code: u8) -> u8 {
     if code == EXIT_INPUT_ERROR {
         let mut progress = lock(progress);
-        if progress.calls == 0 {
+        if progress.record.calls == 0 {
             progress.begin_call();
         }
         progress.finish(Outcome::Unknown, None, None);
@@ -1304,7 +1314,7 @@ fn explain(
             config.tuning.parallel.threads
         );
     }
-    let guarded = crate::explain::guard(&loaded.statements, scope);
+    let guarded = crate::solve::explain::guard(&loaded.statements, scope);
     // The run's own grounding has printed the messages already.
     let (program, diagnostics) = ground::ground_parts(
         &guarded.statements,
@@ -1325,7 +1335,7 @@ fn explain(
         ..SolveOptions::default()
     };
     let explanation =
-        crate::explain::minimal_unsatisfiable(&program, guarded.blamed.len(), options);
+        crate::solve::explain::minimal_unsatisfiable(&program, guarded.blamed.len(), options);
     release_at_exit(program);
     match explanation {
         Ok(Explanation::Unsatisfiable(numbers)) => {
@@ -1355,486 +1365,141 @@ fn located(spans: &[Span], sources: &SourceMap) -> Vec<Blamed> {
         .collect()
 }
 
-/// How one solver call ended.
-struct Call {
-    models: usize,
-    exhausted: bool,
-}
-
-impl Call {
-    fn outcome(&self) -> Outcome {
-        match (self.models, self.exhausted) {
-            (0, _) => Outcome::Unsatisfiable,
-            (_, true) => Outcome::Exhausted,
-            (_, false) => Outcome::Satisfiable,
-        }
-    }
-
-    fn result(&self) -> StepResult {
-        if self.models > 0 {
-            StepResult::Satisfiable
-        } else {
-            StepResult::Unsatisfiable
-        }
+/// How a finished call ended, as clingo's summary says it.
+fn outcome(call: &Call) -> Outcome {
+    match (call.models, call.exhausted) {
+        (0, _) => Outcome::Unsatisfiable,
+        (_, true) => Outcome::Exhausted,
+        (_, false) => Outcome::Satisfiable,
     }
 }
 
-/// Translates and solves one ground program, reporting its answer sets;
-/// `first` prints clingo's header before it. `Err` holds the exit code.
+/// Translates and searches one ground program as `plan` says, printing
+/// what the search reports; `first` prints clingo's warnings before it.
+/// `Err` holds the exit code.
 fn solve_call(
     program: &Arc<GroundProgram>,
+    plan: &Plan,
     config: &Config,
     progress: &Mutex<Progress>,
     sources: &SourceMap,
     first: bool,
 ) -> Result<(Call, Sizes), u8> {
-    let optimizing = !program.costs.is_empty() && config.opt_mode != OptMode::Ignore;
-    let searching = optimizing && matches!(config.opt_mode, OptMode::Opt | OptMode::OptN);
-    // As clingo: an optimizing search goes on to the optimum unless `-n`
-    // stops it.
-    let models = config.models.unwrap_or(usize::from(!searching));
+    let call = plan.call(program);
     let listing_consequences = config.consequences != Consequences::None;
     if first {
         // clingo's warnings, in its words.
-        if searching && config.opt_mode == OptMode::Opt && listing_consequences {
+        if call.to_optimum && config.opt_mode == OptMode::Opt && listing_consequences {
             stderrln!(
                 "*** Warn : (asp2sat): Optimization: Consequences may depend on enumeration order."
             );
-        } else if searching && config.opt_mode == OptMode::Opt && models > 0 {
+        } else if call.to_optimum && config.opt_mode == OptMode::Opt && call.models > 0 {
             stderrln!(
                 "*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed."
             );
         }
-        if optimizing && config.opt_mode == OptMode::Enum {
+        if call.optimizing && config.opt_mode == OptMode::Enum {
             stderrln!(
                 "*** Warn : (asp2sat): opt-mode=enum: No bound given, optimize statement ignored."
             );
         }
     }
-    // Only an enumeration walks over answer sets: an optimization to one
-    // optimum, or consequences, ask for them one call at a time.
-    let to_one_optimum = searching && config.opt_mode == OptMode::Opt;
-    let walks = !(listing_consequences || to_one_optimum);
-    let options = SolveOptions {
-        max_models: if walks { models } else { 1 },
-        project: config.project != Projection::No,
-        translation: config.translation,
-        tuning: config.tuning.search,
-    };
-    let counters = lock(progress).counters.clone();
-    counters.enter(Stage::Translating);
-    let parallel = config.tuning.parallel;
-    let plan = portfolio::plan(
-        parallel,
-        portfolio::Search {
-            models,
-            optimum: searching,
-            consequences: listing_consequences,
-        },
-    );
-    if let Plan::Single(Some(reason)) = plan
+    if let Threads::Single(Some(reason)) = call.threads
         && first
         && config.warnings.shows("other")
     {
-        stderrln!("asp2sat: info: -t {}: {reason}", parallel.threads);
+        stderrln!("asp2sat: info: -t {}: {reason}", plan.parallel.threads);
     }
-    let (threads, program_arc) = (parallel.threads, program.clone());
-    let translated = match plan {
-        Plan::Single(_) => Enumerator::new(program, options).map(|mut enumerator| {
-            enumerator.report_to(counters.clone());
-            Search::Single(Box::new(enumerator))
-        }),
-        Plan::Race => {
-            portfolio::Race::start(program_arc, options, threads, optimizing, counters.clone())
-                .map(Search::Race)
-        }
-        Plan::Split => {
-            portfolio::Split::start(program_arc, options, threads, optimizing, counters.clone())
-                .map(|split| Search::Split(Box::new(split)))
-        }
+    let counters = lock(progress).counters.clone();
+    let mut report = CallReport {
+        progress,
+        symbols: &program.symbols,
+        objective: call.optimizing.then_some(config.opt_mode),
+        consequences: config.consequences,
+        started: Instant::now(),
     };
-    let search = match translated {
-        Ok(search) => search,
+    let searched = driver::solve_call(program, &call, &counters, &mut report);
+    let call_started = report.started;
+    let call = match searched {
+        Ok(call) => call,
         Err(error) => return Err(report_errors(&[error], sources, "translation failed")),
     };
-    counters.enter(Stage::Solving);
-    {
-        let mut progress = lock(progress);
-        let style = progress.style;
-        progress.print(|out| output::write_solving(out, style));
-        if let Some(code) = progress.output_failure() {
-            return Err(code);
-        }
-    }
-    let models_before = {
-        let mut progress = lock(progress);
-        progress.timings.translate += search.translate_time();
-        progress.solve_started.get_or_insert_with(Instant::now);
-        progress.begin_call();
-        progress.optimization = optimizing.then(|| OptimizationSummary {
-            mode: config.opt_mode,
-            ..OptimizationSummary::default()
-        });
-        progress.models
-    };
-    let call_started = Instant::now();
-    let (stats, exhausted) = match search {
-        Search::Single(enumerator) => {
-            let enumerator = *enumerator;
-            let (enumerator, exhausted) = if config.consequences != Consequences::None {
-                let objective = optimizing.then_some((config.opt_mode, config.opt_strategy));
-                consequences(
-                    enumerator,
-                    config.consequences,
-                    objective,
-                    program,
-                    progress,
-                )
-            } else if searching {
-                let optimizer = Optimizer::new(enumerator, config.opt_strategy);
-                optimize(optimizer, config.opt_mode, models, program, progress)
-            } else {
-                let mut enumerator = enumerator;
-                let exhausted = enumerate(&mut enumerator, optimizing, program, progress);
-                (enumerator, exhausted)
-            };
-            let stats = enumerator.stats();
-            release_at_exit(enumerator);
-            (stats, exhausted)
-        }
-        Search::Race(race) => {
-            let mut won = race.winner();
-            let exhausted = enumerate(&mut won, optimizing, program, progress);
-            (won.stats, exhausted)
-        }
-        Search::Split(mut split) => {
-            let exhausted = enumerate(&mut *split, optimizing, program, progress);
-            (split.stats(), exhausted)
-        }
-    };
     let mut progress = lock(progress);
-    if exhausted {
-        let since = progress.last_model.filter(|&t| t >= call_started);
-        progress.timings.unsat = since.unwrap_or(call_started).elapsed();
+    if let Some(code) = progress.output_failure() {
+        return Err(code);
+    }
+    if call.exhausted {
+        let since = progress.record.last_model.filter(|&t| t >= call_started);
+        progress.record.timings.unsat = since.unwrap_or(call_started).elapsed();
     }
     let sizes = Sizes {
         atoms: program.atoms.len(),
         rules: program.rules.len(),
-        variables: stats.variables,
-        clauses: stats.clauses,
-        loop_rounds: stats.loop_rounds,
-    };
-    if let Some(code) = progress.output_failure() {
-        return Err(code);
-    }
-    let call = Call {
-        models: progress.models - models_before,
-        exhausted,
+        variables: call.stats.variables,
+        clauses: call.stats.clauses,
+        loop_rounds: call.stats.loop_rounds,
     };
     Ok((call, sizes))
 }
 
-/// Reports the brave or cautious consequences, each better approximation
-/// as a model, as clingo's `--enum-mode=brave` and `cautious` do. Under an
-/// objective (`objective`: its mode and strategy), as clasp: with `opt`,
-/// each answer set must also cost less than the one before (approximations
-/// that depend on the order of the answer sets, and `OPTIMUM FOUND` for the
-/// last); with `optN`, the better answer sets up to the optimum come first,
-/// then the consequences of the optimal answer sets, numbered from 1 again;
-/// with `enum`, each approximation with the costs of its answer set.
-/// Returns the enumerator and whether the search ended.
-fn consequences(
-    enumerator: Enumerator,
-    kind: Consequences,
-    objective: Option<(OptMode, Strategy)>,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (Enumerator, bool) {
-    let brave = kind == Consequences::Brave;
-    let shown = {
-        let mut shown: Vec<_> = (enumerator.translation().shown().iter())
-            .filter(|(_, cond)| *cond != crate::translate::Cond::False)
-            .map(|&(symbol, _)| symbol)
-            .collect();
-        shown.sort_unstable();
-        shown.dedup();
-        shown.len()
-    };
-    let report =
-        |next: &mut Approximations<'_>| report_consequences(kind, shown, next, program, progress);
-    let (enumerator, ended) = match objective {
-        Some((OptMode::Opt, strategy)) => {
-            let mut optimizer = Optimizer::new(enumerator, strategy);
-            let (reported, ended) = report(&mut |known| {
-                (optimizer.next_better_consequences(brave, known))
-                    .map(|(next, costs)| (next, Some(costs)))
-            });
-            if ended && reported > 0 {
-                let mut progress = lock(progress);
-                let optimization = progress.optimization.as_mut().expect("optimizing");
-                (optimization.proven, optimization.optimal) = (true, 1);
+/// Prints what the search of one call reports.
+struct CallReport<'p> {
+    progress: &'p Mutex<Progress>,
+    symbols: &'p SymbolTable,
+    /// The optimization mode, for a program that optimizes.
+    objective: Option<OptMode>,
+    consequences: Consequences,
+    /// When the search began.
+    started: Instant,
+}
+
+impl Report for CallReport<'_> {
+    fn event(&mut self, event: Event<'_>) -> bool {
+        let mut progress = lock(self.progress);
+        match event {
+            Event::Searching { translate_time } => {
+                let style = progress.style;
+                if !progress.print(|out| output::write_solving(out, style)) {
+                    return false;
+                }
+                progress.record.timings.translate += translate_time;
+                progress
+                    .record
+                    .solve_started
+                    .get_or_insert_with(Instant::now);
+                progress.begin_call();
+                progress.record.optimization = self.objective.map(|mode| OptimizationSummary {
+                    mode,
+                    ..OptimizationSummary::default()
+                });
+                self.started = Instant::now();
             }
-            (optimizer.into_enumerator(), ended)
-        }
-        Some((OptMode::OptN, strategy)) => {
-            let optimizer = Optimizer::new(enumerator, strategy);
-            let (mut enumerator, best) =
-                match improve(optimizer, OptMode::OptN, 0, program, progress) {
-                    (enumerator, Ok(best)) => (enumerator, best),
-                    (enumerator, Err(ended)) => return (enumerator, ended),
-                };
-            lock(progress).held = None;
-            let (optimal, ended) = report(&mut |known| {
-                (enumerator.next_consequences(brave, known, &[]))
-                    .map(|next| (next, Some(best.clone())))
-            });
-            lock(progress)
-                .optimization
-                .as_mut()
-                .expect("optimizing")
-                .optimal = optimal;
-            (enumerator, ended)
-        }
-        Some((OptMode::Enum, _)) => {
-            let mut enumerator = enumerator;
-            let (_, ended) = report(&mut |known| {
-                let next = enumerator.next_consequences(brave, known, &[])?;
-                Some((next, Some(enumerator.costs())))
-            });
-            if let Some(optimization) = &mut lock(progress).optimization {
-                optimization.proven = ended; // clingo's `OPTIMUM FOUND` of `enum`
+            Event::Answer(found) => {
+                let (count, bounds) = (found.answer.shown.len(), found.consequences);
+                if !progress.answer(found, self.symbols) {
+                    return false;
+                }
+                if let Some(bounds) = bounds {
+                    progress.record.consequences = Some((self.consequences, count, bounds));
+                }
             }
-            (enumerator, ended)
+            Event::OptimumProven => optimization(&mut progress).proven = true,
+            Event::OptimalFollow => progress.held = None,
+            Event::Optimal(count) => optimization(&mut progress).optimal = count,
+            Event::Enumerated { exhausted } => {
+                if let Some(optimization) = &mut progress.record.optimization {
+                    optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
+                }
+            }
+            Event::ConsequencesExact => progress.settle_consequences(),
         }
-        _ => {
-            let mut enumerator = enumerator;
-            let (_, ended) = report(&mut |known| {
-                (enumerator.next_consequences(brave, known, &[])).map(|next| (next, None))
-            });
-            (enumerator, ended)
-        }
-    };
-    if ended {
-        lock(progress).settle_consequences();
-    }
-    (enumerator, ended)
-}
-
-/// The next approximation of the consequences after the last one (`None`
-/// at first), with the costs of its answer set.
-type Approximations<'a> =
-    dyn FnMut(Option<&[SymId]>) -> Option<(Vec<SymId>, Option<Vec<i64>>)> + 'a;
-
-/// Reports each approximation of the consequences that `next` gives after
-/// the last one (with the costs of its answer set), numbered from 1, until
-/// there is none or standard output fails: how many, and whether the
-/// approximations ended.
-fn report_consequences(
-    kind: Consequences,
-    shown: usize,
-    next: &mut Approximations<'_>,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (usize, bool) {
-    let mut known: Option<Vec<SymId>> = None;
-    let mut reported = 0;
-    while let Some((approximation, costs)) = next(known.as_deref()) {
-        reported += 1;
-        // clingo's `[lower;upper]`: the symbols known to be consequences
-        // and those that may still be.
-        let bounds = if kind == Consequences::Brave {
-            (approximation.len(), shown)
-        } else {
-            (0, approximation.len())
-        };
-        let mut progress = lock(progress);
-        let answer = AnswerSet {
-            shown: approximation.clone(),
-        };
-        let model = Annotations {
-            costs,
-            consequences: Some(bounds),
-            optimal: false,
-        };
-        if !progress.answer(reported, &answer, &program.symbols, model) {
-            return (reported, false);
-        }
-        progress.consequences = Some((kind, approximation.len(), bounds));
-        known = Some(approximation);
-    }
-    (reported, true)
-}
-
-/// A solver call's search, translated: on one thread or on those of `-t`
-/// ([`portfolio`]).
-enum Search {
-    // Boxed, the large ones: the value moves from here into the search.
-    Single(Box<Enumerator>),
-    Race(portfolio::Race),
-    Split(Box<portfolio::Split>),
-}
-
-impl Search {
-    /// How long the (first) translation took.
-    fn translate_time(&self) -> Duration {
-        match self {
-            Search::Single(enumerator) => enumerator.stats().translate_time,
-            Search::Race(race) => race.translate_time,
-            Search::Split(split) => split.translate_time,
-        }
+        true
     }
 }
 
-/// Where [`enumerate`] takes answer sets from: one enumerator, or the
-/// threads of `-t` ([`portfolio`]).
-trait Answers {
-    /// The next answer set, with its costs when `costs`.
-    fn next_answer(&mut self, costs: bool) -> Option<portfolio::Answer>;
-    /// No answer set is left.
-    fn exhausted(&self) -> bool;
-}
-
-impl Answers for Enumerator {
-    fn next_answer(&mut self, costs: bool) -> Option<portfolio::Answer> {
-        let answer = self.next_answer_set()?;
-        Some((answer, costs.then(|| self.costs())))
-    }
-
-    fn exhausted(&self) -> bool {
-        Enumerator::exhausted(self)
-    }
-}
-
-/// The race's answer: its costs were taken by the winning thread.
-impl Answers for portfolio::Won {
-    fn next_answer(&mut self, _costs: bool) -> Option<portfolio::Answer> {
-        self.answer.take()
-    }
-
-    fn exhausted(&self) -> bool {
-        self.exhausted
-    }
-}
-
-/// The split search's answers: their costs were taken by its threads.
-impl Answers for portfolio::Split {
-    fn next_answer(&mut self, _costs: bool) -> Option<portfolio::Answer> {
-        portfolio::Split::next_answer(self)
-    }
-
-    fn exhausted(&self) -> bool {
-        portfolio::Split::exhausted(self)
-    }
-}
-
-/// Reports the answer sets one by one (with their costs when `costs`);
-/// returns whether they are exhausted.
-fn enumerate(
-    answers: &mut impl Answers,
-    costs: bool,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> bool {
-    while let Some((answer, costs)) = answers.next_answer(costs) {
-        let mut progress = lock(progress);
-        let number = progress.models + 1;
-        let model = Annotations {
-            costs,
-            consequences: None,
-            optimal: false,
-        };
-        if !progress.answer(number, &answer, &program.symbols, model) {
-            break;
-        }
-    }
-    let exhausted = answers.exhausted();
-    if let Some(optimization) = &mut lock(progress).optimization {
-        optimization.proven = exhausted; // clingo's `OPTIMUM FOUND` of `enum`
-    }
-    exhausted
-}
-
-/// Reports ever better answer sets until the optimum is proven (or `models`
-/// have been reported, with `opt`), then, with `optN`, the optimal answer
-/// sets (at most `models` of them). Returns the enumerator and whether the
-/// search is exhausted.
-fn optimize(
-    optimizer: Optimizer,
-    mode: OptMode,
-    models: usize,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (Enumerator, bool) {
-    let (mut enumerator, best) = match improve(optimizer, mode, models, program, progress) {
-        (enumerator, Ok(best)) => (enumerator, best),
-        (enumerator, Err(ended)) => return (enumerator, ended),
-    };
-    if mode == OptMode::Opt {
-        lock(progress)
-            .optimization
-            .as_mut()
-            .expect("optimizing")
-            .optimal = 1;
-        return (enumerator, true);
-    }
-    // The optimal answer sets, numbered from 1 again, as clingo does.
-    enumerator.set_max_models(models);
-    lock(progress).held = None;
-    let mut optimal = 0;
-    while let Some(answer) = enumerator.next_answer_set() {
-        optimal += 1;
-        let mut progress = lock(progress);
-        let model = Annotations {
-            costs: Some(best.clone()),
-            consequences: None,
-            optimal: true,
-        };
-        let printed = progress.answer(optimal, &answer, &program.symbols, model);
-        progress.optimization.as_mut().expect("optimizing").optimal = optimal;
-        if !printed {
-            break;
-        }
-    }
-    let exhausted = enumerator.exhausted();
-    (enumerator, exhausted)
-}
-
-/// Reports ever better answer sets until the optimum is proven (or, with
-/// `opt`, `models` have been reported): the enumerator, every level fixed at
-/// its optimum, and the optimum; or, when there is no optimum to go on from
-/// (no answer set, or the run stopped before the proof), the enumerator and
-/// whether the search ended.
-fn improve(
-    mut optimizer: Optimizer,
-    mode: OptMode,
-    models: usize,
-    program: &GroundProgram,
-    progress: &Mutex<Progress>,
-) -> (Enumerator, Result<Vec<i64>, bool>) {
-    let mut found = 0;
-    while let Some((answer, costs)) = optimizer.next_better() {
-        found += 1;
-        let model = Annotations {
-            costs: Some(costs),
-            consequences: None,
-            optimal: false,
-        };
-        let printed = lock(progress).answer(found, &answer, &program.symbols, model);
-        if !printed || (mode == OptMode::Opt && found == models) {
-            return (optimizer.into_enumerator(), Err(false));
-        }
-    }
-    let best = optimizer.best().map(<[i64]>::to_vec);
-    let enumerator = optimizer.into_enumerator();
-    let Some(best) = best else {
-        return (enumerator, Err(true)); // no answer set
-    };
-    lock(progress)
-        .optimization
-        .as_mut()
-        .expect("optimizing")
-        .proven = true;
-    (enumerator, Ok(best))
+/// What the summary says of the optimization of a program that optimizes.
+fn optimization(progress: &mut Progress) -> &mut OptimizationSummary {
+    progress.record.optimization.as_mut().expect("optimizing")
 }
 
 fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
@@ -1883,9 +1548,9 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
 /// clingo's code for it.
 fn interrupt(progress: &Mutex<Progress>, why: Interruption) -> ! {
     let mut progress = lock(progress);
-    let outcome = progress.settled.unwrap_or(Outcome::Unknown);
+    let outcome = progress.record.settled.unwrap_or(Outcome::Unknown);
     progress.finish(outcome, None, Some(why));
-    std::process::exit(i32::from(outcome.exit_code(progress.models, true)));
+    std::process::exit(i32::from(outcome.exit_code(progress.record.models, true)));
 }
 
 /// The processor time the process has used, user and system, as clingo's

@@ -3,6 +3,7 @@
 //! Pure formatting: these functions return strings or write into any
 //! `std::io::Write` the caller gives; [`super`] decides where output goes.
 
+use crate::solve::optimize::OptMode;
 use std::fmt::Write as _;
 use std::io;
 use std::time::Duration;
@@ -192,20 +193,6 @@ pub fn write_consequences(
 fn joined(costs: &[i64], separator: &str) -> String {
     let costs: Vec<String> = costs.iter().map(i64::to_string).collect();
     costs.join(separator)
-}
-
-/// How clingo treats the optimize statements (`--opt-mode`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OptMode {
-    /// Find an optimal answer set, printing each better one on the way.
-    #[default]
-    Opt,
-    /// Find the optimum, then enumerate the optimal answer sets.
-    OptN,
-    /// Enumerate answer sets with their costs.
-    Enum,
-    /// Ignore the optimize statements.
-    Ignore,
 }
 
 /// What the summary says about optimization, for a program that

@@ -30,7 +30,7 @@
 //! answer set, so the copy would only cost memory), every node off the
 //! guide is asked: the same walk, one call per node.
 
-use varisat::{Lit, Var};
+use varisat_formula::{Lit, Var};
 
 /// Conflicts that the walk meets on its own, after the last answer set,
 /// before it asks varisat for every node off the guide. Without learning

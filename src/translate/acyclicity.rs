@@ -18,7 +18,7 @@ use super::Cond;
 use super::gates::Gates;
 use crate::symbols::SymId;
 use rustc_hash::FxHashMap;
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// Writes the constraint for `edges` (`(u, v, present)`).
 pub(crate) fn encode<S: ExtendFormula>(edges: &[(SymId, SymId, Cond)], gates: &mut Gates<S>) {

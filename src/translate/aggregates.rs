@@ -23,7 +23,7 @@ use super::gates::Gates;
 use super::{BodyId, Cond, Translation};
 use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Direction};
 use crate::syntax::ast::CmpOp;
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// Defines `atom` by its aggregate, given the truth of each element.
 pub fn define_aggregate<S: ExtendFormula>(

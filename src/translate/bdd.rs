@@ -19,7 +19,7 @@ use super::Cond;
 use super::encoding::AtLeast;
 use super::gates::Gates;
 use rustc_hash::FxHashMap;
-use varisat::ExtendFormula;
+use varisat_formula::ExtendFormula;
 
 /// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`, as one shared interval BDD.
 ///

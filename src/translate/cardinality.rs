@@ -23,7 +23,7 @@
 use super::Cond;
 use super::encoding::AtLeast;
 use super::gates::Gates;
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// The registers of a sequential counter over some inputs.
 #[derive(Clone, Debug)]

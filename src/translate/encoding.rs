@@ -10,7 +10,7 @@
 
 use super::Cond;
 use super::gates::Gates;
-use varisat::ExtendFormula;
+use varisat_formula::ExtendFormula;
 
 /// A reified "at least": the condition `Σ wᵢ·xᵢ ≥ k` over the inputs the
 /// encoding was built on, for any `k` it was built for. Every auxiliary

@@ -4,7 +4,7 @@
 //! level ranking's comparators and the aggregates' BDDs are built from them.
 
 use super::{Cond, normalize_clause};
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// Tseitin gates with constant folding: every new variable is defined in
 /// both directions.

@@ -32,7 +32,7 @@ use super::{BodyId, Cond, Translation, normalize_clause};
 
 use crate::graph::prefix_sums;
 use crate::ground::program::AtomId;
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// Indexes for the fixpoint: which atoms a body supports and which support
 /// bodies contain an atom positively.

@@ -36,7 +36,7 @@ use super::{BodyId, Cond, Translation, normalize_clause};
 use crate::ground::program::{AtomId, Body, GroundProgram, Head};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
-use varisat::{CnfFormula, ExtendFormula, Lit, Var};
+use varisat_formula::{CnfFormula, ExtendFormula, Lit, Var};
 
 const UNCHECKED: u32 = u32::MAX;
 

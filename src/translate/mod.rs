@@ -50,7 +50,7 @@ use crate::ground::program::{AtomId, Body, Direction, GroundProgram, Head};
 use crate::symbols::SymId;
 use aggregates::RecursiveAggregate;
 use rustc_hash::FxHashMap;
-use varisat::{ExtendFormula, Lit, Var};
+use varisat_formula::{ExtendFormula, Lit, Var};
 
 /// The truth of a body or condition in the CNF: a literal, or a constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

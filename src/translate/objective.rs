@@ -12,7 +12,7 @@ use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
 use super::gates::Gates;
 use super::{Cond, CostTerms};
-use varisat::ExtendFormula;
+use varisat_formula::ExtendFormula;
 
 /// "The cost of this level is at least `k`" for any `k`.
 pub struct CostBound {

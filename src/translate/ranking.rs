@@ -55,7 +55,7 @@ use super::gates::Gates;
 use super::{BodyId, ClauseWriter, Cond, Translation};
 use crate::ground::program::AtomId;
 use rustc_hash::FxHashMap;
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// What the ranking added, for statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

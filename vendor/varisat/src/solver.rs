@@ -1,5 +1,7 @@
 //! Boolean satisfiability solver.
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use partial_ref::{IntoPartialRef, IntoPartialRefMut, PartialRef};
 
@@ -55,6 +57,8 @@ impl SolverError {
 #[derive(Default)]
 pub struct Solver<'a> {
     ctx: Box<Context<'a>>,
+    /// Set by another thread to stop `solve` (asp2sat's patch).
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> Solver<'a> {
@@ -69,6 +73,12 @@ impl<'a> Solver<'a> {
         let mut ctx = self.ctx.into_partial_ref_mut();
         config_changed(ctx.borrow(), config_update);
         Ok(())
+    }
+
+    /// Makes `solve` return `Err(SolverError::Interrupted)` once `flag` is
+    /// set, checked before every step of the search (asp2sat's patch).
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
     }
 
     /// Add a formula to the solver.
@@ -147,7 +157,11 @@ impl<'a> Solver<'a> {
             "solve() called after encountering an unrecoverable error"
         );
 
-        while schedule_step(ctx.borrow()) {}
+        let interrupt = self.interrupt.clone();
+        let interrupted = || {
+            (interrupt.as_ref()).map_or(false, |flag| flag.load(Ordering::Acquire))
+        };
+        while !interrupted() && schedule_step(ctx.borrow()) {}
 
         proof::solve_finished(ctx.borrow());
 

@@ -26,7 +26,7 @@ use crate::solve::{Enumerator, SolveOptions};
 use crate::syntax::ast::{
     Atom, BodyElement, ChoiceElement, Head, Literal, Naf, Statement, StatementKind, Term, TermKind,
 };
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// The reserved predicate of the activation atoms.
 const ACTIVATION_PREDICATE: &str = "#explain";

@@ -15,20 +15,20 @@
 //!   order, so the output does not depend on timing. Each cube is an
 //!   enumerator of its own, restricted to the cube by unit clauses.
 //!
-//! varisat cannot be interrupted: a thread that lost the race, or whose
-//! cube is no longer wanted, is left running, detached. Nothing waits for
-//! it: the caller returns as soon as it has its answer, and the process's
-//! exit ends the thread. Only the caller does I/O.
+//! A thread that lost the race, or whose cube is no longer wanted, is
+//! interrupted: its solver stops at its next step (one still translating
+//! stops once it searches). Nothing waits for it, detached: the caller
+//! returns as soon as it has its answer. Only the caller does I/O.
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::GroundProgram;
 use crate::progress::Counters;
 use crate::solve::{AnswerSet, Enumerator, SearchTuning, SolveOptions, SolveStats};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
 
 /// clingo's `--parallel-mode`: how many threads search, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub struct Search {
 
 /// How a solver call uses its threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
+pub enum Threads {
     /// One thread; with the reason to tell the user, when more were asked
     /// for and could have searched.
     Single(Option<&'static str>),
@@ -83,19 +83,19 @@ pub enum Plan {
 /// Chooses how a search runs on `parallel`'s threads. An optimum and brave
 /// or cautious consequences are sequences of searches each depending on the
 /// last, on one solver.
-pub fn plan(parallel: Parallel, search: Search) -> Plan {
+pub fn threads(parallel: Parallel, search: Search) -> Threads {
     if parallel.threads == 1 {
-        Plan::Single(None)
+        Threads::Single(None)
     } else if search.optimum {
-        Plan::Single(Some("the optimization runs on one thread"))
+        Threads::Single(Some("the optimization runs on one thread"))
     } else if search.consequences {
-        Plan::Single(Some(
+        Threads::Single(Some(
             "brave and cautious consequences are computed on one thread",
         ))
     } else if parallel.mode == Mode::Compete && search.models == 1 {
-        Plan::Race
+        Threads::Race
     } else {
-        Plan::Split
+        Threads::Split
     }
 }
 
@@ -156,6 +156,8 @@ pub struct Won {
 /// Threads racing for the first answer set ([`Race::start`]).
 pub struct Race {
     results: mpsc::Receiver<Won>,
+    /// Set once there is a winner: the other threads stop.
+    over: Arc<AtomicBool>,
     /// How long thread 0's translation took.
     pub translate_time: Duration,
 }
@@ -175,8 +177,9 @@ impl Race {
     ) -> Result<Race, Diagnostic> {
         let (send_translated, translated) = mpsc::channel();
         let (send_result, results) = mpsc::channel();
+        let over = Arc::new(AtomicBool::new(false));
         for thread in 0..threads {
-            let (program, counters) = (program.clone(), counters.clone());
+            let (program, counters, over) = (program.clone(), counters.clone(), over.clone());
             let send_translated = (thread == 0).then(|| send_translated.clone());
             let send_result = send_result.clone();
             let options = SolveOptions {
@@ -190,6 +193,7 @@ impl Race {
                 }
                 let Ok(mut enumerator) = built else { return };
                 enumerator.report_to(counters);
+                enumerator.interrupt_on(over);
                 let answer = enumerator.next_answer_set();
                 let won = Won {
                     answer: answer.map(|answer| (answer, costs.then(|| enumerator.costs()))),
@@ -205,15 +209,16 @@ impl Race {
             .expect("thread 0 reports its translation")?;
         Ok(Race {
             results,
+            over,
             translate_time: translated.translate_time,
         })
     }
 
-    /// The first thread's answer; the others keep running, detached.
+    /// The first thread's answer; the others are interrupted.
     pub fn winner(self) -> Won {
-        self.results
-            .recv()
-            .expect("every search thread ended without an answer")
+        let won = (self.results.recv()).expect("every search thread ended without an answer");
+        self.over.store(true, Ordering::Release);
+        won
     }
 }
 
@@ -247,6 +252,9 @@ fn cube_literals(cube: usize, k: usize, distinguishing: &[Lit]) -> Option<Vec<Li
 /// reported in cube order; within a cube, in its enumerator's order.
 pub struct Split {
     queue: Arc<Queue>,
+    /// Set when the reader is gone, after the queue is closed: the threads
+    /// stop searching.
+    unwanted: Arc<AtomicBool>,
     cubes: usize,
     /// The cube whose answer sets are reported now.
     reading: usize,
@@ -286,10 +294,12 @@ impl Split {
         let cubes = 1 << literals;
         let queue = Arc::new(Queue::new(cubes, HELD_LIMIT));
         let next_cube = Arc::new(AtomicUsize::new(0));
+        let unwanted = Arc::new(AtomicBool::new(false));
         let (send_translated, translated) = mpsc::channel();
         for _ in 0..threads {
             let worker = CubeWorker {
                 queue: queue.clone(),
+                unwanted: unwanted.clone(),
                 next_cube: next_cube.clone(),
                 cubes,
                 literals,
@@ -306,6 +316,7 @@ impl Split {
             .expect("a search thread reports its translation")?;
         Ok(Split {
             queue,
+            unwanted,
             cubes,
             reading: 0,
             max_models: options.max_models,
@@ -359,10 +370,11 @@ impl Split {
 }
 
 impl Drop for Split {
-    /// Tells the threads that nothing more is wanted: each ends when its
-    /// search next reports.
+    /// Tells the threads that nothing more is wanted: each search stops,
+    /// and its thread ends when it next reports (to the closed queue).
     fn drop(&mut self) {
         self.queue.close();
+        self.unwanted.store(true, Ordering::Release);
     }
 }
 
@@ -385,6 +397,8 @@ fn merged(a: SolveStats, b: SolveStats) -> SolveStats {
 /// enumerates it.
 struct CubeWorker {
     queue: Arc<Queue>,
+    /// [`Split::unwanted`].
+    unwanted: Arc<AtomicBool>,
     next_cube: Arc<AtomicUsize>,
     cubes: usize,
     literals: usize,
@@ -419,6 +433,7 @@ impl CubeWorker {
                 return;
             };
             enumerator.report_to(self.counters.clone());
+            enumerator.interrupt_on(self.unwanted.clone());
             let cube_literals = cube_literals(cube, self.literals, enumerator.distinguishing());
             if let Some(literals) = cube_literals {
                 // In the solver and in the enumeration's copy of the clauses.
@@ -684,6 +699,7 @@ mod tests {
     use super::*;
     use crate::symbols::SymId;
     use crate::translate::testing::{Rng, parse, random_program, shown_of, stable_models};
+    use varisat_formula::Var;
 
     fn search(models: usize) -> Search {
         Search {
@@ -703,11 +719,14 @@ mod tests {
             mode: Mode::Split,
             ..compete
         };
-        assert_eq!(plan(compete, search(1)), Plan::Race);
-        assert_eq!(plan(compete, search(0)), Plan::Split);
-        assert_eq!(plan(compete, search(3)), Plan::Split);
-        assert_eq!(plan(split, search(1)), Plan::Split);
-        assert_eq!(plan(Parallel::default(), search(1)), Plan::Single(None));
+        assert_eq!(threads(compete, search(1)), Threads::Race);
+        assert_eq!(threads(compete, search(0)), Threads::Split);
+        assert_eq!(threads(compete, search(3)), Threads::Split);
+        assert_eq!(threads(split, search(1)), Threads::Split);
+        assert_eq!(
+            threads(Parallel::default(), search(1)),
+            Threads::Single(None)
+        );
         for sequential in [
             Search {
                 optimum: true,
@@ -718,7 +737,10 @@ mod tests {
                 ..search(0)
             },
         ] {
-            assert!(matches!(plan(split, sequential), Plan::Single(Some(_))));
+            assert!(matches!(
+                threads(split, sequential),
+                Threads::Single(Some(_))
+            ));
         }
     }
 
@@ -732,9 +754,8 @@ mod tests {
             for b in &tunings[..i] {
                 assert_ne!(a, b);
             }
-            // Within varisat's ranges.
-            let mut solver = varisat::Solver::new();
-            solver.config(&a.config_update()).unwrap();
+            // Within the backend's ranges: it takes them.
+            crate::solve::backend::new_solver(a);
         }
         // What the user set holds in every thread.
         let decay = SearchTuning {
@@ -754,7 +775,7 @@ mod tests {
 
     #[test]
     fn cubes_assign_the_first_literals_by_their_bits() {
-        let [a, b, c, d] = [0, 1, 2, 3].map(|i| varisat::Var::from_index(i).positive());
+        let [a, b, c, d] = [0, 1, 2, 3].map(|i| Var::from_index(i).positive());
         assert_eq!(cube_literals(0, 3, &[a, b, c, d]), Some(vec![!a, !b, !c]));
         assert_eq!(cube_literals(6, 3, &[a, b, c, d]), Some(vec![a, b, !c]));
         // Two literals: the cubes with the third bit set are empty.

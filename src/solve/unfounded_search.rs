@@ -35,7 +35,7 @@ use crate::graph::csr;
 use crate::ground::program::{AtomId, GroundProgram};
 use crate::translate::{self, BodyId, Cond, Translation};
 use batsat::{Lit as BLit, SolverInterface, Theory, TheoryArg, Var as BVar, lbool};
-use varisat::{CnfFormula, Lit};
+use varisat_formula::{CnfFormula, Lit};
 
 /// Why a program is outside the experiment.
 #[derive(Clone, Debug, PartialEq, Eq)]

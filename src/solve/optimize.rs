@@ -19,7 +19,21 @@ use crate::symbols::SymId;
 use crate::translate::Cond;
 use crate::translate::objective::{self, CostBound};
 use rustc_hash::FxHashMap;
-use varisat::{ExtendFormula, Lit};
+use varisat_formula::{ExtendFormula, Lit};
+
+/// How clingo treats the optimize statements (`--opt-mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OptMode {
+    /// Find an optimal answer set, reporting each better one on the way.
+    #[default]
+    Opt,
+    /// Find the optimum, then enumerate the optimal answer sets.
+    OptN,
+    /// Enumerate answer sets with their costs.
+    Enum,
+    /// Ignore the optimize statements.
+    Ignore,
+}
 
 /// How the optimum of a level is searched for (clingo's `--opt-strategy`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -290,7 +304,7 @@ impl Optimizer {
         Some((next, costs))
     }
 
-    fn found(&mut self, assumptions: &[varisat::Lit]) -> Option<(AnswerSet, Vec<i64>)> {
+    fn found(&mut self, assumptions: &[Lit]) -> Option<(AnswerSet, Vec<i64>)> {
         let answer = self.enumerator.find_under(assumptions)?;
         let costs = self.enumerator.costs();
         self.best = Some(costs.clone());
@@ -323,11 +337,13 @@ impl Optimizer {
 mod tests {
     use super::*;
     use crate::ground::program::GroundProgram;
-    use crate::solve::SolveOptions;
+    use crate::solve::backend::{SatResult, new_solver};
+    use crate::solve::{SearchTuning, SolveOptions};
     use crate::translate::testing::{
         Rng, add_random_costs, optimal_models, random_program, random_program_with_aggregates,
         shown_of,
     };
+    use varisat_formula::Var;
 
     /// What optimizing a program gives.
     struct Run {
@@ -378,11 +394,10 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut checked = 0;
         for _ in 0..400 {
-            let mut solver = varisat::Solver::new();
-            let mut vars: Vec<varisat::Var> = (0..10).map(|_| solver.new_var()).collect();
-            let random_lit = |rng: &mut Rng, vars: &[varisat::Var]| {
-                Lit::from_var(rng.pick(vars), rng.chance(50))
-            };
+            let mut solver = new_solver(&SearchTuning::default());
+            let mut vars: Vec<Var> = (0..10).map(|_| solver.new_var()).collect();
+            let random_lit =
+                |rng: &mut Rng, vars: &[Var]| Lit::from_var(rng.pick(vars), rng.chance(50));
             for _ in 0..25 {
                 let clause: Vec<Lit> = (0..3).map(|_| random_lit(&mut rng, &vars)).collect();
                 solver.add_clause(&clause);
@@ -391,12 +406,11 @@ mod tests {
                 let assumptions: Vec<Lit> = (0..2 + rng.below(5))
                     .map(|_| random_lit(&mut rng, &vars))
                     .collect();
-                solver.assume(&assumptions);
-                if !solver.solve().unwrap() {
-                    let core = solver.failed_core().expect("unsatisfiable").to_vec();
-                    solver.assume(&core);
-                    assert!(
-                        !solver.solve().unwrap(),
+                if solver.solve(&assumptions) == SatResult::Unsatisfiable {
+                    let core = solver.failed_core();
+                    assert_eq!(
+                        solver.solve(&core),
+                        SatResult::Unsatisfiable,
                         "{core:?} is no core of {assumptions:?}"
                     );
                     checked += 1;
@@ -406,7 +420,7 @@ mod tests {
                 }
                 // A new variable for the conjunction of two literals.
                 let (a, b) = (random_lit(&mut rng, &vars), random_lit(&mut rng, &vars));
-                let both = solver.new_lit();
+                let both = solver.new_var().positive();
                 solver.add_clause(&[!both, a]);
                 solver.add_clause(&[!both, b]);
                 solver.add_clause(&[both, !a, !b]);

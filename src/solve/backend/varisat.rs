@@ -1,0 +1,129 @@
+//! [`SatSolver`] over varisat 0.2 (the copy patched in `vendor/varisat`,
+//! which adds its interrupt).
+
+use super::{SatResult, SatSolver};
+use crate::solve::SearchTuning;
+use ::varisat::config::SolverConfigUpdate;
+use ::varisat::solver::SolverError;
+use ::varisat::{ExtendFormula, Solver};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use varisat_formula::{Lit, Var};
+
+pub struct Varisat {
+    solver: Solver<'static>,
+}
+
+impl Varisat {
+    pub fn new(tuning: &SearchTuning) -> Varisat {
+        let mut solver = Solver::new();
+        solver
+            .config(&config_update(tuning))
+            .expect("the command line keeps the settings in varisat's ranges");
+        Varisat { solver }
+    }
+}
+
+/// The settings as an update of varisat's configuration.
+fn config_update(tuning: &SearchTuning) -> SolverConfigUpdate {
+    let mut update = SolverConfigUpdate::new();
+    update.vsids_decay = tuning.vsids_decay;
+    update.luby_restart_interval_scale = tuning.luby_restart_unit;
+    update.reduce_locals_interval = tuning.reduce_locals_interval;
+    update.reduce_mids_interval = tuning.reduce_mids_interval;
+    update
+}
+
+impl SatSolver for Varisat {
+    fn new_var(&mut self) -> Var {
+        self.solver.new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.solver.add_clause(clause);
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
+        self.solver.assume(assumptions);
+        match self.solver.solve() {
+            Ok(true) => SatResult::Satisfiable,
+            Ok(false) => SatResult::Unsatisfiable,
+            Err(SolverError::Interrupted) => SatResult::Interrupted,
+            Err(error) => unreachable!("varisat writes no proof here: {error}"),
+        }
+    }
+
+    fn model(&self) -> Vec<Lit> {
+        self.solver.model().expect("the solver found a model")
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        (self.solver.failed_core()).map_or_else(Vec::new, <[Lit]>::to_vec)
+    }
+
+    fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.solver.set_interrupt(flag);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn tuning_sets_varisats_configuration() {
+        let tuning = SearchTuning {
+            vsids_decay: Some(0.5),
+            luby_restart_unit: Some(1),
+            reduce_locals_interval: Some(1),
+            reduce_mids_interval: Some(1),
+        };
+        let update = config_update(&tuning);
+        assert_eq!(update.vsids_decay, Some(0.5));
+        assert_eq!(update.luby_restart_interval_scale, Some(1));
+        assert_eq!(update.reduce_locals_interval, Some(1));
+        assert_eq!(update.reduce_mids_interval, Some(1));
+    }
+
+    /// An interrupt set before or during a search stops it; the solver
+    /// answers again once the flag is cleared.
+    #[test]
+    fn an_interrupt_stops_the_search() {
+        let mut solver = Varisat::new(&SearchTuning::default());
+        // The pigeonhole principle for 11 pigeons in 10 holes: no model,
+        // and no proof of it by resolution in less than minutes.
+        let holes = 10;
+        let var: Vec<Vec<Lit>> = (0..=holes)
+            .map(|_| (0..holes).map(|_| solver.new_var().positive()).collect())
+            .collect();
+        for pigeon in &var {
+            solver.add_clause(pigeon);
+        }
+        for hole in 0..holes {
+            for (a, first) in var.iter().enumerate() {
+                for second in &var[a + 1..] {
+                    solver.add_clause(&[!first[hole], !second[hole]]);
+                }
+            }
+        }
+        let flag = Arc::new(AtomicBool::new(true));
+        solver.interrupt_on(flag.clone());
+        assert_eq!(solver.solve(&[]), SatResult::Interrupted);
+        let setter = {
+            let flag = flag.clone();
+            flag.store(false, Ordering::Relaxed);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        assert_eq!(solver.solve(&[]), SatResult::Interrupted);
+        setter.join().unwrap();
+        flag.store(false, Ordering::Relaxed);
+        // Two pigeons in one hole: refuted by propagation alone.
+        let (first, second) = (var[0][0], var[1][0]);
+        assert_eq!(solver.solve(&[first, second]), SatResult::Unsatisfiable);
+        assert!(solver.failed_core().contains(&first));
+    }
+}
