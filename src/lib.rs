@@ -23,6 +23,7 @@ pub mod syntax;
 pub mod translate;
 #[cfg(feature = "batsat")]
 pub mod unfounded_search;
+pub mod unfounded_sets;
 
 use diagnostics::{Diagnostic, SourceMap, render_all};
 
