@@ -17,6 +17,8 @@ pub mod optimize;
 pub mod portfolio;
 pub mod progress;
 pub mod render;
+#[cfg(feature = "cadical")]
+pub mod sat;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;
