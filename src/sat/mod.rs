@@ -6,9 +6,12 @@
 //! inside the search.
 //!
 //! - [`cadical`] (feature `cadical`): CaDiCaL 3 (C++) through the
-//!   `cadical-sys` crate, its propagator through IPASIR-UP.
+//!   `cadical-sys` crate, its propagator through IPASIR-UP;
+//! - [`unfounded`] (feature `cadical`): the unfounded-set check of
+//!   [`crate::unfounded_sets`] as such a propagator, for non-tight programs.
 
 pub mod cadical;
+pub mod unfounded;
 
 use varisat::Lit;
 
