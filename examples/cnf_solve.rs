@@ -19,10 +19,7 @@ fn varisat(formula: &CnfFormula) -> Option<bool> {
 fn cadical(formula: &CnfFormula) -> Option<bool> {
     use asp2sat::sat::{Outcome, cadical::Cadical};
     let mut solver = Cadical::new();
-    solver.reserve_vars(formula.var_count());
-    for clause in formula.iter() {
-        solver.add_clause(clause);
-    }
+    solver.add_formula(formula);
     match solver.solve(&[]) {
         Outcome::Sat => Some(true),
         Outcome::Unsat => Some(false),
@@ -32,20 +29,8 @@ fn cadical(formula: &CnfFormula) -> Option<bool> {
 
 #[cfg(feature = "batsat")]
 fn batsat(formula: &CnfFormula) -> Option<bool> {
-    use batsat::{Lit, SolverInterface, Var, lbool};
-    let mut solver = batsat::BasicSolver::default();
-    for _ in 0..formula.var_count() {
-        solver.new_var_default();
-    }
-    let mut clause = Vec::new();
-    for lits in formula.iter() {
-        clause.clear();
-        clause.extend(
-            lits.iter()
-                .map(|l| Lit::new(Var::unsafe_from_idx(l.index() as u32), l.is_positive())),
-        );
-        solver.add_clause_reuse(&mut clause);
-    }
+    use batsat::{SolverInterface, lbool};
+    let mut solver = asp2sat::unfounded_search::batsat_solver(formula);
     let result = solver.solve_limited(&[]);
     (result != lbool::UNDEF).then_some(result == lbool::TRUE)
 }

@@ -526,11 +526,13 @@ impl UnfoundedSets {
 
 /// The tests' comparison of a backend's answer sets with the brute-force
 /// checker's, shared by the backends.
-#[cfg(test)]
+#[cfg(all(test, any(feature = "batsat", feature = "cadical")))]
 pub(crate) mod testing {
     use super::{SearchStats, Unsupported};
     use crate::ground::program::GroundProgram;
-    use crate::translate::testing::{Rng, stable_models};
+    use crate::translate::testing::{
+        Rng, random_program, random_program_with_aggregates, stable_models,
+    };
 
     /// A backend's `answer_sets`: up to N answer sets (0: all), each one
     /// value per atom.
@@ -554,9 +556,33 @@ pub(crate) mod testing {
         Some(stats.unfounded_propagations > 0)
     }
 
+    /// 20,000 random programs (with loops, choices and disjunctions):
+    /// most compared, and in many the check propagated.
+    pub fn random_programs(backend: Backend) {
+        let (compared, with_propagation) = campaign(backend, 2027, 20000, |rng, round| {
+            random_program(rng, 8, round % 2 == 1)
+        });
+        assert!(
+            compared > 15000 && with_propagation > 3000,
+            "{compared}, {with_propagation}"
+        );
+    }
+
+    /// 5,000 random programs with aggregates (the recursive ones are
+    /// refused).
+    pub fn random_programs_with_aggregates(backend: Backend) {
+        let (compared, with_propagation) = campaign(backend, 2028, 5000, |rng, _| {
+            random_program_with_aggregates(rng, 7)
+        });
+        assert!(
+            compared > 4000 && with_propagation > 700,
+            "{compared}, {with_propagation}"
+        );
+    }
+
     /// Compares `rounds` programs of `generate`; how many were compared
     /// (not refused), and in how many the check propagated.
-    pub fn campaign(
+    fn campaign(
         backend: Backend,
         seed: u64,
         rounds: usize,

@@ -10,7 +10,7 @@ use super::{Outcome, Propagator};
 use cadical_sys::{CaDiCal, ExternalPropagator, Status, Terminator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use varisat::{Lit, Var};
+use varisat::{CnfFormula, Lit, Var};
 
 fn to_cadical(lit: Lit) -> i32 {
     lit.to_dimacs() as i32
@@ -110,6 +110,14 @@ impl Cadical {
                 }
                 self.solver.add(0);
             }
+        }
+    }
+
+    /// The clauses of `formula`, and each of its variables.
+    pub fn add_formula(&mut self, formula: &CnfFormula) {
+        self.reserve_vars(formula.var_count());
+        for clause in formula.iter() {
+            self.add_clause(clause);
         }
     }
 
