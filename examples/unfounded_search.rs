@@ -1,15 +1,33 @@
 //! Solves the given files with the unfounded-set check inside the search
-//! (`src/solve/unfounded_search.rs`) and prints the number of answer sets found
+//! (`src/solve/unfounded_sets.rs`) and prints the number of answer sets found
 //! (up to N, 0 for all; default 1), the first one's atom count and the
 //! search's counters: the measurement behind the choice of solver for
-//! non-tight programs.
+//! non-tight programs. The backend is batsat's theory
+//! (`src/solve/unfounded_search.rs`, feature `batsat`, the default) or CaDiCaL's
+//! external propagator (`src/sat/unfounded.rs`, feature `cadical`).
 //!
-//! `cargo run --release --features batsat --example unfounded_search -- [-n N] FILES`
+//! `cargo run --release --features batsat,cadical --example unfounded_search -- [-n N] [--backend batsat|cadical] FILES`
 
 use asp2sat::diagnostics::{SourceMap, render_all};
-use asp2sat::solve::unfounded_search;
+use asp2sat::ground::program::GroundProgram;
+use asp2sat::solve::unfounded_sets::{SearchStats, Unsupported};
 use asp2sat::{ground, syntax};
 use std::time::Instant;
+
+type Backend = fn(&GroundProgram, usize) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported>;
+
+fn backend(name: &str) -> Backend {
+    match name {
+        #[cfg(feature = "batsat")]
+        "batsat" => asp2sat::solve::unfounded_search::answer_sets,
+        #[cfg(feature = "cadical")]
+        "cadical" => asp2sat::sat::unfounded::answer_sets,
+        _ => {
+            eprintln!("backend {name}: not built (features batsat, cadical)");
+            std::process::exit(2);
+        }
+    }
+}
 
 fn main() {
     let start = Instant::now();
@@ -17,9 +35,23 @@ fn main() {
     let mut statements = Vec::new();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut max_models = 1;
-    if args.len() >= 2 && args[0] == "-n" {
-        max_models = args[1].parse().expect("-n takes a number");
-        args.drain(..2);
+    let mut solve = backend(if cfg!(feature = "batsat") {
+        "batsat"
+    } else {
+        "cadical"
+    });
+    loop {
+        match args.first().map(String::as_str) {
+            Some("-n") if args.len() >= 2 => {
+                max_models = args[1].parse().expect("-n takes a number");
+                args.drain(..2);
+            }
+            Some("--backend") if args.len() >= 2 => {
+                solve = backend(&args[1]);
+                args.drain(..2);
+            }
+            _ => break,
+        }
     }
     for path in args {
         let text = std::fs::read_to_string(&path).expect("a readable UTF-8 file");
@@ -37,11 +69,12 @@ fn main() {
         std::process::exit(65);
     };
     let grounded = start.elapsed();
-    match unfounded_search::answer_sets(&program, max_models) {
+    match solve(&program, max_models) {
         Ok((models, stats)) => {
             let result = match models.first() {
                 Some(model) => format!(
-                    "SATISFIABLE ({} true atoms)",
+                    "SATISFIABLE ({} answer sets, the first with {} true atoms)",
+                    models.len(),
                     model.iter().filter(|&&v| v).count()
                 ),
                 None => "UNSATISFIABLE".to_string(),

@@ -14,6 +14,8 @@ pub mod ground;
 pub mod ground_text;
 pub mod progress;
 pub mod render;
+#[cfg(feature = "cadical")]
+pub mod sat;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;

@@ -35,6 +35,7 @@ pub mod optimize;
 pub mod portfolio;
 #[cfg(feature = "batsat")]
 pub mod unfounded_search;
+pub mod unfounded_sets;
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};

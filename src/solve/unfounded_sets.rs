@@ -1,0 +1,602 @@
+//! The unfounded-set check on a partial assignment, as clasp propagates it
+//! (Gebser, Kaufmann and Schaub, "Conflict-driven answer set solving: from
+//! theory to practice", AIJ 187, 2012, section 5), independent of the SAT
+//! solver that runs the completion: a backend reports its assignment
+//! through [`Assignment`] and its decision levels through
+//! [`UnfoundedSets::new_level`] and [`UnfoundedSets::backtrack`], and sets
+//! the atoms that [`UnfoundedSets::check`] finds unfounded false (batsat's
+//! theory in [`crate::solve::unfounded_search`], CaDiCaL's external propagator in
+//! `crate::sat::unfounded`).
+//!
+//! Given the partial assignment `A`:
+//! 1. `D` = the atoms on cycles derivable through support bodies not false
+//!    in `A`, from atoms off the cycles (always founded here: the
+//!    completion decides them);
+//! 2. `U` = the cyclic atoms neither false nor in `D`: an unfounded set;
+//! 3. for the lowest strongly connected component `C` of the positive
+//!    dependency graph that `U` meets, each external body of `U ∩ C` is
+//!    false or has a false positive atom. Those literals are the reason of
+//!    `¬a` for every `a ∈ U ∩ C`, or, when `a` is true, a conflict
+//!    `¬a ∨ ⋁ external`; the higher components follow once these are
+//!    propagated.
+//!
+//! `D` is kept between checks as source pointers (see [`UnfoundedSets`]).
+//!
+//! Normal programs, choices and shifted head-cycle-free disjunctions are
+//! covered; the callers refuse recursive aggregates and components that
+//! are not head-cycle-free.
+
+use crate::graph::csr;
+use crate::ground::program::{AtomId, GroundProgram};
+use crate::translate::{self, Cond, Translation};
+use varisat::{CnfFormula, Lit, Var};
+
+/// Why a program is outside the check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub &'static str);
+
+/// The completion of `program` (lazy translation) for a backend to search
+/// with the check, or why the check does not cover it.
+pub fn completion(program: &GroundProgram) -> Result<(CnfFormula, Translation), Unsupported> {
+    let mut formula = CnfFormula::new();
+    let translation = translate::translate(program, &mut formula)
+        .map_err(|_| Unsupported("the translation failed"))?;
+    if !translation.minimality().is_empty() {
+        return Err(Unsupported("a component is not head-cycle-free"));
+    }
+    if !translation.recursive_aggregates().is_empty() {
+        return Err(Unsupported("an aggregate is recursive"));
+    }
+    Ok((formula, translation))
+}
+
+/// The clause excluding `model` (one value per atom) from the next
+/// answer sets: the atoms' literals, each negated where the model has it
+/// true.
+pub fn blocking_clause(translation: &Translation, model: &[bool]) -> Vec<Lit> {
+    (model.iter().enumerate())
+        .map(|(a, &value)| translation.atom_lit(AtomId(a as u32)) ^ value)
+        .collect()
+}
+
+/// What a backend shows the check of its search: the values of the
+/// variables [`UnfoundedSets::variables`] names, and its trail (the
+/// literals made true, in order; the check reads only the part past what
+/// it read before, down to the last backtrack).
+pub trait Assignment {
+    /// The value of `lit`, `None` while unassigned.
+    fn value(&self, lit: Lit) -> Option<bool>;
+    fn trail_len(&self) -> usize;
+    fn trail(&self, index: usize) -> Lit;
+}
+
+/// What [`UnfoundedSets::check`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No atom that is not false is unfounded.
+    Founded,
+    /// The atoms of [`UnfoundedSets::unfounded`] (none true) are unfounded
+    /// because the literals of [`UnfoundedSets::reason`] are true: each
+    /// unassigned one is to be set false, with the clause `¬a ∨ ⋁ ¬reason`.
+    Unfounded,
+    /// As `Unfounded`, but this atom is true: the clause `¬atom ∨ ⋁
+    /// ¬reason` is false.
+    Conflict(Lit),
+}
+
+/// Counters of one search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchStats {
+    pub cyclic_atoms: usize,
+    pub checks: u64,
+    pub unfounded_propagations: u64,
+    pub unfounded_conflicts: u64,
+    pub conflicts: u64,
+    pub decisions: u64,
+}
+
+const NOT_CYCLIC: u32 = u32::MAX;
+const NO_SOURCE: u32 = u32::MAX;
+const INACTIVE: u32 = u32::MAX;
+
+/// When a support body is false.
+#[derive(Clone, Copy, Debug)]
+enum BodyCond {
+    /// The empty body: never.
+    Never,
+    /// A body with `a` and `not a`: always.
+    Always,
+    /// When this literal is false, or one of the body's literals is.
+    Lit(Lit),
+}
+
+/// The positive dependency graph's cyclic part, a source pointer per atom,
+/// and the unfounded set last found with its reason. It owns what it reads
+/// of the translation, so that a backend can keep it for as long as its
+/// search runs.
+///
+/// An atom's source is a support body, not false, whose positive atoms in
+/// the atom's component have sources themselves, without cycles (clasp's
+/// source pointers). A body made false takes the sources that point to it,
+/// and those of every atom founded through them; only those atoms (the
+/// "lost" ones) are founded anew, so a check costs what the assignment
+/// changed rather than the size of the component. Backtracking only makes
+/// bodies less false: the sources stay valid.
+pub struct UnfoundedSets {
+    /// The atoms on positive cycles, by component (Tarjan's order: a
+    /// component depends only on components before it), as literals, and
+    /// each one's component.
+    cyclic: Vec<Lit>,
+    component: Vec<u32>,
+    /// An entry is a support body of some atom of a component, with the
+    /// atoms of that component it supports and its positive atoms in the
+    /// component (both CSR), when it is false, and the literals whose truth
+    /// makes it false (its positive atoms negated, its negative atoms; CSR).
+    entry_cond: Vec<BodyCond>,
+    head_start: Vec<usize>,
+    heads: Vec<u32>,
+    inside_start: Vec<usize>,
+    inside: Vec<u32>,
+    falsifier_start: Vec<usize>,
+    falsifiers: Vec<Lit>,
+    /// Per cyclic atom (CSR): its entries, and the entries of its component
+    /// holding it positively.
+    support_start: Vec<usize>,
+    supports: Vec<u32>,
+    occurrence_start: Vec<usize>,
+    occurrences: Vec<u32>,
+    /// Per literal (varisat's code, CSR): the entries it falsifies.
+    trigger_start: Vec<usize>,
+    triggers: Vec<u32>,
+    /// Per cyclic atom: its source entry, or `NO_SOURCE`; whether it is
+    /// lost (no source). `lost_list` holds the lost atoms not known false;
+    /// `dropped` per decision level the lost atoms set aside because false
+    /// at that level, taken back when it is undone.
+    source: Vec<u32>,
+    lost: Vec<bool>,
+    lost_list: Vec<u32>,
+    dropped: Vec<Vec<u32>>,
+    /// How much of the trail the triggers were read from, and that length
+    /// at each decision level's start.
+    scanned: usize,
+    scanned_at_level: Vec<usize>,
+    /// The last unfounded set found (one component's), as atom literals,
+    /// and its reason: true literals.
+    group: Vec<Lit>,
+    reason: Vec<Lit>,
+    pub stats: SearchStats,
+    // Buffers reused across checks.
+    missing: Vec<u32>,
+    stamp: Vec<u32>,
+    round: u32,
+    queue: Vec<u32>,
+    ready: Vec<u32>,
+    in_set: Vec<bool>,
+}
+
+impl UnfoundedSets {
+    /// The check for the completion of `translation`, whose formula has
+    /// `variables` variables.
+    pub fn new(translation: &Translation, variables: usize) -> UnfoundedSets {
+        let atoms = translation.atom_count();
+        let components = translation.support_components();
+        let on_cycle = |a: u32| {
+            let c = components.component[a as usize];
+            components.size[c as usize] > 1 || components.self_loop(translation, AtomId(a))
+        };
+        let mut by_component: Vec<(u32, u32)> = (0..atoms as u32)
+            .filter(|&a| on_cycle(a))
+            .map(|a| (components.component[a as usize], a))
+            .collect();
+        by_component.sort_unstable();
+        let mut local = vec![NOT_CYCLIC; atoms];
+        for (i, &(_, a)) in by_component.iter().enumerate() {
+            local[a as usize] = i as u32;
+        }
+        let cyclic: Vec<Lit> = (by_component.iter())
+            .map(|&(_, a)| translation.atom_lit(AtomId(a)))
+            .collect();
+        let component: Vec<u32> = by_component.iter().map(|&(c, _)| c).collect();
+        // Entries: (component, body) pairs with their heads in the component.
+        let mut pairs: Vec<(u32, u32, u32)> = Vec::new();
+        for (i, &(c, a)) in by_component.iter().enumerate() {
+            for &body in translation.supports(AtomId(a)) {
+                pairs.push((c, body.0, i as u32));
+            }
+        }
+        pairs.sort_unstable();
+        let mut entry_cond = Vec::new();
+        let (mut head_pairs, mut inside_pairs, mut support_pairs) = (vec![], vec![], vec![]);
+        let (mut occurrence_pairs, mut trigger_pairs) = (vec![], vec![]);
+        let mut falsifier_start = vec![0];
+        let mut falsifiers = Vec::new();
+        for (k, &(c, body, head)) in pairs.iter().enumerate() {
+            if k == 0 || (pairs[k - 1].0, pairs[k - 1].1) != (c, body) {
+                let body = crate::translate::BodyId(body);
+                let entry = entry_cond.len() as u32;
+                for &p in translation.body_pos(body) {
+                    let l = local[p.index()];
+                    if l != NOT_CYCLIC && component[l as usize] == c {
+                        inside_pairs.push((entry, l));
+                        occurrence_pairs.push((l, entry));
+                    }
+                }
+                entry_cond.push(match translation.body_cond(body) {
+                    Cond::True => BodyCond::Never,
+                    Cond::False => BodyCond::Always,
+                    Cond::Lit(l) => {
+                        trigger_pairs.push(((!l).code() as u32, entry));
+                        let pos = translation.body_pos(body).iter();
+                        let neg = translation.body_neg(body).iter();
+                        falsifiers.extend(pos.map(|&p| !translation.atom_lit(p)));
+                        falsifiers.extend(neg.map(|&n| translation.atom_lit(n)));
+                        BodyCond::Lit(l)
+                    }
+                });
+                falsifier_start.push(falsifiers.len());
+            }
+            let entry = entry_cond.len() as u32 - 1;
+            head_pairs.push((entry, head));
+            support_pairs.push((head, entry));
+        }
+        let entries = entry_cond.len();
+        let (head_start, heads) = csr(entries, &head_pairs);
+        let (inside_start, inside) = csr(entries, &inside_pairs);
+        let (support_start, supports) = csr(cyclic.len(), &support_pairs);
+        let (occurrence_start, occurrences) = csr(cyclic.len(), &occurrence_pairs);
+        let (trigger_start, triggers) = csr(2 * variables, &trigger_pairs);
+        let stats = SearchStats {
+            cyclic_atoms: cyclic.len(),
+            ..SearchStats::default()
+        };
+        UnfoundedSets {
+            missing: vec![0; entries],
+            stamp: vec![0; entries],
+            round: 0,
+            in_set: vec![false; cyclic.len()],
+            source: vec![NO_SOURCE; cyclic.len()],
+            lost: vec![true; cyclic.len()],
+            lost_list: (0..cyclic.len() as u32).collect(),
+            dropped: vec![Vec::new()],
+            cyclic,
+            component,
+            entry_cond,
+            head_start,
+            heads,
+            inside_start,
+            inside,
+            falsifier_start,
+            falsifiers,
+            support_start,
+            supports,
+            occurrence_start,
+            occurrences,
+            trigger_start,
+            triggers,
+            scanned: 0,
+            scanned_at_level: Vec::new(),
+            group: Vec::new(),
+            reason: Vec::new(),
+            stats,
+            queue: Vec::new(),
+            ready: Vec::new(),
+        }
+    }
+
+    /// The variables whose values the check reads (the cyclic atoms, their
+    /// support bodies and those bodies' atoms), sorted: a backend that
+    /// reports only some variables must report these.
+    pub fn variables(&self) -> Vec<Var> {
+        let entries = self.entry_cond.iter().filter_map(|cond| match cond {
+            BodyCond::Lit(l) => Some(l.var()),
+            _ => None,
+        });
+        let mut vars: Vec<Var> = (self.cyclic.iter().map(|l| l.var()))
+            .chain(entries)
+            .chain(self.falsifiers.iter().map(|l| l.var()))
+            .collect();
+        vars.sort_unstable_by_key(|v| v.index());
+        vars.dedup();
+        vars
+    }
+
+    /// The number of decision levels above the root.
+    pub fn levels(&self) -> usize {
+        self.scanned_at_level.len()
+    }
+
+    /// A decision level begins.
+    pub fn new_level(&mut self) {
+        self.scanned_at_level.push(self.scanned);
+        self.dropped.push(Vec::new());
+    }
+
+    /// The levels above `level` are undone.
+    pub fn backtrack(&mut self, level: usize) {
+        if level >= self.scanned_at_level.len() {
+            return;
+        }
+        self.scanned = self.scanned.min(self.scanned_at_level[level]);
+        self.scanned_at_level.truncate(level);
+        for atoms in self.dropped.drain(level + 1..) {
+            self.lost_list.extend(atoms);
+        }
+    }
+
+    /// The unfounded set of the last [`Verdict::Unfounded`] or
+    /// [`Verdict::Conflict`], as atom literals.
+    pub fn unfounded(&self) -> &[Lit] {
+        &self.group
+    }
+
+    /// The true literals that make [`UnfoundedSets::unfounded`] unfounded.
+    pub fn reason(&self) -> &[Lit] {
+        &self.reason
+    }
+
+    /// The true literal that makes `entry`'s body false, if it is false
+    /// (`Some(None)`: false without any literal).
+    fn falsifier(&self, values: &impl Assignment, entry: usize) -> Option<Option<Lit>> {
+        match self.entry_cond[entry] {
+            BodyCond::Always => Some(None),
+            BodyCond::Never => None,
+            BodyCond::Lit(l) => {
+                if values.value(l) == Some(false) {
+                    return Some(Some(!l));
+                }
+                let lits =
+                    &self.falsifiers[self.falsifier_start[entry]..self.falsifier_start[entry + 1]];
+                lits.iter()
+                    .find(|&&l| values.value(l) == Some(true))
+                    .map(|&l| Some(l))
+            }
+        }
+    }
+
+    /// Takes the sources that the trail's new literals falsify, and those
+    /// founded through them.
+    fn read_trail(&mut self, values: &impl Assignment) {
+        let end = values.trail_len();
+        self.scanned = self.scanned.min(end);
+        let first_lost = self.lost_list.len();
+        for t in self.scanned..end {
+            let i = values.trail(t).code();
+            for k in self.trigger_start[i]..self.trigger_start[i + 1] {
+                self.take_sources(self.triggers[k]);
+            }
+        }
+        self.scanned = end;
+        let mut next = first_lost;
+        while next < self.lost_list.len() {
+            let atom = self.lost_list[next] as usize;
+            next += 1;
+            for k in self.occurrence_start[atom]..self.occurrence_start[atom + 1] {
+                self.take_sources(self.occurrences[k]);
+            }
+        }
+    }
+
+    /// Loses the atoms whose source is `entry`.
+    fn take_sources(&mut self, entry: u32) {
+        let e = entry as usize;
+        for k in self.head_start[e]..self.head_start[e + 1] {
+            let head = self.heads[k];
+            if self.source[head as usize] == entry {
+                self.source[head as usize] = NO_SOURCE;
+                self.lost[head as usize] = true;
+                self.lost_list.push(head);
+            }
+        }
+    }
+
+    /// Steps 1–3 of the module's description, on the lost atoms: new
+    /// sources where there are, and the lowest component's rest as the
+    /// unfounded set found.
+    pub fn check(&mut self, values: &impl Assignment) -> Verdict {
+        self.read_trail(values);
+        if self.lost_list.is_empty() {
+            return Verdict::Founded;
+        }
+        self.stats.checks += 1;
+        // Lost atoms known false wait, per level, for it to be undone.
+        let level = self.dropped.len() - 1;
+        let mut candidates = std::mem::take(&mut self.lost_list);
+        candidates.retain(|&i| {
+            let lost = self.lost[i as usize];
+            let keep = lost && values.value(self.cyclic[i as usize]) != Some(false);
+            if !keep && lost {
+                self.dropped[level].push(i);
+            }
+            keep
+        });
+        candidates.sort_unstable();
+        candidates.dedup();
+        self.round = self.round.wrapping_add(1).max(1);
+        self.queue.clear();
+        for &atom in &candidates {
+            let a = atom as usize;
+            for k in self.support_start[a]..self.support_start[a + 1] {
+                let entry = self.supports[k] as usize;
+                if self.stamp[entry] == self.round {
+                    continue;
+                }
+                self.stamp[entry] = self.round;
+                self.missing[entry] = if self.falsifier(values, entry).is_some() {
+                    INACTIVE
+                } else {
+                    let inside =
+                        &self.inside[self.inside_start[entry]..self.inside_start[entry + 1]];
+                    inside.iter().filter(|&&p| self.lost[p as usize]).count() as u32
+                };
+                if self.missing[entry] == 0 {
+                    self.ready.push(entry as u32);
+                }
+            }
+        }
+        // Only now: the counts above are of the atoms lost when the round began.
+        while let Some(entry) = self.ready.pop() {
+            self.found_through(values, entry as usize);
+        }
+        while let Some(atom) = self.queue.pop() {
+            let a = atom as usize;
+            for k in self.occurrence_start[a]..self.occurrence_start[a + 1] {
+                let entry = self.occurrences[k] as usize;
+                if self.stamp[entry] == self.round && self.missing[entry] != INACTIVE {
+                    self.missing[entry] -= 1;
+                    if self.missing[entry] == 0 {
+                        self.found_through(values, entry);
+                    }
+                }
+            }
+        }
+        candidates.retain(|&i| self.lost[i as usize]);
+        if candidates.is_empty() {
+            return Verdict::Founded;
+        }
+        // Still sorted, so by component: the lowest's unfounded atoms first.
+        let lowest = self.component[candidates[0] as usize];
+        let end = candidates.partition_point(|&i| self.component[i as usize] == lowest);
+        let verdict = self.unfounded_set(values, &candidates[..end]);
+        self.lost_list = candidates;
+        verdict
+    }
+
+    /// Gives the lost atoms that `entry` supports it as their source.
+    fn found_through(&mut self, values: &impl Assignment, entry: usize) {
+        for k in self.head_start[entry]..self.head_start[entry + 1] {
+            let head = self.heads[k];
+            let h = head as usize;
+            if self.lost[h] && values.value(self.cyclic[h]) != Some(false) {
+                self.lost[h] = false;
+                self.source[h] = entry as u32;
+                self.queue.push(head);
+            }
+        }
+    }
+
+    /// `group` (one component's unfounded atoms) and its reason as the set
+    /// found, and whether one of its atoms is true.
+    fn unfounded_set(&mut self, values: &impl Assignment, group: &[u32]) -> Verdict {
+        for &i in group {
+            self.in_set[i as usize] = true;
+        }
+        self.collect_reason(values, group);
+        for &i in group {
+            self.in_set[i as usize] = false;
+        }
+        self.group.clear();
+        self.group
+            .extend(group.iter().map(|&i| self.cyclic[i as usize]));
+        match self
+            .group
+            .iter()
+            .find(|&&atom| values.value(atom) == Some(true))
+        {
+            Some(&atom) => {
+                self.stats.unfounded_conflicts += 1;
+                Verdict::Conflict(atom)
+            }
+            None => Verdict::Unfounded,
+        }
+    }
+
+    /// The reason of `group`'s unfoundedness into `self.reason`: a true
+    /// literal falsifying each of its external bodies.
+    fn collect_reason(&mut self, values: &impl Assignment, group: &[u32]) {
+        self.reason.clear();
+        for &i in group {
+            let a = i as usize;
+            for k in self.support_start[a]..self.support_start[a + 1] {
+                let entry = self.supports[k] as usize;
+                let inside = &self.inside[self.inside_start[entry]..self.inside_start[entry + 1]];
+                if inside.iter().any(|&p| self.in_set[p as usize]) {
+                    continue;
+                }
+                match self.falsifier(values, entry) {
+                    Some(Some(lit)) => self.reason.push(lit),
+                    Some(None) => {}
+                    None => unreachable!("an external body of an unfounded set is false"),
+                }
+            }
+        }
+        self.reason.sort_unstable_by_key(|l| l.code());
+        self.reason.dedup();
+    }
+}
+
+/// The tests' comparison of a backend's answer sets with the brute-force
+/// checker's, shared by the backends.
+#[cfg(all(test, any(feature = "batsat", feature = "cadical")))]
+pub(crate) mod testing {
+    use super::{SearchStats, Unsupported};
+    use crate::ground::program::GroundProgram;
+    use crate::translate::testing::{
+        Rng, random_program, random_program_with_aggregates, stable_models,
+    };
+
+    /// A backend's `answer_sets`: up to N answer sets (0: all), each one
+    /// value per atom.
+    pub type Backend =
+        fn(&GroundProgram, usize) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported>;
+
+    /// The answer sets found, as bit sets over the atoms, against the
+    /// brute-force checker's; whether the unfounded-set check propagated.
+    fn compare(backend: Backend, program: &GroundProgram, round: usize) -> Option<bool> {
+        let (models, stats) = backend(program, 0).ok()?;
+        let mut found: Vec<u64> = (models.iter())
+            .map(|m| (m.iter().enumerate()).fold(0, |acc, (a, &v)| acc | (u64::from(v) << a)))
+            .collect();
+        found.sort_unstable();
+        let mut expected = stable_models(program);
+        expected.sort_unstable();
+        let mut text = Vec::new();
+        crate::ground_text::write(&mut text, program).expect("writing into a Vec");
+        let text = String::from_utf8(text).expect("symbols are UTF-8");
+        assert_eq!(found, expected, "round {round}: {text}");
+        Some(stats.unfounded_propagations > 0)
+    }
+
+    /// 20,000 random programs (with loops, choices and disjunctions):
+    /// most compared, and in many the check propagated.
+    pub fn random_programs(backend: Backend) {
+        let (compared, with_propagation) = campaign(backend, 2027, 20000, |rng, round| {
+            random_program(rng, 8, round % 2 == 1)
+        });
+        assert!(
+            compared > 15000 && with_propagation > 3000,
+            "{compared}, {with_propagation}"
+        );
+    }
+
+    /// 5,000 random programs with aggregates (the recursive ones are
+    /// refused).
+    pub fn random_programs_with_aggregates(backend: Backend) {
+        let (compared, with_propagation) = campaign(backend, 2028, 5000, |rng, _| {
+            random_program_with_aggregates(rng, 7)
+        });
+        assert!(
+            compared > 4000 && with_propagation > 700,
+            "{compared}, {with_propagation}"
+        );
+    }
+
+    /// Compares `rounds` programs of `generate`; how many were compared
+    /// (not refused), and in how many the check propagated.
+    fn campaign(
+        backend: Backend,
+        seed: u64,
+        rounds: usize,
+        mut generate: impl FnMut(&mut Rng, usize) -> GroundProgram,
+    ) -> (usize, usize) {
+        let mut rng = Rng::new(seed);
+        let (mut compared, mut with_propagation) = (0, 0);
+        for round in 0..rounds {
+            let program = generate(&mut rng, round);
+            if let Some(propagated) = compare(backend, &program, round) {
+                compared += 1;
+                with_propagation += usize::from(propagated);
+            }
+        }
+        (compared, with_propagation)
+    }
+}
