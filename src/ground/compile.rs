@@ -1166,26 +1166,14 @@ impl<'a> Compiler<'a> {
             for (i, literal) in element.condition.iter().enumerate() {
                 let before = condition.len();
                 let last = i + 1 == element.condition.len();
+                let bound_literal;
                 let literal = match literal {
                     // `not l` of a literal that binds: `l` itself (`2..1 > 1
                     // : c` holds for none of the interval's values).
-                    Literal::Atom { naf, atom } if literal_binds && last => &Literal::Atom {
-                        naf: complement(*naf),
-                        atom: atom.clone(),
-                    },
-                    Literal::Comparison {
-                        naf,
-                        lhs,
-                        op,
-                        rhs,
-                        span,
-                    } if literal_binds && last => &Literal::Comparison {
-                        naf: complement(*naf),
-                        lhs: lhs.clone(),
-                        op: *op,
-                        rhs: rhs.clone(),
-                        span: *span,
-                    },
+                    Literal::Atom { .. } | Literal::Comparison { .. } if literal_binds && last => {
+                        bound_literal = complemented(literal);
+                        &bound_literal
+                    }
                     // `not l` of `l = not not a`: `not a`.
                     Literal::Atom { atom, .. } if literal_double_negated && last => {
                         &Literal::Atom {
@@ -1957,6 +1945,17 @@ fn complement(naf: Naf) -> Naf {
     }
 }
 
+/// `literal` with its negation [`complement`]ed.
+fn complemented(literal: &Literal) -> Literal {
+    let mut literal = literal.clone();
+    match &mut literal {
+        Literal::Atom { naf, .. }
+        | Literal::Comparison { naf, .. }
+        | Literal::Boolean { naf, .. } => *naf = complement(*naf),
+    }
+    literal
+}
+
 /// `l : c` in a body holds when `l` holds for every instance of `c`: as an
 /// aggregate, no instance of `c` has `l` false, `#count{ V : c, ¬l } = 0`
 /// over the variables `V` of the element.
@@ -1965,30 +1964,7 @@ fn conditional_as_aggregate(
     condition: &[Literal],
     span: Span,
 ) -> ast::Aggregate {
-    let negated = match literal.clone() {
-        Literal::Atom { naf, atom } => Literal::Atom {
-            naf: complement(naf),
-            atom,
-        },
-        Literal::Comparison {
-            naf,
-            lhs,
-            op,
-            rhs,
-            span,
-        } => Literal::Comparison {
-            naf: complement(naf),
-            lhs,
-            op,
-            rhs,
-            span,
-        },
-        Literal::Boolean { naf, value, span } => Literal::Boolean {
-            naf: complement(naf),
-            value,
-            span,
-        },
-    };
+    let negated = complemented(literal);
     let mut names = Vec::new();
     for l in condition.iter().chain([literal]) {
         literal_variable_names(l, &mut names);
