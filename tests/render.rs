@@ -397,3 +397,35 @@ fn no_answer_set_to_draw() {
         out.stderr
     );
 }
+
+#[test]
+fn hidden_vis_atoms_are_drawn_and_none_is_a_warning() {
+    // `#show q/2.` hides the vis atoms: SeaLion's programs draw them all
+    // the same (the picture was an empty 10×10 SVG).
+    let program = r#"
+        {q(1..2)}. :- not 1 { q(X) }.
+        #show q/1.
+        vistext(t(X), X) :- q(X). visposition(t(X), 20*X, 10, 0) :- q(X).
+    "#;
+    let out = run_with_input(&["render", "-", "-n", "1"], program);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let document = roxmltree::Document::parse(&out.stdout).expect("well-formed SVG");
+    assert!(
+        document.descendants().any(|n| n.has_tag_name("text")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stderr.contains("no atoms over signature"),
+        "{}",
+        out.stderr
+    );
+    let out = run_with_input(&["render", "-"], "a. #show a/0.");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("asp2sat: warning: answer 1: no vis* atom to draw"),
+        "{}",
+        out.stderr
+    );
+}

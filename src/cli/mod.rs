@@ -1178,6 +1178,9 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         let code = report_errors(&[error], &loaded.sources, "nothing was solved");
         return unknown_after_error(&progress, code);
     }
+    if config.pictures.svg.is_some() {
+        pictures::show_vis_atoms(&mut loaded.statements);
+    }
     let plan = config.plan();
     // One solver call, or one per step of incremental mode.
     let mut printed = FxHashSet::default();

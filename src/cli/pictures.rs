@@ -5,6 +5,7 @@ use super::{EXIT_INPUT_ERROR, EXIT_OUTPUT_ERROR};
 use crate::render;
 use crate::solve::AnswerSet;
 use crate::symbols::SymbolTable;
+use crate::syntax::ast::{Signature, Statement, StatementKind};
 use std::path::Path;
 
 /// What `-o` replaces by the answer set's number.
@@ -180,6 +181,39 @@ fn write_file(path: &str, svg: &str) -> Result<(), PictureError> {
             exit_code: EXIT_OUTPUT_ERROR,
         }
     })
+}
+
+/// Shows the `vis*` atoms of the visualisation language in a program that
+/// hides atoms by default (`#show p/n.`, `#show.`, `#hide.`): pictures are
+/// drawn from them whether or not `#show` shows them, as SeaLion's
+/// visualisation programs intend.
+pub fn show_vis_atoms(statements: &mut Vec<Statement>) {
+    let hiding = statements.iter().find(|s| {
+        matches!(
+            s.kind,
+            StatementKind::ShowSignature(_)
+                | StatementKind::ShowNothing
+                | StatementKind::Hide(None)
+        )
+    });
+    let Some(&Statement { span, .. }) = hiding else {
+        return;
+    };
+    let occurring = crate::ground::occurring_signatures(statements);
+    for (name, arity) in render::vis_signatures() {
+        let signature = Signature {
+            strong_negation: false,
+            name: name.to_string(),
+            arity,
+        };
+        if !occurring.contains(&signature) {
+            continue;
+        }
+        statements.push(Statement {
+            kind: StatementKind::ShowSignature(signature),
+            span,
+        });
+    }
 }
 
 /// `asp2sat render`'s exit code from the run's (clingo's): 0 when it drew

@@ -18,6 +18,7 @@ mod instantiate;
 mod predicates;
 pub mod program;
 mod shown;
+pub use shown::occurring_signatures;
 mod simplify;
 
 use crate::diagnostics::{Diagnostic, Span};

@@ -18,14 +18,11 @@ use rustc_hash::FxHashSet;
 /// not; a `#defined` or `#project` signature occurs too, and so does `p/n`
 /// when `-p` is in a head (gringo then adds `:- p(..), -p(..).`).
 pub fn unmatched_show_infos(statements: &[Statement]) -> Vec<Diagnostic> {
-    let mut occurring = Occurring::default();
-    for statement in statements {
-        occurring.statement(&statement.kind);
-    }
+    let occurring = occurring_signatures(statements);
     let mut unmatched: Vec<(&Signature, Span)> = Vec::new();
     for statement in statements {
         if let StatementKind::ShowSignature(signature) = &statement.kind
-            && !occurring.0.contains(signature)
+            && !occurring.contains(signature)
             && !unmatched.iter().any(|(s, _)| *s == signature)
         {
             unmatched.push((signature, statement.span));
@@ -44,6 +41,16 @@ pub fn unmatched_show_infos(statements: &[Statement]) -> Vec<Diagnostic> {
             info
         })
         .collect()
+}
+
+/// The signatures of the atoms that occur in a program, as
+/// [`unmatched_show_infos`] counts them.
+pub fn occurring_signatures(statements: &[Statement]) -> FxHashSet<Signature> {
+    let mut occurring = Occurring::default();
+    for statement in statements {
+        occurring.statement(&statement.kind);
+    }
+    occurring.0
 }
 
 /// The signatures of the atoms written in a program.

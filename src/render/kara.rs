@@ -252,6 +252,24 @@ const PREDICATES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The predicates of the visualisation language this reader knows, with
+/// their arities.
+pub fn vis_signatures() -> impl Iterator<Item = (&'static str, usize)> {
+    PREDICATES.iter().map(|(name, form)| {
+        let arguments = &form[name.len()..form.find(')').expect("a form's arguments")];
+        (*name, arguments.matches(',').count() + 1)
+    })
+}
+
+/// Whether `atom` belongs to the visualisation language: a positive atom
+/// whose predicate starts with `vis`.
+pub fn is_vis_atom(symbols: &SymbolTable, atom: SymId) -> bool {
+    matches!(
+        symbols.get(atom),
+        SymbolData::Function { name, negative: false, .. } if name.starts_with("vis")
+    )
+}
+
 /// Reads the `vis*` atoms among `atoms` into a scene; other atoms are
 /// ignored.
 pub fn scene(symbols: &SymbolTable, atoms: &[SymId]) -> Scene {

@@ -12,9 +12,16 @@ pub use grid::text_grid;
 
 use crate::symbols::{SymId, SymbolTable};
 
+pub use kara::{is_vis_atom, vis_signatures};
+
 /// The SVG document drawn by the `vis*` atoms among `atoms`, and one
-/// warning per `vis*` atom that could not be drawn, naming it.
+/// warning per `vis*` atom that could not be drawn, naming it, or that
+/// there is none to draw.
 pub fn svg(symbols: &SymbolTable, atoms: &[SymId]) -> (String, Vec<String>) {
-    let scene = kara::scene(symbols, atoms);
+    let mut scene = kara::scene(symbols, atoms);
+    if !atoms.iter().any(|&atom| is_vis_atom(symbols, atom)) {
+        let none = "no vis* atom to draw: the picture is empty".to_string();
+        scene.warnings.push(none);
+    }
     (svg::document(&scene), scene.warnings)
 }
