@@ -2587,3 +2587,30 @@ fn objectives_that_grounding_empties_as_clingo() {
         }
     }
 }
+
+#[test]
+fn an_operation_never_defined_is_an_info_as_in_clingo() {
+    // clingo drops `p(f(X)+1).` with `info: operation undefined`, before it
+    // checks safety, and `-W no-operation-undefined` silences it.
+    let program = "p(f(X)+1). q.\n";
+    let expected = "-:1:3-9: info: operation undefined:";
+    for tool in [
+        Command::cargo_bin("asp2sat").unwrap(),
+        Command::new(common::clingo_bin()),
+    ] {
+        let mut cmd = tool;
+        cmd.arg("-").write_stdin(program);
+        let out = output(cmd);
+        assert_eq!(out.code, Some(30), "{}", out.stderr);
+        assert_eq!(text_answers(&out.stdout), vec![vec!["q"]]);
+        assert_stderr_has(&out, expected);
+    }
+    let mut cmd = solve(&["-", "-W", "no-operation-undefined"]);
+    cmd.write_stdin(program);
+    let out = output(cmd);
+    assert!(
+        !out.stderr.contains("operation undefined"),
+        "{}",
+        out.stderr
+    );
+}

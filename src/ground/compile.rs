@@ -1019,15 +1019,12 @@ impl<'a> Compiler<'a> {
                 Ok(t) => CHead::ShowTerm(t),
                 Err(e) => return self.errors.push(e),
             },
-            // A head atom whose term is never defined drops the rule.
-            RuleShape::Disjunction(disjuncts)
-                if disjuncts
-                    .iter()
-                    .any(|d| self.undefined_operation(&d.atom.term)) =>
-            {
-                return;
-            }
             RuleShape::Disjunction(disjuncts) => {
+                // A head atom whose term is never defined drops the rule.
+                let undefined = |d: &ast::HeadLiteral| self.undefined_operation(&d.atom.term);
+                if let Some(span) = disjuncts.iter().find_map(undefined) {
+                    return self.operation_undefined(span);
+                }
                 let mut compiled = Vec::new();
                 for d in disjuncts.iter().filter(|d| d.condition.is_empty()) {
                     match self.atom(&d.atom, &mut scope, &mut out_body) {
@@ -1094,7 +1091,8 @@ impl<'a> Compiler<'a> {
         globals: &FxHashSet<String>,
         scope: &mut Scope,
     ) -> Result<Option<CElement>, Diagnostic> {
-        if self.undefined_operation(&atom.term) {
+        if let Some(span) = self.undefined_operation(&atom.term) {
+            self.operation_undefined(span);
             return Ok(None);
         }
         scope.enter_element(globals);
@@ -1200,7 +1198,10 @@ impl<'a> Compiler<'a> {
                     }
                     // `l` never holds (clingo: `p(f(X)+1) : r(X)` is false
                     // where `r` holds): no `unless`.
-                    literal if conditional && last && self.never_defined(literal) => {}
+                    literal if conditional && last && self.never_defined(literal).is_some() => {
+                        let span = self.never_defined(literal).expect("checked");
+                        self.operation_undefined(span);
+                    }
                     literal => possible &= self.literal(literal, scope, &mut condition)?,
                 }
                 // The compiled literal is the last one pushed, after the
@@ -1326,11 +1327,11 @@ impl<'a> Compiler<'a> {
         CTerm::Sym(self.symbols.number(8 + index as i32))
     }
 
-    /// Whether `term` holds arithmetic over a function, string, tuple or
+    /// The span of an operation in `term` over a function, string, tuple or
     /// symbolic constant, which no value of its variables defines (`f(X)+1`,
     /// `a+X`): clingo drops the literal (and the rule or element it is in)
     /// while rewriting, before it checks safety.
-    fn undefined_operation(&self, term: &Term) -> bool {
+    fn undefined_operation(&self, term: &Term) -> Option<Span> {
         let symbolic = |t: &Term| match &t.kind {
             TermKind::Function { .. } | TermKind::String(_) | TermKind::Tuple(_) => true,
             TermKind::Constant(name) => {
@@ -1340,22 +1341,31 @@ impl<'a> Compiler<'a> {
             }
             _ => false,
         };
-        term.contains(|kind| match kind {
+        let undefined = term.find(|t| match &t.kind {
             TermKind::Binary(_, a, b) => symbolic(a) || symbolic(b),
             TermKind::Unary(UnaryOp::Abs | UnaryOp::BitNot, a) => symbolic(a),
             _ => false,
-        })
+        });
+        undefined.map(|t| t.span)
     }
 
-    /// Whether a term of `literal` is never defined ([`Self::undefined_operation`]).
-    fn never_defined(&self, literal: &Literal) -> bool {
+    /// The span of a term of `literal` that is never defined
+    /// ([`Self::undefined_operation`]).
+    fn never_defined(&self, literal: &Literal) -> Option<Span> {
         match literal {
             Literal::Atom { atom, .. } => self.undefined_operation(&atom.term),
             Literal::Comparison { lhs, rhs, .. } => {
-                self.undefined_operation(lhs) || self.undefined_operation(rhs)
+                (self.undefined_operation(lhs)).or_else(|| self.undefined_operation(rhs))
             }
-            Literal::Boolean { .. } => false,
+            Literal::Boolean { .. } => None,
         }
+    }
+
+    /// clingo's info on an operation that is never defined, at `span`.
+    fn operation_undefined(&mut self, span: Span) {
+        let mut info = Diagnostic::info(span, "operation undefined:");
+        info.group = "operation-undefined";
+        self.errors.push(info);
     }
 
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
@@ -1365,7 +1375,8 @@ impl<'a> Compiler<'a> {
         scope: &mut Scope,
         out: &mut Vec<CLit>,
     ) -> Result<bool, Diagnostic> {
-        if self.never_defined(literal) {
+        if let Some(span) = self.never_defined(literal) {
+            self.operation_undefined(span);
             return Ok(false);
         }
         match literal {

@@ -19,10 +19,16 @@ pub struct Term {
 impl Term {
     /// Whether the term or a term inside it is of a kind `selected` accepts.
     pub fn contains(&self, selected: impl Fn(&TermKind) -> bool) -> bool {
+        self.find(|term| selected(&term.kind)).is_some()
+    }
+
+    /// The term itself or a term inside it that `selected` accepts, the
+    /// outermost first.
+    pub fn find(&self, selected: impl Fn(&Term) -> bool) -> Option<&Term> {
         let mut pending = vec![self];
         while let Some(term) = pending.pop() {
-            if selected(&term.kind) {
-                return true;
+            if selected(term) {
+                return Some(term);
             }
             match &term.kind {
                 TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
@@ -35,7 +41,7 @@ impl Term {
                 _ => {}
             }
         }
-        false
+        None
     }
 }
 
