@@ -2614,3 +2614,20 @@ fn an_operation_never_defined_is_an_info_as_in_clingo() {
         out.stderr
     );
 }
+
+#[test]
+fn json_times_add_up() {
+    // `Solve` was read from the clock after `Total`: under load it came out
+    // larger (Total 0.001, Solve 0.017). Each time is a part of the total.
+    let program = "node(1..30). col(r;g;b). 1 { c(N,C) : col(C) } 1 :- node(N).\n\
+                   :- c(X,C), c(Y,C), X < Y, (X+Y)\\3 == 0.\n";
+    for _ in 0..20 {
+        let mut cmd = solve(&["-", "--outf=2"]);
+        cmd.write_stdin(program);
+        let out = output(cmd);
+        let json: Value = serde_json::from_str(&out.stdout).unwrap();
+        let time = |key: &str| json["Time"][key].as_f64().unwrap();
+        assert!(time("Solve") <= time("Total"), "{}", json["Time"]);
+        assert!(time("Model") <= time("Solve"), "{}", json["Time"]);
+    }
+}

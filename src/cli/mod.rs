@@ -686,10 +686,13 @@ impl Progress {
         interrupted: Option<Interruption>,
     ) {
         status::clear();
-        self.record.timings.total = self.record.started.elapsed();
+        // One instant for both, so that `Solve` never exceeds `Total` when
+        // the thread is preempted between two readings of the clock.
+        let now = Instant::now();
+        self.record.timings.total = now - self.record.started;
         self.record.timings.cpu = processor_time();
         if let Some(solve_started) = self.record.solve_started {
-            self.record.timings.solve = solve_started.elapsed();
+            self.record.timings.solve = now - solve_started;
         }
         self.finish_pictures();
         let held = self.held.take();
