@@ -502,6 +502,8 @@ const ERRORS: &[ErrorCase] = &[
         "1:21-22: note: 'Y' is unsafe",
     ),
     ("#heuristic p(_). [_@1,sign]", &[], 65, "1:19-20: note: '"),
+    // An empty condition of a `#show` term (clingo 5.4 and 5.8 alike).
+    ("#show a : .", &[], 65, "1:11-12: error: syntax error, unexpected ."),
     // A part no call grounds is still checked.
     (
         "q. #program foo(t). p(X) :- q.",

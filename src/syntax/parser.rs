@@ -1360,6 +1360,10 @@ impl<'s> Parser<'s> {
                 } else {
                     let term = self.term()?;
                     let body = if self.eat(K::Colon).is_some() {
+                        // clingo refuses an empty condition here (`#show a : .`).
+                        if self.at(K::Dot) {
+                            return Err(self.unexpected());
+                        }
                         self.body()?
                     } else {
                         Vec::new()
