@@ -502,6 +502,20 @@ const ERRORS: &[ErrorCase] = &[
         "1:21-22: note: 'Y' is unsafe",
     ),
     ("#heuristic p(_). [_@1,sign]", &[], 65, "1:19-20: note: '"),
+    // A variable only its own aggregate assigns is unsafe in the elements
+    // (the grounder panicked: "safety guarantees a complete plan").
+    (
+        "a(1). h(C) :- C = #count{ X : a(X), C > 0 }.",
+        &[],
+        65,
+        "'C' is unsafe",
+    ),
+    (
+        "a(a). a(1). h(C) :- C = { not a(C+1) : a(X) }.",
+        &[],
+        65,
+        "'C' is unsafe",
+    ),
     // An empty condition of a `#show` term (clingo 5.4 and 5.8 alike).
     ("#show a : .", &[], 65, "1:11-12: error: syntax error, unexpected ."),
     // A part no call grounds is still checked.

@@ -2460,8 +2460,17 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
     for literal in &rule.body {
         literal_terms(literal, &mut |t| require(t, &bound));
         if let CLit::Aggregate(aggregate) = literal {
+            // The elements see the variables the rest of the body binds, not
+            // one that only this aggregate's assignment binds (clingo: `C`
+            // is unsafe in `C = #count{ X : a(X), C > 0 }`).
+            let others: Vec<CLit> = (rule.body.iter())
+                .filter(|other| !std::ptr::eq(*other, literal))
+                .cloned()
+                .collect();
+            let mut outer = vec![false; rule.num_vars];
+            bind_fixpoint(&others, &mut outer);
             for element in &aggregate.elements {
-                let mut local = bound.clone();
+                let mut local = outer.clone();
                 bind_fixpoint(&element.condition, &mut local);
                 if element.literal_binds {
                     bind_fixpoint(element.unless.as_slice(), &mut local);
