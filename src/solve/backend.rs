@@ -3,9 +3,12 @@
 //! Every search (enumeration, optimization, consequences, `--explain`, the
 //! minimality check, the threads of `-t`) talks to its solver through
 //! [`SatSolver`] alone, in varisat-formula's literals. A backend is a file
-//! of this folder implementing the trait; [`new_solver`] is the one place
-//! that picks it. varisat (`varisat.rs`) is the only one today.
+//! of this folder implementing the trait, named by [`Backend`];
+//! [`new_solver`] is the one place that builds it: varisat (`varisat.rs`,
+//! the default) or CaDiCaL (`cadical.rs`, cargo feature `cadical`).
 
+#[cfg(feature = "cadical")]
+pub mod cadical;
 mod varisat;
 
 use super::SearchTuning;
@@ -49,7 +52,38 @@ pub trait SatSolver {
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>);
 }
 
-/// A solver of the backend the searches use, with `tuning`.
+/// A SAT solver the searches can use (`--solver`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    #[default]
+    Varisat,
+    #[cfg(feature = "cadical")]
+    Cadical,
+}
+
+impl Backend {
+    /// Every backend built in.
+    pub const ALL: &[Backend] = &[
+        Backend::Varisat,
+        #[cfg(feature = "cadical")]
+        Backend::Cadical,
+    ];
+
+    /// Its name, as `--solver` takes it and `--stats` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Varisat => "varisat",
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => "cadical",
+        }
+    }
+}
+
+/// A solver of `tuning`'s backend, with its settings.
 pub fn new_solver(tuning: &SearchTuning) -> Box<dyn SatSolver> {
-    Box::new(varisat::Varisat::new(tuning))
+    match tuning.backend {
+        Backend::Varisat => Box::new(varisat::Varisat::new(tuning)),
+        #[cfg(feature = "cadical")]
+        Backend::Cadical => Box::new(cadical::Cadical::new(tuning)),
+    }
 }

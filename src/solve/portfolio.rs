@@ -122,6 +122,7 @@ pub fn tuning(thread: usize, base: SearchTuning) -> SearchTuning {
     let (decay, unit, reduce) = variations[(thread - 1) % variations.len()];
     let round = ((thread - 1) / variations.len()) as u32;
     SearchTuning {
+        backend: base.backend,
         vsids_decay: base.vsids_decay.or(Some(decay)),
         luby_restart_unit: base.luby_restart_unit.or(Some(unit << round)),
         reduce_locals_interval: base.reduce_locals_interval.or(Some(reduce)),

@@ -35,7 +35,13 @@ fn translate_random_cnf_models_are_supported_models() {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
             let mut clauses = loops::loop_formulas(&translation, &values, &mut formula);
             if clauses.is_empty() {
-                clauses = minimality_cuts(&translation, &values, &mut terms, &mut formula);
+                clauses = minimality_cuts(
+                    &translation,
+                    &values,
+                    &mut terms,
+                    &mut formula,
+                    Default::default(),
+                );
             }
             assert_eq!(clauses.is_empty(), stable.contains(&m), "round {round}");
             // Each clause is violated by the model and holds in every answer set.
@@ -82,7 +88,13 @@ fn translate_loop_formulas_with_recursive_aggregates() {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
             let mut clauses = loops::loop_formulas(&translation, &values, &mut formula);
             if clauses.is_empty() {
-                clauses = minimality_cuts(&translation, &values, &mut terms, &mut formula);
+                clauses = minimality_cuts(
+                    &translation,
+                    &values,
+                    &mut terms,
+                    &mut formula,
+                    Default::default(),
+                );
             }
             assert_eq!(
                 clauses.is_empty(),

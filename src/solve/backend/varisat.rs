@@ -78,6 +78,7 @@ mod tests {
             luby_restart_unit: Some(1),
             reduce_locals_interval: Some(1),
             reduce_mids_interval: Some(1),
+            ..SearchTuning::default()
         };
         let update = config_update(&tuning);
         assert_eq!(update.vsids_decay, Some(0.5));
