@@ -47,7 +47,8 @@ pub struct Cadical {
 }
 
 impl Cadical {
-    /// A solver with CaDiCaL's defaults but for what `tuning` sets: the
+    /// A solver with CaDiCaL's defaults but for the phase and lucky phases
+    /// (below) and what `tuning` sets: the
     /// VSIDS decay is its score factor (per mille, the decay of the scores
     /// of its stable mode), the Luby unit its reluctant doubling period
     /// (the Luby sequence of its stable mode's restarts); it has no
@@ -60,6 +61,15 @@ impl Cadical {
             model: None,
             core: Vec::new(),
         };
+        // Variables false first, as varisat and clasp decide them; and no
+        // lucky phases (all false, all true, ... tried before each search):
+        // their models of the completion are mostly unfounded, each a loop
+        // round and another call. The Labyrinth's first answer set took
+        // 801 loop rounds and 46 s with CaDiCaL's defaults, 616 and 35 s
+        // false first, 27 and 0.5 s also without lucky phases
+        // (fixtures/bench/ANALYSIS.md, "Backend comparison").
+        cadical.set_option("phase", 0);
+        cadical.set_option("lucky", 0);
         if let Some(decay) = tuning.vsids_decay {
             let factor = (f64::from(decay) * 1000.0).round() as i32;
             cadical.set_option("scorefactor", factor.clamp(500, 1000));
