@@ -406,46 +406,6 @@ mod tests {
         assert!(s.failed_core().is_empty());
     }
 
-    /// Pigeonhole 11 into 10: hard enough that the search is still running
-    /// when the flag is seen.
-    #[test]
-    fn interrupt_stops_the_search() {
-        let mut s = Cadical::new(&SearchTuning::default());
-        let (pigeons, holes) = (11isize, 10isize);
-        let var = |p: isize, h: isize| p * holes + h + 1;
-        for p in 0..pigeons {
-            let clause: Vec<Lit> = (0..holes).map(|h| lit(var(p, h))).collect();
-            s.add_clause(&clause);
-        }
-        for h in 0..holes {
-            for p in 0..pigeons {
-                for q in p + 1..pigeons {
-                    s.add_clause(&[lit(-var(p, h)), lit(-var(q, h))]);
-                }
-            }
-        }
-        let flag = Arc::new(AtomicBool::new(true));
-        s.interrupt_on(flag.clone());
-        assert_eq!(s.solve(&[]), SatResult::Interrupted);
-        let stopper = {
-            let flag = flag.clone();
-            flag.store(false, Ordering::Relaxed);
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                flag.store(true, Ordering::Relaxed);
-            })
-        };
-        let started = std::time::Instant::now();
-        assert_eq!(s.solve(&[]), SatResult::Interrupted);
-        assert!(started.elapsed().as_secs() < 10);
-        stopper.join().unwrap();
-        flag.store(false, Ordering::Relaxed);
-        // Two pigeons in one hole: refuted by propagation alone.
-        let (first, second) = (lit(var(0, 0)), lit(var(1, 0)));
-        assert_eq!(s.solve(&[first, second]), SatResult::Unsatisfiable);
-        assert!(s.failed_core().contains(&first));
-    }
-
     /// Random 3-SAT formulas near the threshold, under random assumptions,
     /// through the seam: CaDiCaL agrees with varisat on each answer, its
     /// models satisfy the clauses and assumptions, and its failed core is
