@@ -1,29 +1,33 @@
 //! Solves a DIMACS CNF (as `asp2sat dimacs` writes it) with one SAT
 //! backend and prints its verdict, the time of the search alone and the
 //! time of reading and loading: the measurement of the backends on the
-//! same formulas. `varisat` is always there; `cadical` and `batsat` need
-//! their cargo features.
+//! same formulas. `varisat` is always there; `cadical` (through the
+//! solver seam, as `--solver` uses it) and `batsat` need their cargo
+//! features.
 //!
 //! `cargo run --release --all-features --example cnf_solve -- varisat|cadical|batsat FILE.cnf`
 
+use asp2sat::solve::SearchTuning;
+use asp2sat::solve::backend::{Backend, SatResult, new_solver};
 use std::time::Instant;
 use varisat::CnfFormula;
 
-fn varisat(formula: &CnfFormula) -> Option<bool> {
-    let mut solver = varisat::Solver::new();
-    solver.add_formula(formula);
-    solver.solve().ok()
-}
+/// A backend's verdict on a formula: `None` when it was interrupted.
+type Solve = Box<dyn Fn(&CnfFormula) -> Option<bool>>;
 
-#[cfg(feature = "cadical")]
-fn cadical(formula: &CnfFormula) -> Option<bool> {
-    use asp2sat::sat::{Outcome, cadical::Cadical};
-    let mut solver = Cadical::new();
-    solver.add_formula(formula);
+/// The verdict of a backend of the solver seam (`--solver`).
+fn seam(backend: Backend, formula: &CnfFormula) -> Option<bool> {
+    let mut solver = new_solver(&SearchTuning {
+        backend,
+        ..SearchTuning::default()
+    });
+    for clause in formula.iter() {
+        solver.add_clause(clause);
+    }
     match solver.solve(&[]) {
-        Outcome::Sat => Some(true),
-        Outcome::Unsat => Some(false),
-        Outcome::Interrupted => None,
+        SatResult::Satisfiable => Some(true),
+        SatResult::Unsatisfiable => Some(false),
+        SatResult::Interrupted => None,
     }
 }
 
@@ -46,12 +50,11 @@ fn main() {
     let formula =
         varisat::dimacs::DimacsParser::parse(std::io::BufReader::new(file)).expect("a DIMACS CNF");
     let read = start.elapsed();
-    let solve: fn(&CnfFormula) -> Option<bool> = match backend.as_str() {
-        "varisat" => varisat,
-        #[cfg(feature = "cadical")]
-        "cadical" => cadical,
+    let seam_backend = Backend::ALL.iter().find(|b| b.name() == backend);
+    let solve: Solve = match (seam_backend, backend.as_str()) {
+        (Some(&seam_backend), _) => Box::new(move |formula| seam(seam_backend, formula)),
         #[cfg(feature = "batsat")]
-        "batsat" => batsat,
+        (None, "batsat") => Box::new(batsat),
         _ => {
             eprintln!("backend {backend}: unknown or not built (features cadical, batsat)");
             std::process::exit(2);

@@ -4,7 +4,7 @@
 //! search's counters: the measurement behind the choice of solver for
 //! non-tight programs. The backend is batsat's theory
 //! (`src/solve/unfounded_search.rs`, feature `batsat`, the default) or CaDiCaL's
-//! external propagator (`src/sat/unfounded.rs`, feature `cadical`).
+//! external propagator (`src/solve/unfounded_propagator.rs`, feature `cadical`).
 //!
 //! `cargo run --release --features batsat,cadical --example unfounded_search -- [-n N] [--backend batsat|cadical] FILES`
 
@@ -21,7 +21,7 @@ fn backend(name: &str) -> Backend {
         #[cfg(feature = "batsat")]
         "batsat" => asp2sat::solve::unfounded_search::answer_sets,
         #[cfg(feature = "cadical")]
-        "cadical" => asp2sat::sat::unfounded::answer_sets,
+        "cadical" => asp2sat::solve::unfounded_propagator::answer_sets,
         _ => {
             eprintln!("backend {name}: not built (features batsat, cadical)");
             std::process::exit(2);

@@ -14,8 +14,6 @@ pub mod ground;
 pub mod ground_text;
 pub mod progress;
 pub mod render;
-#[cfg(feature = "cadical")]
-pub mod sat;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;

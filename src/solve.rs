@@ -33,6 +33,8 @@ pub mod driver;
 pub mod explain;
 pub mod optimize;
 pub mod portfolio;
+#[cfg(feature = "cadical")]
+pub mod unfounded_propagator;
 #[cfg(feature = "batsat")]
 pub mod unfounded_search;
 pub mod unfounded_sets;
@@ -60,11 +62,14 @@ pub struct SolveOptions {
     pub tuning: SearchTuning,
 }
 
-/// Settings of varisat's search (its `SolverConfig`) that clasp's options
-/// map onto; `None` keeps varisat's default. Other backends may take what
-/// they have a counterpart of.
+/// The SAT solver of the searches and its settings: those of varisat's
+/// search (its `SolverConfig`) that clasp's options map onto; `None` keeps
+/// the solver's default. CaDiCaL takes what it has a counterpart of
+/// ([`backend::cadical::Cadical::new`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchTuning {
+    /// Which solver (`--solver`).
+    pub backend: backend::Backend,
     /// The decay of VSIDS activities, in `[0.5, 1)` (clasp's
     /// `--heuristic=Vsids,<n>`).
     pub vsids_decay: Option<f32>,
@@ -325,6 +330,7 @@ impl Enumerator {
                 &self.atom_values,
                 &mut self.support_terms,
                 &mut self.formula,
+                self.options.tuning.backend,
             );
         }
         if clauses.is_empty() {
@@ -557,13 +563,14 @@ impl ExtendFormula for Formula {
 
 /// The cuts of the unfounded sets that `model` (one value per atom) has in
 /// the components the minimality check covers, each component searched by
-/// a solver of its own ([`minimality`]), written for `solver`; empty when
-/// there are none.
+/// a solver of its own ([`minimality`]) of `backend`, written for
+/// `solver`; empty when there are none.
 pub(crate) fn minimality_cuts<S: ExtendFormula>(
     translation: &Translation,
     model: &[bool],
     support_terms: &mut minimality::SupportTerms,
     solver: &mut S,
+    backend: backend::Backend,
 ) -> Vec<Vec<Lit>> {
     let check = translation.minimality();
     let mut clauses = Vec::new();
@@ -571,7 +578,10 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
         let Some(search) = check.search(translation, component, model) else {
             continue;
         };
-        let mut tester = backend::new_solver(&SearchTuning::default());
+        let mut tester = backend::new_solver(&SearchTuning {
+            backend,
+            ..SearchTuning::default()
+        });
         for clause in search.formula.iter() {
             tester.add_clause(clause);
         }
@@ -658,29 +668,42 @@ mod tests {
         found
     }
 
+    /// Every backend, with its defaults and with the extremes of the
+    /// settings the command line accepts (a restart after every conflict,
+    /// the fastest decay, and the most frequent reductions of learned
+    /// clauses varisat takes: the portfolio's settings), finds the answer
+    /// sets of random programs, disjunctive ones among them (the
+    /// minimality check's tester is of the same backend).
     #[test]
-    fn tuned_search_finds_the_same_answer_sets() {
-        // The extremes the command line accepts: a restart after every
-        // conflict, and the fastest decay; and the most frequent reductions
-        // of learned clauses varisat takes (the portfolio's settings).
-        let tuning = SearchTuning {
-            vsids_decay: Some(0.5),
-            luby_restart_unit: Some(1),
-            reduce_locals_interval: Some(1),
-            reduce_mids_interval: Some(1),
-        };
-        let mut rng = Rng::new(12);
-        for round in 0..300 {
-            let program = random_program(&mut rng, 8, round % 2 == 1);
-            let options = SolveOptions {
-                tuning,
-                ..SolveOptions::default()
+    fn every_backend_and_tuning_finds_the_same_answer_sets() {
+        for &backend in backend::Backend::ALL {
+            let tuned = SearchTuning {
+                backend,
+                vsids_decay: Some(0.5),
+                luby_restart_unit: Some(1),
+                reduce_locals_interval: Some(1),
+                reduce_mids_interval: Some(1),
             };
-            let mut found: Vec<Vec<SymId>> = (Enumerator::new(&program, options).unwrap())
-                .map(|a| a.shown)
-                .collect();
-            found.sort();
-            assert_eq!(found, brute_force(&program, false), "round {round}");
+            let plain = SearchTuning {
+                backend,
+                ..SearchTuning::default()
+            };
+            let mut rng = Rng::new(12);
+            for round in 0..300 {
+                let program = random_program(&mut rng, 8, round % 2 == 1);
+                let expected = brute_force(&program, false);
+                for tuning in [plain, tuned] {
+                    let options = SolveOptions {
+                        tuning,
+                        ..SolveOptions::default()
+                    };
+                    let mut found: Vec<Vec<SymId>> = (Enumerator::new(&program, options).unwrap())
+                        .map(|a| a.shown)
+                        .collect();
+                    found.sort();
+                    assert_eq!(found, expected, "{tuning:?}, round {round}");
+                }
+            }
         }
     }
 

@@ -2630,4 +2630,40 @@ fn json_times_add_up() {
         assert!(time("Solve") <= time("Total"), "{}", json["Time"]);
         assert!(time("Model") <= time("Solve"), "{}", json["Time"]);
     }
+
+/// `--solver` names the SAT solver of every search, which `--stats` and the
+/// JSON's statistics name in turn; the answers are the same with each.
+#[test]
+fn solver_option_chooses_the_backend_and_stats_name_it() {
+    let three = "fixtures/cli/three_models.lp";
+    let sorted = |out: &Out| {
+        let mut answers = text_answers(&out.stdout);
+        answers.sort();
+        answers
+    };
+    let plain = output(solve(&["-n", "0", "--stats", three]));
+    assert!(
+        plain.stdout.contains("\nSAT solver   : varisat\n"),
+        "{}",
+        plain.stdout
+    );
+    let json = output(solve(&["--outf=2", "--stats", three]));
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(document["Stats"]["SatSolver"], "varisat");
+    let chosen = output(solve(&["-n", "0", "--solver=cadical", "--stats", three]));
+    if cfg!(feature = "cadical") {
+        assert_eq!(chosen.code, Some(30), "{}", chosen.stderr);
+        assert_eq!(sorted(&chosen), sorted(&plain));
+        assert!(chosen.stdout.contains("\nSAT solver   : cadical\n"));
+        let json = output(solve(&["--outf=2", "--stats", "--solver=cadical", three]));
+        let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(document["Stats"]["SatSolver"], "cadical");
+    } else {
+        // A usage error naming the feature, as for other bad options.
+        assert_eq!(chosen.code, Some(1));
+        assert_stderr_has(&chosen, "cargo feature `cadical`");
+    }
+    let unknown = output(solve(&["--solver=minisat", three]));
+    assert_eq!(unknown.code, Some(1));
+    assert_stderr_has(&unknown, "invalid value 'minisat'");
 }

@@ -250,6 +250,9 @@ struct Case {
     seed: u64,
     text: String,
     extra: &'static [&'static str],
+    /// asp2sat's `--solver`, whose answers are also compared with the
+    /// default solver's; `None` for the default.
+    solver: Option<&'static str>,
     repro: String,
 }
 
@@ -322,7 +325,11 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
         return pass(false);
     }
 
-    let a = asp2sat_solve(&args, None);
+    let ours = |args: &[String]| {
+        let solver = case.solver.map(|name| format!("--solver={name}"));
+        asp2sat_solve(&[args, solver.as_slice()].concat(), None)
+    };
+    let a = ours(&args);
     if a.code == Some(65) {
         return Outcome::Refused(head(&format!(
             "asp2sat refused a program clingo accepts\n{}",
@@ -345,6 +352,23 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
             None
         }
     };
+    // Another solver answers as the default one does, whatever clingo says.
+    if let (Some(solver), Some(got)) = (case.solver, &got) {
+        let default = asp2sat_solve(&args, None);
+        let differences = match parse_json_answer(&default.stdout) {
+            Ok(by_default) => compare(&by_default, default.code, got, a.code),
+            Err(e) => vec![format!(
+                "the default solver's output is not clingo JSON: {e}"
+            )],
+        };
+        if !differences.is_empty() {
+            let problem = format!(
+                "--solver={solver} against the default solver (as 'clingo'):\n{}",
+                differences.join("\n")
+            );
+            return Outcome::Fail(head(&problem));
+        }
+    }
     let mut second = None;
     if let Some(got) = &got {
         problems.extend(compare(&want, c.code, got, a.code));
@@ -370,7 +394,7 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
                     if !extra.is_empty() && want3.costs.is_none() && want3.number > 0 =>
                 {
                     let all = clingo_without_eq(Tool::PythonClingo, &case.text, &[], &file);
-                    let ours = asp2sat_solve(&args[..4], None);
+                    let ours = ours(&args[..4]);
                     matches!((all, parse_json_answer(&ours.stdout)),
                         (Ok((want3, _)), Ok(got3)) if compare(&want3, ours.code, &got3, ours.code).is_empty())
                 }
@@ -420,6 +444,20 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
 
 #[test]
 fn differential_against_clingo() {
+    differential("differential", None);
+}
+
+/// The programs of `differential_against_clingo` solved with
+/// `--solver=cadical`, against clingo and against the default solver.
+#[cfg(feature = "cadical")]
+#[test]
+fn differential_with_cadical() {
+    differential("differential_cadical", Some("cadical"));
+}
+
+/// The campaign of the programs ASP2SAT_DIFF_CASES and ASP2SAT_DIFF_SEED
+/// choose, solved by asp2sat with `solver` (or the default).
+fn differential(name: &str, solver: Option<&'static str>) {
     let cases = env_u64("ASP2SAT_DIFF_CASES", 300);
     let seed0 = env_u64("ASP2SAT_DIFF_SEED", 1);
     let seeds: Vec<u64> = (0..cases).map(|i| seed0 + i).collect();
@@ -436,13 +474,16 @@ fn differential_against_clingo() {
         .map(|(f, n)| format!("{f} {n}"))
         .collect();
     println!("  programs using each feature: {}", counts.join(", "));
-    campaign("differential", &seeds, |seed| Case {
+    let test = match solver {
+        None => "--test differential differential_against_clingo",
+        Some(_) => "--all-features --test differential differential_with_cadical",
+    };
+    campaign(name, &seeds, |seed| Case {
         seed,
         text: generate(seed).text,
         extra: &[],
-        repro: format!(
-            "ASP2SAT_DIFF_SEED={seed} ASP2SAT_DIFF_CASES=1 cargo test --release --test differential differential_against_clingo"
-        ),
+        solver,
+        repro: format!("ASP2SAT_DIFF_SEED={seed} ASP2SAT_DIFF_CASES=1 cargo test --release {test}"),
     });
 }
 
@@ -460,6 +501,7 @@ fn grammar_against_clingo() {
             seed,
             text: program.text,
             extra: if program.optimizes { OPTIMAL } else { &[] },
+            solver: None,
             repro: format!(
                 "ASP2SAT_GRAMMAR_SEED={seed} ASP2SAT_GRAMMAR_CASES=1 cargo test --release --test differential grammar_against_clingo"
             ),

@@ -147,12 +147,32 @@ fn same(clingo: &Answer, ours: &Answer) -> bool {
     clingo.result == ours.result && clingo.costs == ours.costs && clingo.sorted() == ours.sorted()
 }
 
-/// The strategies and translations each random program is solved with.
-const CONFIGURATIONS: [[&str; 2]; 4] = [
-    ["--opt-strategy=usc", "--translation=lazy"],
-    ["--opt-strategy=usc", "--translation=eager"],
-    ["--opt-strategy=bb", "--translation=lazy"],
-    ["--opt-strategy=bb", "--translation=eager"],
+/// The strategies, translations and solvers each random program is
+/// solved with (CaDiCaL in a build with the feature `cadical`).
+const CONFIGURATIONS: &[&[&str]] = &[
+    &["--opt-strategy=usc", "--translation=lazy"],
+    &["--opt-strategy=usc", "--translation=eager"],
+    &["--opt-strategy=bb", "--translation=lazy"],
+    &["--opt-strategy=bb", "--translation=eager"],
+    #[cfg(feature = "cadical")]
+    &[
+        "--opt-strategy=usc",
+        "--translation=lazy",
+        "--solver=cadical",
+    ],
+    #[cfg(feature = "cadical")]
+    &[
+        "--opt-strategy=bb",
+        "--translation=lazy",
+        "--solver=cadical",
+    ],
+];
+
+/// The solvers the knapsacks are solved with.
+const SOLVERS: &[&str] = &[
+    "--solver=varisat",
+    #[cfg(feature = "cadical")]
+    "--solver=cadical",
 ];
 
 /// What the exact translation says of a program it does not translate.
@@ -163,7 +183,7 @@ const NOT_EXACT: &str = "so they are not translated exactly";
 /// agree: the first one's, or what failed or differs.
 fn our_optimum(file: &str) -> Result<Answer, String> {
     let mut agreed: Option<(&[&str], Answer)> = None;
-    for configuration in &CONFIGURATIONS {
+    for &configuration in CONFIGURATIONS {
         let mut flags = OPTIMAL.to_vec();
         flags.extend(configuration);
         let output = all_answers_json(Tool::Asp2sat, file, &flags);
@@ -287,7 +307,7 @@ const KNAPSACKS: &[&str] = &[
      #maximize{V : value(V)}.\n",
 ];
 
-/// Every strategy, translation and optimization mode of asp2sat against
+/// Every solver, strategy, translation and optimization mode of asp2sat against
 /// clingo on [`KNAPSACKS`]: `opt` ends with clingo's optimum, proven, on
 /// one of clingo's optimal answer sets; `optN` lists clingo's optimal
 /// answer sets; `enum` lists every answer set with clingo's costs.
@@ -303,16 +323,17 @@ fn knapsacks_have_clingos_optimum_in_every_mode() {
         };
         let optimal = clingo(OPTIMAL);
         let every = clingo(&["--opt-mode=enum"]);
-        for strategy in ["--opt-strategy=usc", "--opt-strategy=bb"] {
+        let strategies = ["--opt-strategy=usc", "--opt-strategy=bb"];
+        for (solver, strategy) in SOLVERS.iter().flat_map(|&s| strategies.map(|t| (s, t))) {
             for translation in ["--translation=lazy", "--translation=eager"] {
                 let ours = |mode: &[&str]| {
-                    let mut flags = vec![strategy, translation];
+                    let mut flags = vec![solver, strategy, translation];
                     flags.extend(mode);
                     let output = all_answers_json(Tool::Asp2sat, &file, &flags);
                     (parse_json_answer(&output.stdout))
                         .unwrap_or_else(|e| panic!("{flags:?}: {e}\n{}", output.stderr))
                 };
-                let context = format!("knapsack {index}, {strategy} {translation}");
+                let context = format!("knapsack {index}, {solver} {strategy} {translation}");
                 let best = ours(&["--opt-mode=opt"]);
                 assert_eq!(
                     (best.result.as_str(), &best.costs),

@@ -517,7 +517,12 @@ const ERRORS: &[ErrorCase] = &[
         "'C' is unsafe",
     ),
     // An empty condition of a `#show` term (clingo 5.4 and 5.8 alike).
-    ("#show a : .", &[], 65, "1:11-12: error: syntax error, unexpected ."),
+    (
+        "#show a : .",
+        &[],
+        65,
+        "1:11-12: error: syntax error, unexpected .",
+    ),
     // A part no call grounds is still checked.
     (
         "q. #program foo(t). p(X) :- q.",

@@ -6,11 +6,12 @@
 //! are no files), clingo's short forms (`-V0`, `-q2`, `-W none`, `-t 2`)
 //! and optional values (`--stats=2`, `--project=show`, `--help=2`) are
 //! read as clingo reads them, and clingo's solver-tuning options set
-//! varisat's search where it has a counterpart, and are otherwise accepted
-//! with one info line ([`TUNING_OPTIONS`]).
+//! the search of asp2sat's solver (`--solver`) where it has a counterpart,
+//! and are otherwise accepted with one info line ([`TUNING_OPTIONS`]).
 
 use super::output::{Format, Verbosity};
 use super::pictures::Pictures;
+use crate::solve::backend::Backend;
 use crate::solve::driver::{Consequences, Plan};
 use crate::solve::explain::Scope;
 use crate::solve::optimize::{OptMode, Strategy};
@@ -38,15 +39,15 @@ fn solve_after_help() -> String {
         .collect();
     format!(
         "clingo's solver-tuning options, read as clingo reads them:\n  \
-         -r, --restarts=L,<n>     varisat restarts on Luby's sequence with unit n \
-         (other sequences: no effect)\n  \
-         --heuristic=Vsids[,<n>]  varisat's VSIDS decay is 0.<n> (0.95 without n; \
+         -r, --restarts=L,<n>     the solver restarts on Luby's sequence with unit n \
+         (CaDiCaL: in its stable mode; other sequences: no effect)\n  \
+         --heuristic=Vsids[,<n>]  the solver's VSIDS decay is 0.<n> (0.95 without n; \
          from 0.5 to below 1; other heuristics: no effect)\n  \
          -t, --parallel-mode=<n>[,compete|split]  n threads from 1 to 64: compete races \
          n differently tuned searches for the first answer set, split divides the \
          answer sets among the threads (also compete's for -n other than 1)\n\
-         Accepted with one info line, without effect (varisat has no counterpart; it \
-         makes no random choices, so --seed has none): {}.\n\n{EXIT_CODES}",
+         Accepted with one info line, without effect (the solver has no counterpart; \
+         asp2sat gives it no seed, so --seed has none): {}.\n\n{EXIT_CODES}",
         others.join(", ")
     )
 }
@@ -143,6 +144,31 @@ enum TranslationArg {
     Eager,
 }
 
+/// `--solver` of `solve`: every name, whether built in or not, so that a
+/// build without one names the feature it needs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum SolverArg {
+    /// varisat, a CDCL solver in Rust.
+    #[default]
+    Varisat,
+    /// CaDiCaL, in a build with the cargo feature `cadical`.
+    Cadical,
+}
+
+impl SolverArg {
+    fn backend(self) -> Result<Backend, String> {
+        match self {
+            SolverArg::Varisat => Ok(Backend::Varisat),
+            #[cfg(feature = "cadical")]
+            SolverArg::Cadical => Ok(Backend::Cadical),
+            #[cfg(not(feature = "cadical"))]
+            SolverArg::Cadical => Err("--solver=cadical needs asp2sat built with the cargo \
+                 feature `cadical` (cargo build --release --features cadical)"
+                .into()),
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Input files; `-` or none reads standard input. A bare number is
@@ -212,6 +238,10 @@ pub struct SolveArgs {
     /// `eager` exact CNF that `asp2sat dimacs` exports.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = TranslationArg::Lazy)]
     translation: TranslationArg,
+    /// The SAT solver of every search: `varisat` or `cadical` (CaDiCaL,
+    /// in a build with the cargo feature `cadical`).
+    #[arg(long, value_enum, value_name = "NAME", default_value_t = SolverArg::Varisat)]
+    solver: SolverArg,
     /// Print the ground program after simplification, in clingo's `--text`
     /// syntax, instead of solving.
     #[arg(long)]
@@ -291,8 +321,8 @@ pub struct Config {
     pub pictures: Pictures,
     /// `--explain`: which statements an unsatisfiable run blames.
     pub explain: Option<Scope>,
-    /// clingo's tuning options: varisat's settings, and the info lines of
-    /// those without effect.
+    /// `--solver` and clingo's tuning options: the solver's settings, and
+    /// the info lines of those without effect.
     pub tuning: Tuning,
 }
 
@@ -425,7 +455,7 @@ impl Config {
                 Some(ExplainArg::Facts) => Some(Scope::Facts),
                 Some(ExplainArg::Rules) => Some(Scope::Rules),
             },
-            tuning: Tuning::read(tuning)?,
+            tuning: Tuning::read(tuning, args.solver.backend()?)?,
         })
     }
 }
@@ -593,7 +623,7 @@ enum Takes {
 
 /// clingo's solver-tuning and grounder options, taken out of the arguments
 /// before clap parses them: `--restarts=L,<n>` and `--heuristic=Vsids,<n>`
-/// set varisat's search and `-t` the threads ([`Tuning`]), the others are
+/// set the solver's search and `-t` the threads ([`Tuning`]), the others are
 /// accepted, each with one info line. `(long name, short name, value)`; a short name without an
 /// attached value takes the next argument as its value (`-t 2`), and a
 /// `--[no-]name` flag is accepted under both names.
@@ -679,9 +709,9 @@ pub struct TuningOption {
     value: Option<String>,
 }
 
-/// What clingo's tuning options come to: the settings of varisat's search,
-/// the threads of `-t`, and an info line for each option, or part of one,
-/// that has no effect.
+/// What clingo's tuning options come to: the settings of the solver's
+/// search, the threads of `-t`, and an info line for each option, or part
+/// of one, that has no effect.
 #[derive(Debug, Default, PartialEq)]
 pub struct Tuning {
     pub search: SearchTuning,
@@ -693,9 +723,10 @@ impl Tuning {
     /// Reads the options as `solve` uses them. Only the values asp2sat
     /// interprets are checked, as clingo checks them: `--restarts=L,<n>`
     /// with `n` from 1 to 2³²-1, `--heuristic=Vsids[,<n>]`,
-    /// `--parallel-mode=<n>[,<mode>]`.
-    pub fn read(options: &[TuningOption]) -> Result<Tuning, String> {
+    /// `--parallel-mode=<n>[,<mode>]`; the messages name `backend`.
+    pub fn read(options: &[TuningOption], backend: Backend) -> Result<Tuning, String> {
         let mut tuning = Tuning::default();
+        tuning.search.backend = backend;
         for option in options {
             let value = option.value.as_deref().unwrap_or_default();
             match option.name {
@@ -703,24 +734,27 @@ impl Tuning {
                 "heuristic" => tuning.heuristic(&option.given, value)?,
                 "parallel-mode" => tuning.parallel = parse_parallel_mode(value)?,
                 "seed" => tuning.without_effect.push(format!(
-                    "{} has no effect: varisat makes no random choices",
-                    option.given
+                    "{} has no effect: asp2sat gives {} no seed",
+                    option.given,
+                    backend.name()
                 )),
-                _ => tuning.without_effect.push(without_effect(option)),
+                _ => tuning.without_effect.push(without_effect(option, backend)),
             }
         }
         Ok(tuning)
     }
 
     /// clasp's `--restarts=<type>,<n>[,<args>][,<lim>]`: Luby's sequence
-    /// with unit `n` (type `L`) is varisat's restart schedule; varisat has
-    /// no other.
+    /// with unit `n` (type `L`) is varisat's restart schedule, and
+    /// CaDiCaL's in its stable mode (its reluctant doubling); no other is
+    /// taken.
     fn restarts(&mut self, given: &str, value: &str) -> Result<(), String> {
+        let solver = self.search.backend.name();
         let parts: Vec<&str> = value.split(',').collect();
         if !(parts[0].eq_ignore_ascii_case("l") || parts[0].eq_ignore_ascii_case("luby")) {
             self.without_effect.push(format!(
-                "{given} has no effect: varisat restarts on Luby's sequence only \
-                 (--restarts=L,<n> sets its unit)"
+                "{given} has no effect: only Luby's sequence is taken \
+                 (--restarts=L,<n> sets the unit of {solver}'s)"
             ));
             return Ok(());
         }
@@ -738,7 +772,7 @@ impl Tuning {
                 ));
             }
             self.without_effect.push(format!(
-                "{given}: the limit {limit} has no effect: varisat repeats Luby's sequence \
+                "{given}: the limit {limit} has no effect: {solver} repeats Luby's sequence \
                  without one"
             ));
         }
@@ -747,14 +781,16 @@ impl Tuning {
     }
 
     /// clasp's `--heuristic=<heu>[,<n>]`: VSIDS with the decay `0.<n>`
-    /// (0.95 when `n` is 0 or not given) is varisat's heuristic, for the
-    /// decays varisat takes; varisat has no other.
+    /// (0.95 when `n` is 0 or not given) is varisat's heuristic, and
+    /// CaDiCaL's in its stable mode (its score factor), for the decays
+    /// varisat takes; no other is taken.
     fn heuristic(&mut self, given: &str, value: &str) -> Result<(), String> {
+        let solver = self.search.backend.name();
         let (name, parameter) = value.split_once(',').unwrap_or((value, "0"));
         if !name.eq_ignore_ascii_case("vsids") {
             self.without_effect.push(format!(
-                "{given} has no effect: varisat decides by VSIDS only \
-                 (--heuristic=Vsids,<n> sets its decay)"
+                "{given} has no effect: only VSIDS is taken \
+                 (--heuristic=Vsids,<n> sets the decay of {solver}'s)"
             ));
             return Ok(());
         }
@@ -768,7 +804,7 @@ impl Tuning {
             self.search.vsids_decay = Some(decay as f32);
         } else {
             self.without_effect.push(format!(
-                "{given} has no effect: varisat's VSIDS decay lies in [0.5, 1), and {decay} does not"
+                "{given} has no effect: the VSIDS decay lies in [0.5, 1), and {decay} does not"
             ));
         }
         Ok(())
@@ -811,11 +847,13 @@ fn clasp_decay(n: u32) -> f64 {
     f64::from(n) / scale
 }
 
-/// The info line of a tuning option that has no counterpart in asp2sat.
-pub fn without_effect(option: &TuningOption) -> String {
+/// The info line of a tuning option that has no counterpart in asp2sat,
+/// which solves with `backend`.
+pub fn without_effect(option: &TuningOption, backend: Backend) -> String {
     format!(
-        "{} has no effect: it tunes clingo's solver, and asp2sat solves with varisat",
-        option.given
+        "{} has no effect: it tunes clingo's solver, and asp2sat solves with {}",
+        option.given,
+        backend.name()
     )
 }
 
@@ -1015,7 +1053,7 @@ mod tests {
         let Invocation::Parse(_, options) = invocation(raw) else {
             panic!("not a run")
         };
-        Tuning::read(&options)
+        Tuning::read(&options, Backend::default())
     }
 
     #[test]

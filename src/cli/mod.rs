@@ -99,7 +99,9 @@ pub fn main() -> u8 {
         }
     };
     // `dimacs` and `ground` do not search: no tuning option has an effect.
-    let none_has_effect: Vec<String> = tuning.iter().map(args::without_effect).collect();
+    let none_has_effect: Vec<String> = (tuning.iter())
+        .map(|option| args::without_effect(option, Default::default()))
+        .collect();
     let explaining = matches!(args.command, Command::Explain(_));
     let counters = Arc::new(Counters::default());
     status::start(counters.clone());
@@ -1439,6 +1441,7 @@ fn solve_call(
         progress.record.timings.unsat = since.unwrap_or(call_started).elapsed();
     }
     let sizes = Sizes {
+        solver: config.tuning.search.backend.name(),
         atoms: program.atoms.len(),
         rules: program.rules.len(),
         variables: call.stats.variables,

@@ -65,9 +65,11 @@ pub struct Timings {
     pub cpu: Duration,
 }
 
-/// Sizes for `--stats`.
+/// Sizes for `--stats`, and the SAT solver that searched.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sizes {
+    /// `--solver`'s name.
+    pub solver: &'static str,
     pub atoms: usize,
     pub rules: usize,
     pub variables: usize,
@@ -398,6 +400,7 @@ pub fn summary_text(s: &Summary<'_>, style: Style) -> String {
     );
     if let Some(sizes) = s.stats {
         let _ = writeln!(out, "{}", prefix.trim_end());
+        line(&mut out, "SAT solver", format_args!("{}", sizes.solver));
         for (name, time) in [
             ("Parse", t.parse),
             ("Ground", t.ground),
@@ -599,7 +602,8 @@ fn json_summary(s: &Summary<'_>) -> String {
     if let Some(sizes) = s.stats {
         let _ = write!(
             out,
-            ",\n  \"Stats\": {{\n    \"Parse\": {:.3},\n    \"Ground\": {:.3},\n    \"Translate\": {:.3},\n    \"Atoms\": {},\n    \"Rules\": {},\n    \"Variables\": {},\n    \"Clauses\": {},\n    \"LoopRounds\": {}\n  }}",
+            ",\n  \"Stats\": {{\n    \"SatSolver\": {},\n    \"Parse\": {:.3},\n    \"Ground\": {:.3},\n    \"Translate\": {:.3},\n    \"Atoms\": {},\n    \"Rules\": {},\n    \"Variables\": {},\n    \"Clauses\": {},\n    \"LoopRounds\": {}\n  }}",
+            json_string(sizes.solver),
             t.parse.as_secs_f64(),
             t.ground.as_secs_f64(),
             t.translate.as_secs_f64(),

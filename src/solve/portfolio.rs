@@ -1,14 +1,15 @@
 //! Parallel search: clingo's `-t N` (`--parallel-mode=N[,compete|split]`).
 //!
 //! Every thread has an [`Enumerator`] of its own over the same ground
-//! program (varisat solvers share nothing), so N threads translate the
+//! program (the solvers, of the one backend `--solver` chose, share
+//! nothing), so N threads translate the
 //! program N times and hold N solvers. Two ways to use them:
 //!
 //! - [`Race`] (clingo's `compete`): for the first answer set, each thread
 //!   searches under a different [`SearchTuning`] (varisat has no random
 //!   seed; its decay, restart unit and clause reductions change the search
-//!   a lot: 6 to 80 s on one Labyrinth instance), and the first to answer
-//!   wins. Which answer set that is depends on timing.
+//!   a lot: 6 to 80 s on one Labyrinth instance; CaDiCaL takes the decay
+//!   and restart unit), and the first to answer wins. Which answer set that is depends on timing.
 //! - [`Split`] (clingo's `split`): the answer sets are divided into `2^k`
 //!   cubes by the values of the first `k` distinguishing literals, the
 //!   threads take cubes in turn, and the answer sets come out in cube
@@ -122,6 +123,7 @@ pub fn tuning(thread: usize, base: SearchTuning) -> SearchTuning {
     let (decay, unit, reduce) = variations[(thread - 1) % variations.len()];
     let round = ((thread - 1) / variations.len()) as u32;
     SearchTuning {
+        backend: base.backend,
         vsids_decay: base.vsids_decay.or(Some(decay)),
         luby_restart_unit: base.luby_restart_unit.or(Some(unit << round)),
         reduce_locals_interval: base.reduce_locals_interval.or(Some(reduce)),

@@ -6,7 +6,7 @@
 //! [`UnfoundedSets::new_level`] and [`UnfoundedSets::backtrack`], and sets
 //! the atoms that [`UnfoundedSets::check`] finds unfounded false (batsat's
 //! theory in [`crate::solve::unfounded_search`], CaDiCaL's external propagator in
-//! `crate::sat::unfounded`).
+//! `crate::solve::unfounded_propagator`).
 //!
 //! Given the partial assignment `A`:
 //! 1. `D` = the atoms on cycles derivable through support bodies not false

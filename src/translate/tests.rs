@@ -33,10 +33,7 @@ fn translate_random_cnf_models_are_supported_models() {
         let stable = stable_models(&program);
         for &m in &models {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
-            let mut clauses = loops::loop_formulas(&translation, &values, &mut formula);
-            if clauses.is_empty() {
-                clauses = minimality_cuts(&translation, &values, &mut terms, &mut formula);
-            }
+            let clauses = cuts(&translation, &values, &mut terms, &mut formula);
             assert_eq!(clauses.is_empty(), stable.contains(&m), "round {round}");
             // Each clause is violated by the model and holds in every answer set.
             for clause in &clauses {
@@ -80,10 +77,7 @@ fn translate_loop_formulas_with_recursive_aggregates() {
         let stable = stable_models(&program);
         for &m in &models {
             let values: Vec<bool> = (0..program.atoms.len()).map(|i| m >> i & 1 == 1).collect();
-            let mut clauses = loops::loop_formulas(&translation, &values, &mut formula);
-            if clauses.is_empty() {
-                clauses = minimality_cuts(&translation, &values, &mut terms, &mut formula);
-            }
+            let clauses = cuts(&translation, &values, &mut terms, &mut formula);
             assert_eq!(
                 clauses.is_empty(),
                 stable.contains(&m),
@@ -117,6 +111,22 @@ fn translate_loop_formulas_with_recursive_aggregates() {
         "{disjunctive_recursive} with recursive aggregates in components that are not \
          head-cycle-free"
     );
+}
+
+/// The loop formulas of the model `values` (one value per atom), or where
+/// the linear check finds none, the minimality check's cuts (its tester
+/// the default backend).
+fn cuts(
+    translation: &Translation,
+    values: &[bool],
+    terms: &mut minimality::SupportTerms,
+    formula: &mut CnfFormula,
+) -> Vec<Vec<Lit>> {
+    let clauses = loops::loop_formulas(translation, values, formula);
+    if !clauses.is_empty() {
+        return clauses;
+    }
+    minimality_cuts(translation, values, terms, formula, Default::default())
 }
 
 fn eval_lit(formula: &CnfFormula, translation: &Translation, atoms: u64, lit: Lit) -> bool {

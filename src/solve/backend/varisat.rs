@@ -69,7 +69,6 @@ impl SatSolver for Varisat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::Ordering;
 
     #[test]
     fn tuning_sets_varisats_configuration() {
@@ -78,52 +77,12 @@ mod tests {
             luby_restart_unit: Some(1),
             reduce_locals_interval: Some(1),
             reduce_mids_interval: Some(1),
+            ..SearchTuning::default()
         };
         let update = config_update(&tuning);
         assert_eq!(update.vsids_decay, Some(0.5));
         assert_eq!(update.luby_restart_interval_scale, Some(1));
         assert_eq!(update.reduce_locals_interval, Some(1));
         assert_eq!(update.reduce_mids_interval, Some(1));
-    }
-
-    /// An interrupt set before or during a search stops it; the solver
-    /// answers again once the flag is cleared.
-    #[test]
-    fn an_interrupt_stops_the_search() {
-        let mut solver = Varisat::new(&SearchTuning::default());
-        // The pigeonhole principle for 11 pigeons in 10 holes: no model,
-        // and no proof of it by resolution in less than minutes.
-        let holes = 10;
-        let var: Vec<Vec<Lit>> = (0..=holes)
-            .map(|_| (0..holes).map(|_| solver.new_var().positive()).collect())
-            .collect();
-        for pigeon in &var {
-            solver.add_clause(pigeon);
-        }
-        for hole in 0..holes {
-            for (a, first) in var.iter().enumerate() {
-                for second in &var[a + 1..] {
-                    solver.add_clause(&[!first[hole], !second[hole]]);
-                }
-            }
-        }
-        let flag = Arc::new(AtomicBool::new(true));
-        solver.interrupt_on(flag.clone());
-        assert_eq!(solver.solve(&[]), SatResult::Interrupted);
-        let setter = {
-            let flag = flag.clone();
-            flag.store(false, Ordering::Relaxed);
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                flag.store(true, Ordering::Relaxed);
-            })
-        };
-        assert_eq!(solver.solve(&[]), SatResult::Interrupted);
-        setter.join().unwrap();
-        flag.store(false, Ordering::Relaxed);
-        // Two pigeons in one hole: refuted by propagation alone.
-        let (first, second) = (var[0][0], var[1][0]);
-        assert_eq!(solver.solve(&[first, second]), SatResult::Unsatisfiable);
-        assert!(solver.failed_core().contains(&first));
     }
 }

@@ -1,5 +1,7 @@
-//! The unfounded-set check of [`crate::solve::unfounded_sets`] as a
-//! [`Propagator`]: CaDiCaL searches the completion and, at each propagation
+//! Cargo feature `cadical` only: the unfounded-set check of
+//! [`crate::solve::unfounded_sets`] as CaDiCaL's [`Propagator`], for the
+//! measurement of the check inside the search (`unfounded_search --backend
+//! cadical`): CaDiCaL searches the completion and, at each propagation
 //! fixpoint, the atoms on positive cycles that no body still undecided or
 //! true can found are set false, each with the loop formula of its
 //! unfounded set as the reason (clasp's source pointers; the batsat
@@ -13,15 +15,16 @@
 //! backtracking), so the trail is always the solver's restricted to these
 //! variables.
 
-use super::cadical::Cadical;
-use super::{Outcome, Propagator};
+use super::backend::cadical::{Cadical, Propagator};
+use super::backend::{SatResult, SatSolver};
 use crate::ground::program::{AtomId, GroundProgram};
+use crate::solve::SearchTuning;
 use crate::solve::unfounded_sets::{
     Assignment, SearchStats, UnfoundedSets, Unsupported, Verdict, blocking_clause, completion,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
-use varisat::Lit;
+use varisat_formula::Lit;
 
 /// The observed variables' values and trail, as the check reads them.
 struct View<'a> {
@@ -210,12 +213,11 @@ pub fn answer_sets(
 ) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported> {
     let (formula, translation) = completion(program)?;
     let variables = formula.var_count();
-    let mut solver = Cadical::new();
-    // Atoms false first (clasp's sign heuristic) and no chronological
-    // backtracking: the Labyrinth's first answer set took 2,337 conflicts
-    // so, 5,620 with the first alone and 41,465 with neither (CaDiCaL's
-    // defaults, true first).
-    solver.set_option("phase", 0);
+    let mut solver = Cadical::new(&SearchTuning::default());
+    // No chronological backtracking (atoms are false first, as in every
+    // CaDiCaL of the seam): the Labyrinth's first answer set took 2,337
+    // conflicts so, 5,620 with false first alone and 41,465 with neither
+    // (CaDiCaL's defaults, true first).
     solver.set_option("chrono", 0);
     solver.add_formula(&formula);
     let sets = UnfoundedSets::new(&translation, variables);
@@ -225,7 +227,9 @@ pub fn answer_sets(
         solver.connect_propagator(propagator.clone(), &observed);
     }
     let mut found = Vec::new();
-    while (max_models == 0 || found.len() < max_models) && solver.solve(&[]) == Outcome::Sat {
+    while (max_models == 0 || found.len() < max_models)
+        && solver.solve(&[]) == SatResult::Satisfiable
+    {
         let model: Vec<bool> = (0..translation.atom_count())
             .map(|a| solver.value(translation.atom_lit(AtomId(a as u32))) == Some(true))
             .collect();
