@@ -2630,6 +2630,7 @@ fn json_times_add_up() {
         assert!(time("Solve") <= time("Total"), "{}", json["Time"]);
         assert!(time("Model") <= time("Solve"), "{}", json["Time"]);
     }
+}
 
 /// `--solver` names the SAT solver of every search, which `--stats` and the
 /// JSON's statistics name in turn; the answers are the same with each.
