@@ -380,14 +380,16 @@ impl<'a> Compiler<'a> {
     /// The value of the constant `name`: the part's parameter or the
     /// `#const` of that name, or else the symbol `name` itself.
     fn constant(&mut self, name: &str) -> SymId {
-        let param = self.params.iter().find(|(p, _)| p == name);
-        match param
-            .map(|&(_, v)| v)
-            .or_else(|| self.consts.get(name).copied())
-        {
+        match self.constant_value(name) {
             Some(value) => value,
             None => self.symbols.function(name, &[], false),
         }
+    }
+
+    /// The value of a part's parameter or a `#const` named `name`, if any.
+    fn constant_value(&self, name: &str) -> Option<SymId> {
+        let param = self.params.iter().find(|(p, _)| p == name);
+        (param.map(|&(_, v)| v)).or_else(|| self.consts.get(name).copied())
     }
 
     pub fn rule(&mut self, head: &Head, body: &[BodyElement], span: Span) {
@@ -1164,6 +1166,9 @@ impl<'a> Compiler<'a> {
             for (i, literal) in element.condition.iter().enumerate() {
                 let before = condition.len();
                 let last = i + 1 == element.condition.len();
+                let never_defined = (conditional && last)
+                    .then(|| self.never_defined(literal))
+                    .flatten();
                 let bound_literal;
                 let literal = match literal {
                     // `not l` of a literal that binds: `l` itself (`2..1 > 1
@@ -1198,9 +1203,8 @@ impl<'a> Compiler<'a> {
                     }
                     // `l` never holds (clingo: `p(f(X)+1) : r(X)` is false
                     // where `r` holds): no `unless`.
-                    literal if conditional && last && self.never_defined(literal).is_some() => {
-                        let span = self.never_defined(literal).expect("checked");
-                        self.operation_undefined(span);
+                    _ if never_defined.is_some() => {
+                        self.operation_undefined(never_defined.expect("checked"))
                     }
                     literal => possible &= self.literal(literal, scope, &mut condition)?,
                 }
@@ -1293,7 +1297,6 @@ impl<'a> Compiler<'a> {
         literal: &Literal,
         compiled: Option<&CLit>,
     ) -> Vec<CTerm> {
-        let element = CTerm::Sym(self.symbols.number(index as i32));
         match (literal, compiled) {
             (
                 Literal::Atom { naf, atom },
@@ -1306,11 +1309,13 @@ impl<'a> Compiler<'a> {
             }
             (Literal::Comparison { .. }, Some(CLit::Cmp(op, lhs, rhs))) => {
                 let relation = self.relation_number(*op);
+                let element = CTerm::Sym(self.symbols.number(index as i32));
                 vec![lhs.clone(), rhs.clone(), relation, element]
             }
             // `X = 1..3`: the comparison `X = X` for each value of `X`.
             (Literal::Comparison { .. }, Some(CLit::Interval(pattern, ..))) => {
                 let relation = self.relation_number(CmpOp::Eq);
+                let element = CTerm::Sym(self.symbols.number(index as i32));
                 vec![pattern.clone(), pattern.clone(), relation, element]
             }
             _ => Vec::new(),
@@ -1335,9 +1340,7 @@ impl<'a> Compiler<'a> {
         let symbolic = |t: &Term| match &t.kind {
             TermKind::Function { .. } | TermKind::String(_) | TermKind::Tuple(_) => true,
             TermKind::Constant(name) => {
-                let value = (self.params.iter().find(|(p, _)| p == name).map(|&(_, v)| v))
-                    .or_else(|| self.consts.get(name).copied());
-                value.is_none_or(|v| self.symbols.as_number(v).is_none())
+                (self.constant_value(name)).is_none_or(|v| self.symbols.as_number(v).is_none())
             }
             _ => false,
         };
