@@ -1051,7 +1051,7 @@ fn random_recursive_aggregate(
 /// `vary_show`, some atoms are hidden and some show terms are added.
 ///
 /// This generator stays apart from the text-program generator of the
-/// integration tests (tests/common/generator.rs): it builds a
+/// integration tests (tests/it/common/generator.rs): it builds a
 /// [`GroundProgram`] directly, bypassing the parser and the grounder, so
 /// the translation, the solver and the ranking encoding are checked in
 /// process against [`stable_models`], a brute force straight from the
