@@ -1,13 +1,17 @@
 //! CNF to answer sets.
 //!
-//! The [`Enumerator`] translates the ground program straight into one
-//! SAT solver, behind the seam of [`backend::SatSolver`] (varisat), and
-//! keeps that solver for the whole run (recipes.md,
-//! "Enumeration"): loop formulas of non-tight programs and the clauses of
-//! the enumeration are added between calls, so learned clauses are kept.
+//! The [`Enumerator`] translates the ground program into one SAT solver,
+//! behind the seam of [`backend::SatSolver`], of the backend chosen for
+//! the program ([`backend::Backend::for_translation`]), and keeps that
+//! solver for the whole run: loop formulas of non-tight programs and the
+//! clauses of the enumeration are added between calls, so learned clauses
+//! are kept.
 //!
 //! - Tight programs: every model of the completion is an answer set.
-//! - Non-tight programs: a model with unfounded atoms is cut away by its
+//! - Non-tight programs: on a backend that takes a propagator, the
+//!   unfounded-set check runs inside the search
+//!   ([`unfounded_propagator`]) where it covers the program. Otherwise a
+//!   model with unfounded atoms is cut away by its
 //!   loop formulas and the solver is called again; in components that are
 //!   not head-cycle-free or hold a non-monotone recursive aggregate, a
 //!   second solver searches for unfounded sets ([`minimality`]) once the
@@ -23,9 +27,7 @@
 //!   once without a clause to exclude it.
 //!
 //! The searches built on the enumerator sit beside it: [`optimize`],
-//! [`explain`], the threads of `-t` ([`portfolio`]), and the experiment of
-//! an unfounded-set check inside the search (`unfounded_search`, cargo
-//! feature `batsat`).
+//! [`explain`] and the threads of `-t` ([`portfolio`]).
 
 pub mod backend;
 mod backtracking;
