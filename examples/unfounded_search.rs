@@ -1,29 +1,27 @@
 //! Solves the given files with the unfounded-set check inside the search
-//! (`src/solve/unfounded_sets.rs`) and prints the number of answer sets found
-//! (up to N, 0 for all; default 1), the first one's atom count and the
-//! search's counters: the measurement behind the choice of solver for
-//! non-tight programs. The backend is batsat's theory
-//! (`src/solve/unfounded_search.rs`, feature `batsat`, the default) or CaDiCaL's
-//! external propagator (`src/solve/unfounded_propagator.rs`, feature `cadical`).
+//! (`src/solve/unfounded_propagator.rs`) and prints the number of answer
+//! sets found (up to N, 0 for all; default 1), the first one's atom count
+//! and the search's counters: the measurement behind the choice of solver
+//! for non-tight programs, on batsat (the default) or CaDiCaL.
 //!
-//! `cargo run --release --features batsat,cadical --example unfounded_search -- [-n N] [--backend batsat|cadical] FILES`
+//! `cargo run --release --example unfounded_search -- [-n N] [--backend batsat|cadical] FILES`
 
 use asp2sat::diagnostics::{SourceMap, render_all};
-use asp2sat::ground::program::GroundProgram;
-use asp2sat::solve::unfounded_sets::{SearchStats, Unsupported};
+use asp2sat::solve::backend::Backend;
+use asp2sat::solve::unfounded_propagator::answer_sets;
 use asp2sat::{ground, syntax};
 use std::time::Instant;
 
-type Backend = fn(&GroundProgram, usize) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported>;
-
 fn backend(name: &str) -> Backend {
-    match name {
-        #[cfg(feature = "batsat")]
-        "batsat" => asp2sat::solve::unfounded_search::answer_sets,
-        #[cfg(feature = "cadical")]
-        "cadical" => asp2sat::solve::unfounded_propagator::answer_sets,
-        _ => {
-            eprintln!("backend {name}: not built (features batsat, cadical)");
+    match Backend::ALL
+        .iter()
+        .find(|b| b.name() == name && b.propagates())
+    {
+        Some(&backend) => backend,
+        None => {
+            eprintln!(
+                "backend {name}: takes no propagator, or not built (features batsat, cadical)"
+            );
             std::process::exit(2);
         }
     }
@@ -69,7 +67,7 @@ fn main() {
         std::process::exit(65);
     };
     let grounded = start.elapsed();
-    match solve(&program, max_models) {
+    match answer_sets(&program, max_models, solve) {
         Ok((models, stats)) => {
             let result = match models.first() {
                 Some(model) => format!(

@@ -1,13 +1,17 @@
 //! CNF to answer sets.
 //!
-//! The [`Enumerator`] translates the ground program straight into one
-//! SAT solver, behind the seam of [`backend::SatSolver`] (varisat), and
-//! keeps that solver for the whole run (recipes.md,
-//! "Enumeration"): loop formulas of non-tight programs and the clauses of
-//! the enumeration are added between calls, so learned clauses are kept.
+//! The [`Enumerator`] translates the ground program into one SAT solver,
+//! behind the seam of [`backend::SatSolver`], of the backend chosen for
+//! the program ([`backend::Backend::for_translation`]), and keeps that
+//! solver for the whole run: loop formulas of non-tight programs and the
+//! clauses of the enumeration are added between calls, so learned clauses
+//! are kept.
 //!
 //! - Tight programs: every model of the completion is an answer set.
-//! - Non-tight programs: a model with unfounded atoms is cut away by its
+//! - Non-tight programs: on a backend that takes a propagator, the
+//!   unfounded-set check runs inside the search
+//!   ([`unfounded_propagator`]) where it covers the program. Otherwise a
+//!   model with unfounded atoms is cut away by its
 //!   loop formulas and the solver is called again; in components that are
 //!   not head-cycle-free or hold a non-monotone recursive aggregate, a
 //!   second solver searches for unfounded sets ([`minimality`]) once the
@@ -23,9 +27,7 @@
 //!   once without a clause to exclude it.
 //!
 //! The searches built on the enumerator sit beside it: [`optimize`],
-//! [`explain`], the threads of `-t` ([`portfolio`]), and the experiment of
-//! an unfounded-set check inside the search (`unfounded_search`, cargo
-//! feature `batsat`).
+//! [`explain`] and the threads of `-t` ([`portfolio`]).
 
 pub mod backend;
 mod backtracking;
@@ -33,10 +35,7 @@ pub mod driver;
 pub mod explain;
 pub mod optimize;
 pub mod portfolio;
-#[cfg(feature = "cadical")]
 pub mod unfounded_propagator;
-#[cfg(feature = "batsat")]
-pub mod unfounded_search;
 pub mod unfounded_sets;
 
 use crate::diagnostics::Diagnostic;
@@ -49,7 +48,7 @@ use backtracking::{Backtracking, Propagator, Step};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use varisat_formula::{ExtendFormula, Lit, Var};
+use varisat_formula::{CnfFormula, ExtendFormula, Lit, Var};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolveOptions {
@@ -65,11 +64,12 @@ pub struct SolveOptions {
 /// The SAT solver of the searches and its settings: those of varisat's
 /// search (its `SolverConfig`) that clasp's options map onto; `None` keeps
 /// the solver's default. CaDiCaL takes what it has a counterpart of
-/// ([`backend::cadical::Cadical::new`]).
+/// ([`backend::cadical::Cadical::new`]), batsat none.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchTuning {
-    /// Which solver (`--solver`).
-    pub backend: backend::Backend,
+    /// Which solver (`--solver`); `None` chooses by the program
+    /// ([`backend::Backend::for_translation`]).
+    pub backend: Option<backend::Backend>,
     /// The decay of VSIDS activities, in `[0.5, 1)` (clasp's
     /// `--heuristic=Vsids,<n>`).
     pub vsids_decay: Option<f32>,
@@ -136,6 +136,11 @@ pub struct SolveStats {
     /// Calls to the SAT solver.
     pub sat_calls: usize,
     pub translate_time: Duration,
+    /// The SAT solver of the search (`None` before one is chosen).
+    pub backend: Option<backend::Backend>,
+    /// The unfounded-set check runs inside the search (non-tight programs
+    /// it covers, on a backend that takes a propagator).
+    pub unfounded_check: bool,
 }
 
 /// Enumerates the answer sets of a ground program, one per call.
@@ -164,14 +169,31 @@ impl Enumerator {
     /// translation refuses.
     pub fn new(program: &GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
         let start = Instant::now();
-        let mut formula = Formula {
-            solver: backend::new_solver(&options.tuning),
+        // The backend is chosen by what the translation holds, so the
+        // clauses wait in `written` until it is known.
+        let mut written = Written {
+            formula: CnfFormula::new(),
             // Only an enumeration walks over the copy.
             copy: Propagator::new(options.max_models != 1),
         };
         let translation = match options.translation {
-            TranslationMode::Lazy => translate::translate(program, &mut formula)?,
-            TranslationMode::Eager => translate::translate_exact(program, &mut formula)?,
+            TranslationMode::Lazy => translate::translate(program, &mut written)?,
+            TranslationMode::Eager => translate::translate_exact(program, &mut written)?,
+        };
+        let backend = (options.tuning.backend)
+            .unwrap_or_else(|| backend::Backend::for_translation(&translation));
+        let mut solver = backend::new_search_solver(backend, &options.tuning, &translation);
+        for _ in 0..written.formula.var_count() {
+            solver.new_var();
+        }
+        for clause in written.formula.iter() {
+            solver.add_clause(clause);
+        }
+        let variables = written.formula.var_count();
+        let unfounded_check = connect_unfounded_check(&translation, variables, &mut *solver);
+        let formula = Formula {
+            solver,
+            copy: written.copy,
         };
         let stats = SolveStats {
             variables: translation.stats().variables(),
@@ -199,6 +221,8 @@ impl Enumerator {
                 })
             }),
             translate_time: start.elapsed(),
+            backend: Some(backend),
+            unfounded_check,
             ..SolveStats::default()
         };
         let distinguishing = distinguishing_literals(program, &translation, options.project);
@@ -330,7 +354,9 @@ impl Enumerator {
                 &self.atom_values,
                 &mut self.support_terms,
                 &mut self.formula,
-                self.options.tuning.backend,
+                self.stats
+                    .backend
+                    .expect("chosen when the enumerator was made"),
             );
         }
         if clauses.is_empty() {
@@ -541,6 +567,48 @@ fn distinguishing_literals(
         .collect()
 }
 
+/// Connects the unfounded-set check ([`unfounded_sets`]) inside the search
+/// of `solver` when the lazy translation of a non-tight program needs it,
+/// covers the program and the backend takes a propagator; whether it did.
+/// The loop formulas of [`Enumerator::cut_unfounded`] stay behind it: they
+/// find nothing on the models it lets through.
+fn connect_unfounded_check(
+    translation: &Translation,
+    variables: usize,
+    solver: &mut dyn SatSolver,
+) -> bool {
+    if !translation.needs_loop_formulas() || unfounded_sets::covers(translation).is_err() {
+        return false;
+    }
+    let sets = unfounded_sets::UnfoundedSets::new(translation, variables);
+    let observed = sets.variables();
+    let propagator = unfounded_propagator::UnfoundedPropagator::new(sets, variables);
+    !observed.is_empty()
+        && solver
+            .connect_propagator(Box::new(propagator), &observed)
+            .is_ok()
+}
+
+/// The translation's clauses, before the solver is chosen, and the
+/// enumeration's copy of them.
+struct Written {
+    formula: CnfFormula,
+    copy: Propagator,
+}
+
+impl ExtendFormula for Written {
+    fn add_clause(&mut self, literals: &[Lit]) {
+        self.formula.add_clause(literals);
+        self.copy.add_clause(literals);
+    }
+
+    fn new_var(&mut self) -> Var {
+        let var = self.formula.new_var();
+        self.copy.add_var(var);
+        var
+    }
+}
+
 /// The solver, and the enumeration's copy of its clauses: whatever is
 /// written goes into both, so the copy cannot miss a clause.
 pub(crate) struct Formula {
@@ -578,10 +646,7 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
         let Some(search) = check.search(translation, component, model) else {
             continue;
         };
-        let mut tester = backend::new_solver(&SearchTuning {
-            backend,
-            ..SearchTuning::default()
-        });
+        let mut tester = backend::new_solver(backend, &SearchTuning::default());
         for clause in search.formula.iter() {
             tester.add_clause(clause);
         }
@@ -676,7 +741,8 @@ mod tests {
     /// minimality check's tester is of the same backend).
     #[test]
     fn every_backend_and_tuning_finds_the_same_answer_sets() {
-        for &backend in backend::Backend::ALL {
+        let automatic = std::iter::once(None);
+        for backend in automatic.chain(backend::Backend::ALL.iter().copied().map(Some)) {
             let tuned = SearchTuning {
                 backend,
                 vsids_decay: Some(0.5),

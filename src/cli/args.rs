@@ -148,23 +148,33 @@ enum TranslationArg {
 /// build without one names the feature it needs.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum SolverArg {
-    /// varisat, a CDCL solver in Rust.
+    /// Chosen by the program: batsat for non-tight programs, CaDiCaL for
+    /// weight constraints, varisat for the rest.
     #[default]
+    Auto,
+    /// varisat, a CDCL solver in Rust.
     Varisat,
-    /// CaDiCaL, in a build with the cargo feature `cadical`.
+    /// CaDiCaL, in a build with the cargo feature `cadical` (a default).
     Cadical,
+    /// batsat, in a build with the cargo feature `batsat` (a default).
+    Batsat,
 }
 
 impl SolverArg {
-    fn backend(self) -> Result<Backend, String> {
-        match self {
-            SolverArg::Varisat => Ok(Backend::Varisat),
-            #[cfg(feature = "cadical")]
-            SolverArg::Cadical => Ok(Backend::Cadical),
-            #[cfg(not(feature = "cadical"))]
-            SolverArg::Cadical => Err("--solver=cadical needs asp2sat built with the cargo \
-                 feature `cadical` (cargo build --release --features cadical)"
-                .into()),
+    /// The backend named, `None` for the automatic choice.
+    fn backend(self) -> Result<Option<Backend>, String> {
+        let name = match self {
+            SolverArg::Auto => return Ok(None),
+            SolverArg::Varisat => "varisat",
+            SolverArg::Cadical => "cadical",
+            SolverArg::Batsat => "batsat",
+        };
+        match Backend::ALL.iter().find(|b| b.name() == name) {
+            Some(&backend) => Ok(Some(backend)),
+            None => Err(format!(
+                "--solver={name} needs asp2sat built with the cargo feature `{name}` \
+                 (a default feature: cargo build --release)"
+            )),
         }
     }
 }
@@ -238,9 +248,9 @@ pub struct SolveArgs {
     /// `eager` exact CNF that `asp2sat dimacs` exports.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = TranslationArg::Lazy)]
     translation: TranslationArg,
-    /// The SAT solver of every search: `varisat` or `cadical` (CaDiCaL,
-    /// in a build with the cargo feature `cadical`).
-    #[arg(long, value_enum, value_name = "NAME", default_value_t = SolverArg::Varisat)]
+    /// The SAT solver of every search: `auto` (chosen by the program),
+    /// `varisat`, `cadical` (CaDiCaL) or `batsat`.
+    #[arg(long, value_enum, value_name = "NAME", default_value_t = SolverArg::Auto)]
     solver: SolverArg,
     /// Print the ground program after simplification, in clingo's `--text`
     /// syntax, instead of solving.
@@ -724,7 +734,7 @@ impl Tuning {
     /// interprets are checked, as clingo checks them: `--restarts=L,<n>`
     /// with `n` from 1 to 2³²-1, `--heuristic=Vsids[,<n>]`,
     /// `--parallel-mode=<n>[,<mode>]`; the messages name `backend`.
-    pub fn read(options: &[TuningOption], backend: Backend) -> Result<Tuning, String> {
+    pub fn read(options: &[TuningOption], backend: Option<Backend>) -> Result<Tuning, String> {
         let mut tuning = Tuning::default();
         tuning.search.backend = backend;
         for option in options {
@@ -736,7 +746,7 @@ impl Tuning {
                 "seed" => tuning.without_effect.push(format!(
                     "{} has no effect: asp2sat gives {} no seed",
                     option.given,
-                    backend.name()
+                    solver_name(backend)
                 )),
                 _ => tuning.without_effect.push(without_effect(option, backend)),
             }
@@ -749,7 +759,7 @@ impl Tuning {
     /// CaDiCaL's in its stable mode (its reluctant doubling); no other is
     /// taken.
     fn restarts(&mut self, given: &str, value: &str) -> Result<(), String> {
-        let solver = self.search.backend.name();
+        let solver = solver_name(self.search.backend);
         let parts: Vec<&str> = value.split(',').collect();
         if !(parts[0].eq_ignore_ascii_case("l") || parts[0].eq_ignore_ascii_case("luby")) {
             self.without_effect.push(format!(
@@ -785,7 +795,7 @@ impl Tuning {
     /// CaDiCaL's in its stable mode (its score factor), for the decays
     /// varisat takes; no other is taken.
     fn heuristic(&mut self, given: &str, value: &str) -> Result<(), String> {
-        let solver = self.search.backend.name();
+        let solver = solver_name(self.search.backend);
         let (name, parameter) = value.split_once(',').unwrap_or((value, "0"));
         if !name.eq_ignore_ascii_case("vsids") {
             self.without_effect.push(format!(
@@ -849,12 +859,17 @@ fn clasp_decay(n: u32) -> f64 {
 
 /// The info line of a tuning option that has no counterpart in asp2sat,
 /// which solves with `backend`.
-pub fn without_effect(option: &TuningOption, backend: Backend) -> String {
+pub fn without_effect(option: &TuningOption, backend: Option<Backend>) -> String {
     format!(
         "{} has no effect: it tunes clingo's solver, and asp2sat solves with {}",
         option.given,
-        backend.name()
+        solver_name(backend)
     )
+}
+
+/// The SAT solver as the messages name it.
+fn solver_name(backend: Option<Backend>) -> &'static str {
+    backend.map_or("the SAT solver chosen for the program", Backend::name)
 }
 
 /// What the raw arguments ask for, before clap parses them.
@@ -1053,7 +1068,7 @@ mod tests {
         let Invocation::Parse(_, options) = invocation(raw) else {
             panic!("not a run")
         };
-        Tuning::read(&options, Backend::default())
+        Tuning::read(&options, None)
     }
 
     #[test]

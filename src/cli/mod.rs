@@ -40,6 +40,7 @@ use crate::ground::incremental::Incremental;
 use crate::ground::{self, Parts, program::GroundProgram};
 use crate::progress::{Counters, Stage};
 use crate::solve::SolveOptions;
+use crate::solve::backend::Backend;
 use crate::solve::driver::{self, Call, Consequences, Event, Found, Plan, Report};
 use crate::solve::explain::{Explanation, Scope};
 use crate::solve::optimize::OptMode;
@@ -1441,7 +1442,7 @@ fn solve_call(
         progress.record.timings.unsat = since.unwrap_or(call_started).elapsed();
     }
     let sizes = Sizes {
-        solver: config.tuning.search.backend.name(),
+        solver: call.stats.backend.map_or("none", Backend::name),
         atoms: program.atoms.len(),
         rules: program.rules.len(),
         variables: call.stats.variables,

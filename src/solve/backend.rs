@@ -4,14 +4,21 @@
 //! minimality check, the threads of `-t`) talks to its solver through
 //! [`SatSolver`] alone, in varisat-formula's literals. A backend is a file
 //! of this folder implementing the trait, named by [`Backend`];
-//! [`new_solver`] is the one place that builds it: varisat (`varisat.rs`,
-//! the default) or CaDiCaL (`cadical.rs`, cargo feature `cadical`).
+//! [`new_solver`] is the one place that builds it: varisat (`varisat.rs`),
+//! CaDiCaL (`cadical.rs`, cargo feature `cadical`) or batsat (`batsat.rs`,
+//! cargo feature `batsat`); both features are default ones.
+//! [`Backend::for_translation`] chooses among them by the program unless
+//! `--solver` names one. A backend with a hook into its search takes a
+//! [`Propagator`] (the unfounded-set check of non-tight programs).
 
+#[cfg(feature = "batsat")]
+pub mod batsat;
 #[cfg(feature = "cadical")]
 pub mod cadical;
 mod varisat;
 
-use super::SearchTuning;
+use super::{SearchTuning, unfounded_sets};
+use crate::translate::Translation;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use varisat_formula::{Lit, Var};
@@ -50,15 +57,79 @@ pub trait SatSolver {
     /// From now on, a search stops with [`SatResult::Interrupted`] soon
     /// after `flag` is set, by any thread.
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>);
+
+    /// Connects `propagator` inside the search (replacing any earlier
+    /// one), observing `observed`: it is told of their assignments and may
+    /// propagate and add clauses over them. A backend without a hook into
+    /// its search gives it back.
+    fn connect_propagator(
+        &mut self,
+        propagator: Box<dyn Propagator>,
+        _observed: &[Var],
+    ) -> Result<(), Box<dyn Propagator>> {
+        Err(propagator)
+    }
+}
+
+/// A propagator inside the search (IPASIR-UP's shape, over varisat-formula's
+/// literals): told of the assignments to the variables it observes and of
+/// the decision levels, it may make literals true, each with a reason
+/// clause asked for later, and add clauses; it approves every complete
+/// assignment before it is a model.
+pub trait Propagator {
+    /// These literals of observed variables became true, in trail order.
+    fn assigned(&mut self, lits: &[Lit]);
+    /// A decision level began.
+    fn new_level(&mut self);
+    /// The levels above `level` were undone, with their assignments (the
+    /// solver tells again of those it keeps).
+    fn backtrack(&mut self, level: usize);
+    /// A literal over an observed variable to make true, or `None`. A
+    /// literal that is false is a conflict.
+    fn propagate(&mut self) -> Option<Lit>;
+    /// The reason of a literal that [`Propagator::propagate`] gave, while
+    /// it is assigned: a clause holding it whose other literals are false,
+    /// into `clause`.
+    fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>);
+    /// Whether the complete assignment `model` (of the observed variables)
+    /// is accepted; if not, [`Propagator::clause`] must give a clause.
+    fn check_model(&mut self, model: &[Lit]) -> bool;
+    /// A clause over observed variables to add, into `clause`, or `false`.
+    fn clause(&mut self, clause: &mut Vec<Lit>) -> bool;
+}
+
+impl<P: Propagator> Propagator for std::rc::Rc<std::cell::RefCell<P>> {
+    fn assigned(&mut self, lits: &[Lit]) {
+        self.borrow_mut().assigned(lits);
+    }
+    fn new_level(&mut self) {
+        self.borrow_mut().new_level();
+    }
+    fn backtrack(&mut self, level: usize) {
+        self.borrow_mut().backtrack(level);
+    }
+    fn propagate(&mut self) -> Option<Lit> {
+        self.borrow_mut().propagate()
+    }
+    fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>) {
+        self.borrow_mut().reason(lit, clause);
+    }
+    fn check_model(&mut self, model: &[Lit]) -> bool {
+        self.borrow_mut().check_model(model)
+    }
+    fn clause(&mut self, clause: &mut Vec<Lit>) -> bool {
+        self.borrow_mut().clause(clause)
+    }
 }
 
 /// A SAT solver the searches can use (`--solver`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    #[default]
     Varisat,
     #[cfg(feature = "cadical")]
     Cadical,
+    #[cfg(feature = "batsat")]
+    Batsat,
 }
 
 impl Backend {
@@ -67,6 +138,8 @@ impl Backend {
         Backend::Varisat,
         #[cfg(feature = "cadical")]
         Backend::Cadical,
+        #[cfg(feature = "batsat")]
+        Backend::Batsat,
     ];
 
     /// Its name, as `--solver` takes it and `--stats` prints it.
@@ -75,22 +148,106 @@ impl Backend {
             Backend::Varisat => "varisat",
             #[cfg(feature = "cadical")]
             Backend::Cadical => "cadical",
+            #[cfg(feature = "batsat")]
+            Backend::Batsat => "batsat",
         }
+    }
+
+    /// Whether a [`Propagator`] can take part in its searches.
+    pub fn propagates(self) -> bool {
+        self != Backend::Varisat
+    }
+
+    /// The backend for a program, by what its translation holds
+    /// (fixtures/bench/ANALYSIS.md, "Backend comparison"):
+    /// - non-tight programs the unfounded-set check covers: batsat, with
+    ///   the check inside its search;
+    /// - non-tight programs whose recursive aggregates the check does not
+    ///   cover, and large programs whose clauses are mostly those of weight
+    ///   constraints (body aggregates, an objective): CaDiCaL, by far the
+    ///   best on their searches;
+    /// - the rest (tight, few weights: Sudoku, colouring, planning; and
+    ///   components that are not head-cycle-free, whose minimality check
+    ///   runs many short searches): varisat, the fastest on them.
+    ///
+    /// A backend not built in falls back to the next in that order.
+    pub fn for_translation(translation: &Translation) -> Backend {
+        let stats = translation.stats();
+        let weights = stats.aggregate_clauses + stats.objective_clauses;
+        let preferred: &[Option<Backend>] = if translation.needs_loop_formulas() {
+            if unfounded_sets::covers(translation).is_ok() {
+                &[BATSAT, CADICAL]
+            } else if translation.minimality().is_empty() {
+                &[CADICAL]
+            } else {
+                &[]
+            }
+        } else if weights * WEIGHTED_SHARE > stats.clauses() && stats.clauses() >= LARGE {
+            &[CADICAL]
+        } else {
+            &[]
+        };
+        (preferred.iter().flatten().copied().next()).unwrap_or(Backend::Varisat)
     }
 }
 
-/// A solver of `tuning`'s backend, with its settings.
-pub fn new_solver(tuning: &SearchTuning) -> Box<dyn SatSolver> {
-    match tuning.backend {
+/// A program counts as one of weight constraints when more than one in this
+/// many of its clauses encode body aggregates or the objective (the
+/// cardinality bounds of choices, as in Sudoku, do not count), and it has
+/// at least [`LARGE`] clauses: below that, CaDiCaL's set-up is most of its
+/// time.
+const WEIGHTED_SHARE: usize = 4;
+const LARGE: usize = 10_000;
+
+#[cfg(feature = "batsat")]
+const BATSAT: Option<Backend> = Some(Backend::Batsat);
+#[cfg(not(feature = "batsat"))]
+const BATSAT: Option<Backend> = None;
+#[cfg(feature = "cadical")]
+const CADICAL: Option<Backend> = Some(Backend::Cadical);
+#[cfg(not(feature = "cadical"))]
+const CADICAL: Option<Backend> = None;
+
+/// A solver of `backend` for the search of `translation`'s program, with
+/// `tuning`'s settings: [`new_solver`]'s, but for CaDiCaL's lucky phases
+/// (all false, all true, ... tried before each search), on for tight
+/// programs. Their models of the completion are mostly unfounded on a
+/// non-tight one, each a loop round and another call (the Labyrinth: 801
+/// rounds and 46 s with them, 27 and 0.5 s without), but a lucky
+/// assignment is bin packing's answer set at once (binpacking/60: 0.05 s
+/// with them, 0.5 s without; fixtures/bench/ANALYSIS.md).
+pub fn new_search_solver(
+    backend: Backend,
+    tuning: &SearchTuning,
+    translation: &Translation,
+) -> Box<dyn SatSolver> {
+    match backend {
+        #[cfg(feature = "cadical")]
+        Backend::Cadical if translation.is_tight() => {
+            let mut solver = cadical::Cadical::new(tuning);
+            solver.set_option("lucky", 1);
+            Box::new(solver)
+        }
+        _ => new_solver(backend, tuning),
+    }
+}
+
+/// A solver of `backend`, with `tuning`'s settings.
+pub fn new_solver(backend: Backend, tuning: &SearchTuning) -> Box<dyn SatSolver> {
+    match backend {
         Backend::Varisat => Box::new(varisat::Varisat::new(tuning)),
         #[cfg(feature = "cadical")]
         Backend::Cadical => Box::new(cadical::Cadical::new(tuning)),
+        #[cfg(feature = "batsat")]
+        Backend::Batsat => Box::new(batsat::Batsat::new()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
     use std::sync::atomic::Ordering;
 
     /// On every backend, an interrupt set before or during a search stops
@@ -98,10 +255,7 @@ mod tests {
     #[test]
     fn an_interrupt_stops_the_search() {
         for &backend in Backend::ALL {
-            let mut solver = new_solver(&SearchTuning {
-                backend,
-                ..SearchTuning::default()
-            });
+            let mut solver = new_solver(backend, &SearchTuning::default());
             // The pigeonhole principle for 11 pigeons in 10 holes: no model,
             // and no proof of it by resolution in less than minutes.
             let holes = 10;
@@ -139,5 +293,109 @@ mod tests {
             assert_eq!(solver.solve(&[first, second]), SatResult::Unsatisfiable);
             assert!(solver.failed_core().contains(&first));
         }
+    }
+
+    /// A propagator for "at most one of the observed variables is true",
+    /// with its own view of the assignment: it propagates the others false
+    /// once one is true (reason `¬x ∨ ¬y`), and refuses a model with two true
+    /// by a clause (never, as it propagates first).
+    #[derive(Default)]
+    struct AtMostOne {
+        vars: Vec<Var>,
+        trail: Vec<Lit>,
+        level_start: Vec<usize>,
+        /// Per propagated variable: the true one that was its reason.
+        reasons: Vec<(Var, Var)>,
+        propagated: u32,
+        models_checked: u32,
+    }
+
+    impl AtMostOne {
+        fn value(&self, var: Var) -> Option<bool> {
+            (self.trail.iter().rev())
+                .find(|l| l.var() == var)
+                .map(|l| l.is_positive())
+        }
+    }
+
+    impl Propagator for AtMostOne {
+        fn assigned(&mut self, lits: &[Lit]) {
+            self.trail.extend_from_slice(lits);
+        }
+        fn new_level(&mut self) {
+            self.level_start.push(self.trail.len());
+        }
+        fn backtrack(&mut self, level: usize) {
+            self.trail.truncate(self.level_start[level]);
+            self.level_start.truncate(level);
+        }
+        fn propagate(&mut self) -> Option<Lit> {
+            let one = self.vars.iter().find(|&&v| self.value(v) == Some(true))?;
+            let other = (self.vars.iter()).find(|&&v| v != *one && self.value(v) != Some(false))?;
+            self.propagated += 1;
+            self.reasons.push((*other, *one));
+            Some(other.negative())
+        }
+        fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>) {
+            let &(_, one) = (self.reasons.iter().rev())
+                .find(|&&(v, _)| v == lit.var())
+                .unwrap();
+            clause.extend([lit, one.negative()]);
+        }
+        fn check_model(&mut self, model: &[Lit]) -> bool {
+            self.models_checked += 1;
+            model.iter().filter(|l| l.is_positive()).count() <= 1
+        }
+        fn clause(&mut self, _clause: &mut Vec<Lit>) -> bool {
+            false
+        }
+    }
+
+    /// On every backend that takes a propagator.
+    #[test]
+    fn a_propagator_takes_part_in_the_search() {
+        for &backend in Backend::ALL.iter().filter(|b| b.propagates()) {
+            propagator_takes_part(backend);
+        }
+    }
+
+    fn propagator_takes_part(backend: Backend) {
+        let lit = Lit::from_dimacs;
+        let mut s = new_solver(backend, &SearchTuning::default());
+        let vars: Vec<Var> = (1..=5).map(Var::from_dimacs).collect();
+        // At least two of 1..5 would be needed by this clause set unless
+        // the propagator cuts: (1 ∨ 2), (3 ∨ 4 ∨ 5), with at most one true
+        // this is unsatisfiable.
+        s.add_clause(&[lit(1), lit(2)]);
+        s.add_clause(&[lit(3), lit(4), lit(5)]);
+        let propagator = Rc::new(RefCell::new(AtMostOne {
+            vars: vars.clone(),
+            ..AtMostOne::default()
+        }));
+        assert!(
+            s.connect_propagator(Box::new(propagator.clone()), &vars)
+                .is_ok()
+        );
+        assert_eq!(s.solve(&[]), SatResult::Unsatisfiable);
+        assert!(propagator.borrow().propagated > 0);
+        // Without the second clause: one model with exactly 1 or 2 true.
+        let mut s = new_solver(backend, &SearchTuning::default());
+        s.add_clause(&[lit(1), lit(2)]);
+        s.add_clause(&[lit(-6), lit(3)]);
+        let propagator = Rc::new(RefCell::new(AtMostOne {
+            vars: vars.clone(),
+            ..AtMostOne::default()
+        }));
+        assert!(
+            s.connect_propagator(Box::new(propagator.clone()), &vars)
+                .is_ok()
+        );
+        assert_eq!(s.solve(&[lit(6)]), SatResult::Unsatisfiable, "6 forces 3");
+        assert_eq!(s.failed_core(), vec![lit(6)]);
+        assert_eq!(s.solve(&[]), SatResult::Satisfiable);
+        let model = s.model();
+        let trues = (1..=5).filter(|&v| model.contains(&lit(v))).count();
+        assert_eq!(trues, 1);
+        assert!(propagator.borrow().models_checked > 0);
     }
 }

@@ -394,7 +394,10 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut checked = 0;
         for _ in 0..400 {
-            let mut solver = new_solver(&SearchTuning::default());
+            let mut solver = new_solver(
+                crate::solve::backend::Backend::Varisat,
+                &SearchTuning::default(),
+            );
             let mut vars: Vec<Var> = (0..10).map(|_| solver.new_var()).collect();
             let random_lit =
                 |rng: &mut Rng, vars: &[Var]| Lit::from_var(rng.pick(vars), rng.chance(50));

@@ -757,7 +757,9 @@ mod tests {
                 assert_ne!(a, b);
             }
             // Within the backend's ranges: it takes them.
-            crate::solve::backend::new_solver(a);
+            for &backend in crate::solve::backend::Backend::ALL {
+                crate::solve::backend::new_solver(backend, a);
+            }
         }
         // What the user set holds in every thread.
         let decay = SearchTuning {

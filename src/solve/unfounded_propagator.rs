@@ -1,22 +1,20 @@
-//! Cargo feature `cadical` only: the unfounded-set check of
-//! [`crate::solve::unfounded_sets`] as CaDiCaL's [`Propagator`], for the
-//! measurement of the check inside the search (`unfounded_search --backend
-//! cadical`): CaDiCaL searches the completion and, at each propagation
-//! fixpoint, the atoms on positive cycles that no body still undecided or
-//! true can found are set false, each with the loop formula of its
-//! unfounded set as the reason (clasp's source pointers; the batsat
-//! version is [`crate::solve::unfounded_search`]).
+//! The unfounded-set check of [`crate::solve::unfounded_sets`] as a
+//! [`Propagator`] of the solver seam: the solver searches the completion
+//! and, at each propagation fixpoint, the atoms on positive cycles that no
+//! body still undecided or true can found are set false, each with the
+//! loop formula of its unfounded set as the reason (clasp's source
+//! pointers). The enumerator connects it for non-tight programs
+//! ([`crate::solve::Enumerator`]); [`answer_sets`] is the measurement of
+//! the check alone (the `unfounded_search` example).
 //!
-//! Unlike batsat's theory, an IPASIR-UP propagator cannot read the solver's
-//! assignment: it is told of the assignments to the variables it observes
-//! (those the check reads, [`UnfoundedSets::variables`]) and keeps its own
-//! trail, undone level by level as the solver backtracks. CaDiCaL tells
-//! again of the literals it keeps across a backtrack (chronological
-//! backtracking), so the trail is always the solver's restricted to these
-//! variables.
+//! A propagator cannot read the solver's assignment: it is told of the
+//! assignments to the variables it observes (those the check reads,
+//! [`UnfoundedSets::variables`]) and keeps its own trail, undone level by
+//! level as the solver backtracks. A solver tells again of the literals it
+//! keeps across a backtrack (CaDiCaL's chronological backtracking), so the
+//! trail is always the solver's restricted to these variables.
 
-use super::backend::cadical::{Cadical, Propagator};
-use super::backend::{SatResult, SatSolver};
+use super::backend::{Backend, Propagator, SatResult, new_solver};
 use crate::ground::program::{AtomId, GroundProgram};
 use crate::solve::SearchTuning;
 use crate::solve::unfounded_sets::{
@@ -205,33 +203,42 @@ impl Propagator for UnfoundedPropagator {
 }
 
 /// Up to `max_models` answer sets (0: all), each as one value per atom, by
-/// CaDiCaL with the check inside its search, enumerated by blocking
+/// `backend` with the check inside its search, enumerated by blocking
 /// clauses over the atoms.
 pub fn answer_sets(
     program: &GroundProgram,
     max_models: usize,
+    backend: Backend,
 ) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported> {
     let (formula, translation) = completion(program)?;
     let variables = formula.var_count();
-    let mut solver = Cadical::new(&SearchTuning::default());
-    // No chronological backtracking (atoms are false first, as in every
-    // CaDiCaL of the seam): the Labyrinth's first answer set took 2,337
-    // conflicts so, 5,620 with false first alone and 41,465 with neither
-    // (CaDiCaL's defaults, true first).
-    solver.set_option("chrono", 0);
-    solver.add_formula(&formula);
+    let mut solver = new_solver(backend, &SearchTuning::default());
+    for _ in 0..variables {
+        solver.new_var();
+    }
+    for clause in formula.iter() {
+        solver.add_clause(clause);
+    }
     let sets = UnfoundedSets::new(&translation, variables);
     let observed = sets.variables();
     let propagator = Rc::new(RefCell::new(UnfoundedPropagator::new(sets, variables)));
-    if !observed.is_empty() {
-        solver.connect_propagator(propagator.clone(), &observed);
+    if !observed.is_empty()
+        && solver
+            .connect_propagator(Box::new(propagator.clone()), &observed)
+            .is_err()
+    {
+        return Err(Unsupported("the backend takes no propagator"));
     }
     let mut found = Vec::new();
     while (max_models == 0 || found.len() < max_models)
         && solver.solve(&[]) == SatResult::Satisfiable
     {
+        let values = solver.model();
         let model: Vec<bool> = (0..translation.atom_count())
-            .map(|a| solver.value(translation.atom_lit(AtomId(a as u32))) == Some(true))
+            .map(|a| {
+                let lit = translation.atom_lit(AtomId(a as u32));
+                values[lit.index()] == lit
+            })
             .collect();
         let clause = blocking_clause(&translation, &model);
         found.push(model);
@@ -240,26 +247,31 @@ pub fn answer_sets(
         }
         solver.add_clause(&clause);
     }
-    let mut stats = propagator.borrow().stats().clone();
-    stats.conflicts = solver.statistic("conflicts").unwrap_or(0);
-    stats.decisions = solver.statistic("decisions").unwrap_or(0);
+    let stats = propagator.borrow().stats().clone();
     Ok((found, stats))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::answer_sets;
+    use crate::solve::backend::Backend;
     use crate::solve::unfounded_sets::testing::{random_programs, random_programs_with_aggregates};
 
     /// The answer sets of random programs (with loops, choices and
-    /// disjunctions) against the brute-force checker's.
+    /// disjunctions) against the brute-force checker's, on every backend
+    /// that takes a propagator.
     #[test]
-    fn cadical_unfounded_search_matches_brute_force() {
-        random_programs(super::answer_sets);
+    fn unfounded_check_matches_brute_force() {
+        for &backend in Backend::ALL.iter().filter(|b| b.propagates()) {
+            random_programs(&|program, n| answer_sets(program, n, backend));
+        }
     }
 
     /// The same with aggregates (the recursive ones are refused).
     #[test]
-    fn cadical_unfounded_search_matches_brute_force_with_aggregates() {
-        random_programs_with_aggregates(super::answer_sets);
+    fn unfounded_check_matches_brute_force_with_aggregates() {
+        for &backend in Backend::ALL.iter().filter(|b| b.propagates()) {
+            random_programs_with_aggregates(&|program, n| answer_sets(program, n, backend));
+        }
     }
 }

@@ -4,9 +4,8 @@
 //! solver that runs the completion: a backend reports its assignment
 //! through [`Assignment`] and its decision levels through
 //! [`UnfoundedSets::new_level`] and [`UnfoundedSets::backtrack`], and sets
-//! the atoms that [`UnfoundedSets::check`] finds unfounded false (batsat's
-//! theory in [`crate::solve::unfounded_search`], CaDiCaL's external propagator in
-//! `crate::solve::unfounded_propagator`).
+//! the atoms that [`UnfoundedSets::check`] finds unfounded false (as a
+//! propagator of the solver seam, [`crate::solve::unfounded_propagator`]).
 //!
 //! Given the partial assignment `A`:
 //! 1. `D` = the atoms on cycles derivable through support bodies not false
@@ -41,13 +40,19 @@ pub fn completion(program: &GroundProgram) -> Result<(CnfFormula, Translation), 
     let mut formula = CnfFormula::new();
     let translation = translate::translate(program, &mut formula)
         .map_err(|_| Unsupported("the translation failed"))?;
+    covers(&translation)?;
+    Ok((formula, translation))
+}
+
+/// Whether the check covers the program of `translation` (lazy).
+pub fn covers(translation: &Translation) -> Result<(), Unsupported> {
     if !translation.minimality().is_empty() {
         return Err(Unsupported("a component is not head-cycle-free"));
     }
     if !translation.recursive_aggregates().is_empty() {
         return Err(Unsupported("an aggregate is recursive"));
     }
-    Ok((formula, translation))
+    Ok(())
 }
 
 /// The clause excluding `model` (one value per atom) from the next
@@ -534,15 +539,15 @@ pub(crate) mod testing {
         Rng, random_program, random_program_with_aggregates, stable_models,
     };
 
-    /// A backend's `answer_sets`: up to N answer sets (0: all), each one
+    /// A search with the check: up to N answer sets (0: all), each one
     /// value per atom.
-    pub type Backend =
-        fn(&GroundProgram, usize) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported>;
+    pub type Search<'a> =
+        &'a dyn Fn(&GroundProgram, usize) -> Result<(Vec<Vec<bool>>, SearchStats), Unsupported>;
 
     /// The answer sets found, as bit sets over the atoms, against the
     /// brute-force checker's; whether the unfounded-set check propagated.
-    fn compare(backend: Backend, program: &GroundProgram, round: usize) -> Option<bool> {
-        let (models, stats) = backend(program, 0).ok()?;
+    fn compare(search: Search, program: &GroundProgram, round: usize) -> Option<bool> {
+        let (models, stats) = search(program, 0).ok()?;
         let mut found: Vec<u64> = (models.iter())
             .map(|m| (m.iter().enumerate()).fold(0, |acc, (a, &v)| acc | (u64::from(v) << a)))
             .collect();
@@ -558,8 +563,8 @@ pub(crate) mod testing {
 
     /// 20,000 random programs (with loops, choices and disjunctions):
     /// most compared, and in many the check propagated.
-    pub fn random_programs(backend: Backend) {
-        let (compared, with_propagation) = campaign(backend, 2027, 20000, |rng, round| {
+    pub fn random_programs(search: Search) {
+        let (compared, with_propagation) = campaign(search, 2027, 20000, |rng, round| {
             random_program(rng, 8, round % 2 == 1)
         });
         assert!(
@@ -570,8 +575,8 @@ pub(crate) mod testing {
 
     /// 5,000 random programs with aggregates (the recursive ones are
     /// refused).
-    pub fn random_programs_with_aggregates(backend: Backend) {
-        let (compared, with_propagation) = campaign(backend, 2028, 5000, |rng, _| {
+    pub fn random_programs_with_aggregates(search: Search) {
+        let (compared, with_propagation) = campaign(search, 2028, 5000, |rng, _| {
             random_program_with_aggregates(rng, 7)
         });
         assert!(
@@ -583,7 +588,7 @@ pub(crate) mod testing {
     /// Compares `rounds` programs of `generate`; how many were compared
     /// (not refused), and in how many the check propagated.
     fn campaign(
-        backend: Backend,
+        search: Search,
         seed: u64,
         rounds: usize,
         mut generate: impl FnMut(&mut Rng, usize) -> GroundProgram,
@@ -592,7 +597,7 @@ pub(crate) mod testing {
         let (mut compared, mut with_propagation) = (0, 0);
         for round in 0..rounds {
             let program = generate(&mut rng, round);
-            if let Some(propagated) = compare(backend, &program, round) {
+            if let Some(propagated) = compare(search, &program, round) {
                 compared += 1;
                 with_propagation += usize::from(propagated);
             }

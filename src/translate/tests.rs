@@ -126,7 +126,13 @@ fn cuts(
     if !clauses.is_empty() {
         return clauses;
     }
-    minimality_cuts(translation, values, terms, formula, Default::default())
+    minimality_cuts(
+        translation,
+        values,
+        terms,
+        formula,
+        crate::solve::backend::Backend::Varisat,
+    )
 }
 
 fn eval_lit(formula: &CnfFormula, translation: &Translation, atoms: u64, lit: Lit) -> bool {

@@ -2632,7 +2632,10 @@ fn json_times_add_up() {
 }
 
 /// `--solver` names the SAT solver of every search, which `--stats` and the
-/// JSON's statistics name in turn; the answers are the same with each.
+/// JSON's statistics name in turn; the answers are the same with each. By
+/// default (`auto`) the program chooses: varisat for a small tight one,
+/// batsat for a non-tight one (with the unfounded-set check inside its
+/// search), CaDiCaL for a large one made mostly of body aggregates.
 #[test]
 fn solver_option_chooses_the_backend_and_stats_name_it() {
     let three = "fixtures/cli/three_models.lp";
@@ -2641,27 +2644,58 @@ fn solver_option_chooses_the_backend_and_stats_name_it() {
         answers.sort();
         answers
     };
+    let named = |out: &Out, name: &str| {
+        assert!(
+            out.stdout.contains(&format!("\nSAT solver   : {name}\n")),
+            "{name}: {}",
+            out.stdout
+        );
+    };
     let plain = output(solve(&["-n", "0", "--stats", three]));
-    assert!(
-        plain.stdout.contains("\nSAT solver   : varisat\n"),
-        "{}",
-        plain.stdout
-    );
+    named(&plain, "varisat");
     let json = output(solve(&["--outf=2", "--stats", three]));
     let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(document["Stats"]["SatSolver"], "varisat");
-    let chosen = output(solve(&["-n", "0", "--solver=cadical", "--stats", three]));
-    if cfg!(feature = "cadical") {
+    let built = |name: &str| match name {
+        "cadical" => cfg!(feature = "cadical"),
+        "batsat" => cfg!(feature = "batsat"),
+        _ => true,
+    };
+    for name in ["auto", "varisat", "cadical", "batsat"] {
+        let option = format!("--solver={name}");
+        let chosen = output(solve(&["-n", "0", &option, "--stats", three]));
+        if !built(name) {
+            // A usage error naming the feature, as for other bad options.
+            assert_eq!(chosen.code, Some(1));
+            assert_stderr_has(&chosen, &format!("cargo feature `{name}`"));
+            continue;
+        }
+        let used = if name == "auto" { "varisat" } else { name };
         assert_eq!(chosen.code, Some(30), "{}", chosen.stderr);
         assert_eq!(sorted(&chosen), sorted(&plain));
-        assert!(chosen.stdout.contains("\nSAT solver   : cadical\n"));
-        let json = output(solve(&["--outf=2", "--stats", "--solver=cadical", three]));
+        named(&chosen, used);
+        let json = output(solve(&["--outf=2", "--stats", &option, three]));
         let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-        assert_eq!(document["Stats"]["SatSolver"], "cadical");
-    } else {
-        // A usage error naming the feature, as for other bad options.
-        assert_eq!(chosen.code, Some(1));
-        assert_stderr_has(&chosen, "cargo feature `cadical`");
+        assert_eq!(document["Stats"]["SatSolver"], used);
+    }
+    if cfg!(feature = "cadical") && cfg!(feature = "batsat") {
+        let non_tight = output(solve(&[
+            "--stats",
+            "fixtures/bench/encodings/hamilton.lp",
+            "fixtures/bench/instances/hc_knight_8.lp",
+        ]));
+        named(&non_tight, "batsat");
+        assert!(
+            non_tight.stdout.contains("\nLoop rounds  : 0\n"),
+            "{}",
+            non_tight.stdout
+        );
+        let weights = output(solve(&[
+            "--stats",
+            "fixtures/bench/encodings/binpacking.lp",
+            "fixtures/bench/instances/binpacking_40.lp",
+        ]));
+        named(&weights, "cadical");
     }
     let unknown = output(solve(&["--solver=minisat", three]));
     assert_eq!(unknown.code, Some(1));

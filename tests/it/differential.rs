@@ -445,12 +445,24 @@ fn differential_against_clingo() {
     differential("differential", None);
 }
 
-/// The programs of `differential_against_clingo` solved with
-/// `--solver=cadical`, against clingo and against the default solver.
+/// The programs of `differential_against_clingo` solved with each backend
+/// named (the default, `auto`, mixes them by program), against clingo and
+/// against the default.
+#[test]
+fn differential_with_varisat() {
+    differential("differential_varisat", Some("varisat"));
+}
+
 #[cfg(feature = "cadical")]
 #[test]
 fn differential_with_cadical() {
     differential("differential_cadical", Some("cadical"));
+}
+
+#[cfg(feature = "batsat")]
+#[test]
+fn differential_with_batsat() {
+    differential("differential_batsat", Some("batsat"));
 }
 
 /// The campaign of the programs ASP2SAT_DIFF_CASES and ASP2SAT_DIFF_SEED
@@ -473,8 +485,8 @@ fn differential(name: &str, solver: Option<&'static str>) {
         .collect();
     println!("  programs using each feature: {}", counts.join(", "));
     let test = match solver {
-        None => "--test it differential::differential_against_clingo",
-        Some(_) => "--all-features --test it differential::differential_with_cadical",
+        None => "--test it differential::differential_against_clingo".to_string(),
+        Some(name) => format!("--test it differential::differential_with_{name}"),
     };
     campaign(name, &seeds, |seed| Case {
         seed,

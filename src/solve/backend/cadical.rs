@@ -8,7 +8,7 @@
 //! [`Propagator`] of the caller's inside the search (IPASIR-UP), which
 //! only this backend has.
 
-use super::{SatResult, SatSolver};
+use super::{Propagator, SatResult, SatSolver};
 use crate::solve::SearchTuning;
 use cadical_sys::{CaDiCal, ExternalPropagator, Status, Terminator};
 use std::sync::Arc;
@@ -62,11 +62,10 @@ impl Cadical {
             core: Vec::new(),
         };
         // Variables false first, as varisat and clasp decide them; and no
-        // lucky phases (all false, all true, ... tried before each search):
-        // their models of the completion are mostly unfounded, each a loop
-        // round and another call. The Labyrinth's first answer set took
-        // 801 loop rounds and 46 s with CaDiCaL's defaults, 616 and 35 s
-        // false first, 27 and 0.5 s also without lucky phases
+        // lucky phases unless the program is tight
+        // ([`super::new_search_solver`]). The Labyrinth's first answer set
+        // took 801 loop rounds and 46 s with CaDiCaL's defaults, 616 and
+        // 35 s false first, 27 and 0.5 s also without lucky phases
         // (fixtures/bench/ANALYSIS.md, "Backend comparison").
         cadical.set_option("phase", 0);
         cadical.set_option("lucky", 0);
@@ -109,26 +108,6 @@ impl Cadical {
     pub fn value(&self, lit: Lit) -> Option<bool> {
         let model = self.model.as_ref()?;
         (model.get(lit.index())).map(|&v| v == lit.is_positive())
-    }
-
-    /// Connects `propagator` (replacing any earlier one), observing
-    /// `observed`: it sees their assignments and may propagate and add
-    /// clauses over them. Call it before the first search: CaDiCaL may
-    /// eliminate variables it does not know to be observed.
-    pub fn connect_propagator<P: Propagator + 'static>(&mut self, propagator: P, observed: &[Var]) {
-        if let Some(&max) = observed.iter().max_by_key(|v| v.index()) {
-            self.note_var(max);
-            self.solver.resize(self.vars as i32);
-        }
-        self.solver.connect_external_propagator(Bridge {
-            propagator,
-            lits: Vec::new(),
-            clause: Vec::new(),
-            next: None,
-        });
-        for &var in observed {
-            self.solver.add_observed_var(var.to_dimacs() as i32);
-        }
     }
 }
 
@@ -209,63 +188,35 @@ impl SatSolver for Cadical {
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
         self.solver.connect_terminator(Flag(flag));
     }
-}
 
-/// A propagator inside the search (IPASIR-UP's shape, over varisat-formula's
-/// literals): told of the assignments to the variables it observes and of
-/// the decision levels, it may make literals true, each with a reason
-/// clause asked for later, and add clauses; it approves every complete
-/// assignment before it is a model.
-pub trait Propagator {
-    /// These literals of observed variables became true, in trail order.
-    fn assigned(&mut self, lits: &[Lit]);
-    /// A decision level began.
-    fn new_level(&mut self);
-    /// The levels above `level` were undone, with their assignments (the
-    /// solver tells again of those it keeps).
-    fn backtrack(&mut self, level: usize);
-    /// A literal over an observed variable to make true, or `None`. A
-    /// literal that is false is a conflict.
-    fn propagate(&mut self) -> Option<Lit>;
-    /// The reason of a literal that [`Propagator::propagate`] gave, while
-    /// it is assigned: a clause holding it whose other literals are false,
-    /// into `clause`.
-    fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>);
-    /// Whether the complete assignment `model` (of the observed variables)
-    /// is accepted; if not, [`Propagator::clause`] must give a clause.
-    fn check_model(&mut self, model: &[Lit]) -> bool;
-    /// A clause over observed variables to add, into `clause`, or `false`.
-    fn clause(&mut self, clause: &mut Vec<Lit>) -> bool;
-}
-
-impl<P: Propagator> Propagator for std::rc::Rc<std::cell::RefCell<P>> {
-    fn assigned(&mut self, lits: &[Lit]) {
-        self.borrow_mut().assigned(lits);
-    }
-    fn new_level(&mut self) {
-        self.borrow_mut().new_level();
-    }
-    fn backtrack(&mut self, level: usize) {
-        self.borrow_mut().backtrack(level);
-    }
-    fn propagate(&mut self) -> Option<Lit> {
-        self.borrow_mut().propagate()
-    }
-    fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>) {
-        self.borrow_mut().reason(lit, clause);
-    }
-    fn check_model(&mut self, model: &[Lit]) -> bool {
-        self.borrow_mut().check_model(model)
-    }
-    fn clause(&mut self, clause: &mut Vec<Lit>) -> bool {
-        self.borrow_mut().clause(clause)
+    /// Call it before the first search: CaDiCaL may eliminate variables it
+    /// does not know to be observed.
+    fn connect_propagator(
+        &mut self,
+        propagator: Box<dyn Propagator>,
+        observed: &[Var],
+    ) -> Result<(), Box<dyn Propagator>> {
+        if let Some(&max) = observed.iter().max_by_key(|v| v.index()) {
+            self.note_var(max);
+            self.solver.resize(self.vars as i32);
+        }
+        self.solver.connect_external_propagator(Bridge {
+            propagator,
+            lits: Vec::new(),
+            clause: Vec::new(),
+            next: None,
+        });
+        for &var in observed {
+            self.solver.add_observed_var(var.to_dimacs() as i32);
+        }
+        Ok(())
     }
 }
 
 /// IPASIR-UP's callbacks on a [`Propagator`]: literals translated, and the
 /// reason and external clauses handed over one literal per call.
-struct Bridge<P> {
-    propagator: P,
+struct Bridge {
+    propagator: Box<dyn Propagator>,
     lits: Vec<Lit>,
     /// The clause being handed over, and the index of its next literal
     /// (`None`: none is).
@@ -273,7 +224,7 @@ struct Bridge<P> {
     next: Option<usize>,
 }
 
-impl<P> Bridge<P> {
+impl Bridge {
     /// The next literal of the clause being handed over, 0 after the last.
     fn next_lit(&mut self) -> i32 {
         let Some(next) = self.next else { return 0 };
@@ -290,7 +241,7 @@ impl<P> Bridge<P> {
     }
 }
 
-impl<P: Propagator> ExternalPropagator for Bridge<P> {
+impl ExternalPropagator for Bridge {
     fn notify_assignment(&mut self, lits: &[i32]) {
         self.lits.clear();
         self.lits.extend(lits.iter().map(|&l| from_cadical(l)));
@@ -341,8 +292,6 @@ impl<P: Propagator> ExternalPropagator for Bridge<P> {
 mod tests {
     use super::*;
     use crate::solve::backend::new_solver;
-    use std::cell::RefCell;
-    use std::rc::Rc;
 
     fn lit(n: isize) -> Lit {
         Lit::from_dimacs(n)
@@ -415,10 +364,7 @@ mod tests {
         use crate::solve::backend::Backend;
         use crate::translate::testing::Rng;
         let mut rng = Rng::new(25);
-        let tuning = |backend| SearchTuning {
-            backend,
-            ..SearchTuning::default()
-        };
+        let tuning = SearchTuning::default();
         let (mut sat, mut unsat) = (0, 0);
         for round in 0..300 {
             let vars = 5 + rng.below(20);
@@ -432,8 +378,8 @@ mod tests {
             let assumptions: Vec<Lit> = (0..rng.below(4))
                 .map(|_| Lit::from_index(rng.below(vars), rng.below(2) == 0))
                 .collect();
-            let mut cadical = new_solver(&tuning(Backend::Cadical));
-            let mut varisat = new_solver(&tuning(Backend::Varisat));
+            let mut cadical = new_solver(Backend::Cadical, &tuning);
+            let mut varisat = new_solver(Backend::Varisat, &tuning);
             for clause in &clauses {
                 cadical.add_clause(clause);
                 varisat.add_clause(clause);
@@ -476,94 +422,5 @@ mod tests {
             assert_eq!(s.solve(&[lit(-2)]), SatResult::Unsatisfiable);
             assert_eq!(s.failed_core(), vec![lit(-2)]);
         }
-    }
-
-    /// A propagator for "at most one of the observed variables is true",
-    /// with its own view of the assignment: it propagates the others false
-    /// once one is true (reason `¬x ∨ ¬y`), and refuses a model with two true
-    /// by a clause (never, as it propagates first).
-    #[derive(Default)]
-    struct AtMostOne {
-        vars: Vec<Var>,
-        trail: Vec<Lit>,
-        level_start: Vec<usize>,
-        /// Per propagated variable: the true one that was its reason.
-        reasons: Vec<(Var, Var)>,
-        propagated: u32,
-        models_checked: u32,
-    }
-
-    impl AtMostOne {
-        fn value(&self, var: Var) -> Option<bool> {
-            (self.trail.iter().rev())
-                .find(|l| l.var() == var)
-                .map(|l| l.is_positive())
-        }
-    }
-
-    impl Propagator for AtMostOne {
-        fn assigned(&mut self, lits: &[Lit]) {
-            self.trail.extend_from_slice(lits);
-        }
-        fn new_level(&mut self) {
-            self.level_start.push(self.trail.len());
-        }
-        fn backtrack(&mut self, level: usize) {
-            self.trail.truncate(self.level_start[level]);
-            self.level_start.truncate(level);
-        }
-        fn propagate(&mut self) -> Option<Lit> {
-            let one = self.vars.iter().find(|&&v| self.value(v) == Some(true))?;
-            let other = (self.vars.iter()).find(|&&v| v != *one && self.value(v) != Some(false))?;
-            self.propagated += 1;
-            self.reasons.push((*other, *one));
-            Some(other.negative())
-        }
-        fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>) {
-            let &(_, one) = (self.reasons.iter().rev())
-                .find(|&&(v, _)| v == lit.var())
-                .unwrap();
-            clause.extend([lit, one.negative()]);
-        }
-        fn check_model(&mut self, model: &[Lit]) -> bool {
-            self.models_checked += 1;
-            model.iter().filter(|l| l.is_positive()).count() <= 1
-        }
-        fn clause(&mut self, _clause: &mut Vec<Lit>) -> bool {
-            false
-        }
-    }
-
-    #[test]
-    fn a_propagator_takes_part_in_the_search() {
-        let mut s = Cadical::new(&SearchTuning::default());
-        let vars: Vec<Var> = (1..=5).map(Var::from_dimacs).collect();
-        // At least two of 1..5 would be needed by this clause set unless
-        // the propagator cuts: (1 ∨ 2), (3 ∨ 4 ∨ 5), with at most one true
-        // this is unsatisfiable.
-        s.add_clause(&[lit(1), lit(2)]);
-        s.add_clause(&[lit(3), lit(4), lit(5)]);
-        let propagator = Rc::new(RefCell::new(AtMostOne {
-            vars: vars.clone(),
-            ..AtMostOne::default()
-        }));
-        s.connect_propagator(propagator.clone(), &vars);
-        assert_eq!(s.solve(&[]), SatResult::Unsatisfiable);
-        assert!(propagator.borrow().propagated > 0);
-        // Without the second clause: one model with exactly 1 or 2 true.
-        let mut s = Cadical::new(&SearchTuning::default());
-        s.add_clause(&[lit(1), lit(2)]);
-        s.add_clause(&[lit(-6), lit(3)]);
-        let propagator = Rc::new(RefCell::new(AtMostOne {
-            vars: vars.clone(),
-            ..AtMostOne::default()
-        }));
-        s.connect_propagator(propagator.clone(), &vars);
-        assert_eq!(s.solve(&[lit(6)]), SatResult::Unsatisfiable, "6 forces 3");
-        assert_eq!(s.failed_core(), vec![lit(6)]);
-        assert_eq!(s.solve(&[]), SatResult::Satisfiable);
-        let trues = (1..=5).filter(|&v| s.value(lit(v)) == Some(true)).count();
-        assert_eq!(trues, 1);
-        assert!(propagator.borrow().models_checked > 0);
     }
 }
