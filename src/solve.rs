@@ -46,7 +46,7 @@ use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops,
 use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use varisat_formula::{CnfFormula, ExtendFormula, Lit, Var};
 
@@ -162,6 +162,12 @@ pub struct Enumerator {
     support_terms: minimality::SupportTerms,
     /// Where the loop-formula rounds are published ([`Enumerator::report_to`]).
     counters: Arc<Counters>,
+    /// A search was interrupted ([`Enumerator::interrupt_on`]): a search
+    /// that found nothing since proves nothing.
+    interrupted: bool,
+    /// The flag the solver stops at, which the enumeration's walk reads
+    /// too: it finds answer sets without calling the solver.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Enumerator {
@@ -238,6 +244,8 @@ impl Enumerator {
             stats,
             support_terms: minimality::SupportTerms::default(),
             counters: Arc::default(),
+            interrupted: false,
+            stop: None,
         })
     }
 
@@ -249,7 +257,15 @@ impl Enumerator {
     /// From now on, a search stops soon after `flag` is set: it reports no
     /// answer set then, and is not exhausted.
     pub fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
-        self.formula.solver.interrupt_on(flag);
+        self.formula.solver.interrupt_on(flag.clone());
+        self.stop = Some(flag);
+    }
+
+    /// Whether a search was interrupted: then `None` from a search is no
+    /// proof that there is no answer set (no better one, no other
+    /// consequence).
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
     }
 
     /// The next answer set; `None` when there are no more or `max_models`
@@ -283,6 +299,14 @@ impl Enumerator {
     /// The next answer set in [`Backtracking`]'s order.
     fn search(&mut self) -> Option<AnswerSet> {
         loop {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(Ordering::Relaxed))
+            {
+                self.interrupted = true;
+                return None;
+            }
             match self.backtracking.step(&mut self.formula.copy) {
                 Step::Exhausted => {
                     self.exhausted = true;
@@ -332,6 +356,7 @@ impl Enumerator {
         loop {
             self.stats.sat_calls += 1;
             let result = self.formula.solver.solve(assumptions);
+            self.interrupted |= result == SatResult::Interrupted;
             if result != SatResult::Satisfiable {
                 return result;
             }

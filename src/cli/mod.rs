@@ -59,6 +59,7 @@ use output::{
 use rustc_hash::FxHashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -512,6 +513,8 @@ struct Progress {
     /// Why a picture could not be written: the run stops.
     picture_error: Option<pictures::PictureError>,
     record: Record,
+    /// The summary is printed: nothing more is.
+    finished: bool,
 }
 
 /// What a run has found so far, from the search's events: what its
@@ -538,6 +541,9 @@ struct Record {
     /// The search's result once it has ended, while `--explain` works on:
     /// what an interrupted run still reports.
     settled: Option<Outcome>,
+    /// What stopped the run before it ended by itself (the time limit, a
+    /// signal).
+    interrupted: Option<Interruption>,
 }
 
 impl Progress {
@@ -688,6 +694,7 @@ impl Progress {
         sizes: Option<&Sizes>,
         interrupted: Option<Interruption>,
     ) {
+        self.finished = true;
         status::clear();
         // One instant for both, so that `Solve` never exceeds `Total` when
         // the thread is preempted between two readings of the clock.
@@ -1141,7 +1148,9 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             timings: Timings::default(),
             explanation: None,
             settled: None,
+            interrupted: None,
         },
+        finished: false,
     }));
     let threads = config.tuning.parallel.threads;
     if let Ok(cpus) = std::thread::available_parallelism()
@@ -1152,11 +1161,13 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             "*** Warn : (asp2sat): Oversubscription: #Threads={threads} exceeds logical CPUs={cpus}."
         );
     }
+    // Set by the time limit or a signal: the search stops at it.
+    let stop = Arc::new(AtomicBool::new(false));
     // The limit covers the whole run, grounding included, as clingo's does.
     if let Some(limit) = config.time_limit {
-        spawn_watchdog(progress.clone(), limit);
+        spawn_watchdog(progress.clone(), stop.clone(), limit);
     }
-    if let Err(e) = stop_on_signals(progress.clone()) {
+    if let Err(e) = stop_on_signals(progress.clone(), stop.clone()) {
         stderrln!("asp2sat: warning: signals will end the run without a summary: {e}");
     }
     lock(&progress).print(|out| output::write_header(out, style, &config.inputs));
@@ -1229,7 +1240,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             &program,
             &plan,
             &config,
-            &progress,
+            (&progress, &stop),
             &loaded.sources,
             step == 0,
         );
@@ -1238,13 +1249,17 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
             Ok(call) => last = Some(call),
             Err(code) => return unknown_after_error(&progress, code),
         }
+        if lock(&progress).record.interrupted.is_some() {
+            break;
+        }
     }
+    let interrupted = lock(&progress).record.interrupted;
     let (outcome, sizes) = match last {
-        Some((call, sizes)) => (outcome(&call), Some(sizes)),
+        Some((call, sizes)) => (outcome(&call, interrupted.is_some()), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
     lock(&progress).record.settled = Some(outcome);
-    let blamed = match config.explain {
+    let blamed = match config.explain.filter(|_| interrupted.is_none()) {
         Some(scope) => match explain(&loaded, &overrides, scope, &config, outcome) {
             Ok(blamed) => blamed,
             Err(code) => return unknown_after_error(&progress, code),
@@ -1254,7 +1269,11 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     let mut progress = lock(&progress);
     progress.record.explanation = (blamed.as_ref()).map(|spans| located(spans, &loaded.sources));
     let sizes = sizes.filter(|_| config.stats);
-    progress.finish(outcome, sizes.as_ref(), None);
+    if progress.finished {
+        // The time limit or a signal ended the run (in `--explain`).
+        return outcome.exit_code(progress.record.models, true);
+    }
+    progress.finish(outcome, sizes.as_ref(), interrupted);
     if let Some(spans) = blamed {
         let messages = if spans.is_empty() {
             format!("info: {EXPLAINED_BY_THE_REST}\n")
@@ -1273,7 +1292,7 @@ fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     if let Some(error) = &progress.picture_error {
         return error.exit_code;
     }
-    outcome.exit_code(progress.record.models, false)
+    outcome.exit_code(progress.record.models, interrupted.is_some())
 }
 
 /// After an input error, clingo still ends its output as for a search
@@ -1375,8 +1394,9 @@ fn located(spans: &[Span], sources: &SourceMap) -> Vec<Blamed> {
 }
 
 /// How a finished call ended, as clingo's summary says it.
-fn outcome(call: &Call) -> Outcome {
+fn outcome(call: &Call, interrupted: bool) -> Outcome {
     match (call.models, call.exhausted) {
+        (0, false) if interrupted => Outcome::Unknown,
         (0, _) => Outcome::Unsatisfiable,
         (_, true) => Outcome::Exhausted,
         (_, false) => Outcome::Satisfiable,
@@ -1390,7 +1410,7 @@ fn solve_call(
     program: &Arc<GroundProgram>,
     plan: &Plan,
     config: &Config,
-    progress: &Mutex<Progress>,
+    (progress, stop): (&Mutex<Progress>, &Arc<AtomicBool>),
     sources: &SourceMap,
     first: bool,
 ) -> Result<(Call, Sizes), u8> {
@@ -1427,7 +1447,7 @@ fn solve_call(
         consequences: config.consequences,
         started: Instant::now(),
     };
-    let searched = driver::solve_call(program, &call, &counters, &mut report);
+    let searched = driver::solve_call(program, &call, &counters, &mut report, stop);
     let call_started = report.started;
     let call = match searched {
         Ok(call) => call,
@@ -1518,13 +1538,11 @@ fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Ends the process with clingo's interrupted summary when the limit passes.
-fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
+/// Stops the run when the limit passes ([`request_stop`]).
+fn spawn_watchdog(progress: Arc<Mutex<Progress>>, stop: Arc<AtomicBool>, limit: Duration) {
     std::thread::spawn(move || {
         std::thread::sleep(limit);
-        // clingo's time limit is an alarm signal, and says so.
-        stderrln!("{INTERRUPTED_INFO}");
-        interrupt(&progress, Interruption::TimeLimit);
+        request_stop(&progress, &stop, Interruption::TimeLimit);
     });
 }
 
@@ -1532,13 +1550,15 @@ fn spawn_watchdog(progress: Arc<Mutex<Progress>>, limit: Duration) {
 /// stops a run.
 const INTERRUPTED_INFO: &str = "*** Info : (asp2sat): INTERRUPTED by signal!";
 
-/// Ends the process with clingo's interrupted summary on SIGINT or
-/// SIGTERM: the models found so far are printed already, the summary (and
-/// the JSON document) is completed. A second signal ends the process at
-/// once, should the summary not come.
-fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
+/// How long a stopped run may take to end by itself: the search stops at
+/// once, but grounding and translation do not look at the flag.
+const UNHEEDED_STOP: Duration = Duration::from_millis(500);
+
+/// Stops the run on SIGINT or SIGTERM ([`request_stop`]). A second signal
+/// ends the process at once, should the summary not come.
+fn stop_on_signals(progress: Arc<Mutex<Progress>>, stop: Arc<AtomicBool>) -> std::io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let signalled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let signalled = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
         // Registered first, so the first signal only sets the flag.
         signal_hook::flag::register_conditional_shutdown(signal, 1, signalled.clone())?;
@@ -1547,17 +1567,34 @@ fn stop_on_signals(progress: Arc<Mutex<Progress>>) -> std::io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     std::thread::spawn(move || {
         if signals.forever().next().is_some() {
-            stderrln!("{INTERRUPTED_INFO}");
-            interrupt(&progress, Interruption::Signal);
+            request_stop(&progress, &stop, Interruption::Signal);
         }
     });
     Ok(())
 }
 
-/// Prints the summary of a run that did not end by itself and exits with
-/// clingo's code for it.
-fn interrupt(progress: &Mutex<Progress>, why: Interruption) -> ! {
+/// Stops the run for `why`: the search stops at `stop`, and the run ends
+/// with clingo's interrupted summary, the models found so far printed
+/// already. Should the run still not have ended after [`UNHEEDED_STOP`]
+/// (grounding, translation), the summary is printed from here and the
+/// process ends with clingo's exit code.
+fn request_stop(progress: &Mutex<Progress>, stop: &AtomicBool, why: Interruption) {
+    {
+        let mut progress = lock(progress);
+        if progress.finished {
+            return;
+        }
+        progress.record.interrupted.get_or_insert(why);
+    }
+    // The progress line is not drawn again: the summary follows.
+    status::clear();
+    stderrln!("{INTERRUPTED_INFO}");
+    stop.store(true, Ordering::Release);
+    std::thread::sleep(UNHEEDED_STOP);
     let mut progress = lock(progress);
+    if progress.finished {
+        return;
+    }
     let outcome = progress.record.settled.unwrap_or(Outcome::Unknown);
     progress.finish(outcome, None, Some(why));
     std::process::exit(i32::from(outcome.exit_code(progress.record.models, true)));

@@ -14,6 +14,7 @@ use crate::progress::{Counters, Stage};
 use crate::symbols::SymId;
 use crate::translate::Cond;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// What is enumerated (clingo's `--enum-mode`).
@@ -155,18 +156,22 @@ impl Call {
 }
 
 /// Translates and searches `program` as `call` says, reporting to
-/// `report`. Fails on what translation refuses.
+/// `report`, until the search ends or `stop` is set (then the call ends
+/// with what it found so far, not exhausted). Fails on what translation
+/// refuses.
 pub fn solve_call(
     program: &Arc<GroundProgram>,
     call: &CallPlan,
     counters: &Arc<Counters>,
     report: &mut dyn Report,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Call, Diagnostic> {
     counters.enter(Stage::Translating);
     let (options, parallel) = (call.options, call.plan.parallel);
     let search = match call.threads {
         Threads::Single(_) => Enumerator::new(program, options).map(|mut enumerator| {
             enumerator.report_to(counters.clone());
+            enumerator.interrupt_on(stop.clone());
             Search::Single(Box::new(enumerator))
         })?,
         Threads::Race => Search::Race(portfolio::Race::start(
@@ -175,6 +180,7 @@ pub fn solve_call(
             parallel.threads,
             call.optimizing,
             counters.clone(),
+            stop.clone(),
         )?),
         Threads::Split => Search::Split(Box::new(portfolio::Split::start(
             program.clone(),
@@ -182,6 +188,7 @@ pub fn solve_call(
             parallel.threads,
             call.optimizing,
             counters.clone(),
+            stop.clone(),
         )?)),
     };
     counters.enter(Stage::Solving);
@@ -308,6 +315,7 @@ fn consequences(
                 },
                 report,
             );
+            let ended = ended && !optimizer.interrupted();
             if ended && reported > 0 {
                 report.event(Event::OptimumProven);
                 report.event(Event::Optimal(1));
@@ -354,6 +362,8 @@ fn consequences(
             (enumerator, ended)
         }
     };
+    // An interrupted search proves no approximation exact.
+    let ended = ended && !enumerator.interrupted();
     if ended {
         report.event(Event::ConsequencesExact);
     }
@@ -530,6 +540,9 @@ fn improve(
         if !report.answer(better) || (mode == OptMode::Opt && found == models) {
             return (optimizer.into_enumerator(), Err(false));
         }
+    }
+    if !optimizer.is_finished() {
+        return (optimizer.into_enumerator(), Err(false)); // stopped before the proof
     }
     let best = optimizer.best().map(<[i64]>::to_vec);
     let enumerator = optimizer.into_enumerator();

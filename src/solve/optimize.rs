@@ -76,6 +76,8 @@ enum CoreOutcome {
     /// The budget of cores is spent: every answer set costs at least this
     /// on the level.
     Stalled { lower_bound: i64 },
+    /// The search was interrupted before either.
+    Interrupted,
 }
 
 /// A soft literal of core-guided search: assumed true, `weight` paid when
@@ -128,9 +130,13 @@ impl Optimizer {
     /// cost vector; `None` once the last one is proven optimal, or when
     /// there is no answer set.
     pub fn next_better(&mut self) -> Option<(AnswerSet, Vec<i64>)> {
-        while !self.finished {
+        while !self.finished && !self.enumerator.interrupted() {
             let Some(best) = &self.best else {
-                return self.found(&[]).or_else(|| self.finish());
+                let first = self.found(&[]);
+                if first.is_none() && self.enumerator.interrupted() {
+                    return None;
+                }
+                return first.or_else(|| self.finish());
             };
             if self.level == self.bounds.len() {
                 return self.finish();
@@ -146,6 +152,7 @@ impl Optimizer {
                         }
                     }
                     CoreOutcome::Stalled { lower_bound } => self.stalled_at = Some(lower_bound),
+                    CoreOutcome::Interrupted => return None,
                 }
                 continue;
             }
@@ -171,6 +178,9 @@ impl Optimizer {
                 && let Some(better) = self.found(&[guard])
             {
                 return Some(better);
+            }
+            if self.enumerator.interrupted() {
+                return None;
             }
             // No answer set is cheaper on this level: fix it at `target`.
             if let Some(guard) = below {
@@ -224,6 +234,9 @@ impl Optimizer {
             if let Some(answer) = self.enumerator.find_under(&assumptions) {
                 let costs = self.enumerator.costs();
                 return CoreOutcome::Optimal(answer, costs);
+            }
+            if self.enumerator.interrupted() {
+                return CoreOutcome::Interrupted;
             }
             if cores == budget {
                 return CoreOutcome::Stalled { lower_bound };
@@ -319,6 +332,11 @@ impl Optimizer {
     /// The cost vector of the best answer set found.
     pub fn best(&self) -> Option<&[i64]> {
         self.best.as_deref()
+    }
+
+    /// Whether a search was interrupted ([`Enumerator::interrupted`]).
+    pub fn interrupted(&self) -> bool {
+        self.enumerator.interrupted()
     }
 
     /// Whether the best answer set is proven optimal (or none exists).

@@ -145,6 +145,20 @@ fn detached(work: impl FnOnce() + Send + 'static) {
         .expect("a search thread can be started");
 }
 
+/// Sets `to` once `from` is set, checking every few milliseconds until one
+/// of them is: the run's stop flag passed on to the flag a race's or a
+/// split's threads stop at, which their own end sets too.
+fn relay(from: Arc<AtomicBool>, to: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        while !to.load(Ordering::Acquire) {
+            if from.load(Ordering::Acquire) {
+                to.store(true, Ordering::Release);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    });
+}
+
 /// The answer of the thread that won a [`Race`].
 pub struct Won {
     /// The first answer set, with its costs when asked for; `None` when
@@ -176,10 +190,12 @@ impl Race {
         threads: usize,
         costs: bool,
         counters: Arc<Counters>,
+        stop: Arc<AtomicBool>,
     ) -> Result<Race, Diagnostic> {
         let (send_translated, translated) = mpsc::channel();
         let (send_result, results) = mpsc::channel();
         let over = Arc::new(AtomicBool::new(false));
+        relay(stop, over.clone());
         for thread in 0..threads {
             let (program, counters, over) = (program.clone(), counters.clone(), over.clone());
             let send_translated = (thread == 0).then(|| send_translated.clone());
@@ -267,6 +283,8 @@ pub struct Split {
     pub translate_time: Duration,
     /// The program has at most one answer set.
     deterministic: bool,
+    /// A cube's search was stopped (the run's stop flag): no more are read.
+    stopped: bool,
     /// The stats of the finished cubes, merged.
     finished: SolveStats,
     /// The stats of the cube being read, at its last batch.
@@ -291,12 +309,14 @@ impl Split {
         threads: usize,
         costs: bool,
         counters: Arc<Counters>,
+        stop: Arc<AtomicBool>,
     ) -> Result<Split, Diagnostic> {
         let literals = split_literals(threads);
         let cubes = 1 << literals;
         let queue = Arc::new(Queue::new(cubes, HELD_LIMIT));
         let next_cube = Arc::new(AtomicUsize::new(0));
         let unwanted = Arc::new(AtomicBool::new(false));
+        relay(stop, unwanted.clone());
         let (send_translated, translated) = mpsc::channel();
         for _ in 0..threads {
             let worker = CubeWorker {
@@ -325,6 +345,7 @@ impl Split {
             reported: 0,
             translate_time: translated.translate_time,
             deterministic: translated.deterministic,
+            stopped: false,
             finished: SolveStats::default(),
             reading_stats: SolveStats::default(),
             batch: Vec::new().into_iter(),
@@ -353,6 +374,12 @@ impl Split {
                     self.reading += 1;
                     self.queue.read_from(self.reading);
                 }
+                Event::Stopped(stats) => {
+                    self.finished = merged(self.finished, stats);
+                    self.reading_stats = SolveStats::default();
+                    self.stopped = true;
+                    return None;
+                }
                 Event::Lost => panic!("a search thread panicked"),
             }
         }
@@ -360,9 +387,10 @@ impl Split {
     }
 
     /// True once every cube has been searched to its end, or the one
-    /// answer set of a program that has at most one is reported.
+    /// answer set of a program that has at most one is reported; never
+    /// after the search was stopped.
     pub fn exhausted(&self) -> bool {
-        self.reading == self.cubes || (self.deterministic && self.reported > 0)
+        !self.stopped && (self.reading == self.cubes || (self.deterministic && self.reported > 0))
     }
 
     /// The stats of the cubes read so far.
@@ -459,7 +487,13 @@ impl CubeWorker {
                 }
             }
             lost.armed = false;
-            if !self.queue.put(cube, Event::Done(enumerator.stats())) {
+            let stopped = !enumerator.exhausted() && self.unwanted.load(Ordering::Acquire);
+            let end = if stopped {
+                Event::Stopped(enumerator.stats())
+            } else {
+                Event::Done(enumerator.stats())
+            };
+            if !self.queue.put(cube, end) {
                 return;
             }
         }
@@ -541,6 +575,8 @@ enum Event {
     Answers(Vec<Answer>, SolveStats),
     /// The cube is searched to its end (or to `max_models`).
     Done(SolveStats),
+    /// The search was stopped before the cube's end (the run's stop flag).
+    Stopped(SolveStats),
     /// Its thread panicked.
     Lost,
 }
@@ -558,7 +594,7 @@ impl Event {
                 };
                 words + answers.iter().map(held).sum::<usize>()
             }
-            Event::Done(_) | Event::Lost => words,
+            Event::Done(_) | Event::Stopped(_) | Event::Lost => words,
         }
     }
 }
@@ -799,7 +835,15 @@ mod tests {
             ..SolveOptions::default()
         };
         let counters = Arc::new(Counters::default());
-        Split::start(program.clone(), options, threads, false, counters).unwrap()
+        Split::start(
+            program.clone(),
+            options,
+            threads,
+            false,
+            counters,
+            Arc::default(),
+        )
+        .unwrap()
     }
 
     fn drain(split: &mut Split) -> Vec<Vec<SymId>> {
@@ -878,7 +922,7 @@ mod tests {
                 match queue.take(cube) {
                     Event::Answers(answers, _) => read.push(answers[0].0.shown[0].0),
                     Event::Done(_) => break,
-                    Event::Lost => unreachable!(),
+                    Event::Stopped(_) | Event::Lost => unreachable!(),
                 }
             }
             queue.read_from(cube + 1);
@@ -900,7 +944,14 @@ mod tests {
             ("p :- q. q :- p. p :- r. {r}. :- not p.", &["p q r"]),
         ] {
             let program = program_arc(text);
-            let race = Race::start(program.clone(), options, 3, false, counters.clone());
+            let race = Race::start(
+                program.clone(),
+                options,
+                3,
+                false,
+                counters.clone(),
+                Arc::default(),
+            );
             let won = race.unwrap().winner();
             match won.answer {
                 Some((answer, costs)) => {

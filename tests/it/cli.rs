@@ -2031,6 +2031,56 @@ fn a_time_limit_is_reported_as_clingo_reports_it() {
     assert_eq!(document["Result"], "UNKNOWN");
 }
 
+/// A search stopped by the time limit proves nothing: the threads of `-t`
+/// (a race, a split) end with UNKNOWN as one search does, and an
+/// optimization stopped under either strategy reports its best answer set
+/// without `OPTIMUM FOUND` (an interrupted bound search once passed for a
+/// proof that nothing is better). The search stops at the flag: the run
+/// ends within a second of the limit.
+#[test]
+fn a_stopped_search_proves_nothing() {
+    let hard = "p(1..14). h(1..13). 1 { in(P,H) : h(H) } 1 :- p(P). :- in(P,H), in(Q,H), P < Q.\n";
+    for threads in [
+        &["-t", "2"][..],
+        &["-t", "2,split", "-n", "0"],
+        &["-e", "brave"],
+    ] {
+        let mut cmd = asp2sat();
+        cmd.args(["--time-limit=1", "--outf=2"]).args(threads);
+        cmd.write_stdin(hard);
+        let started = std::time::Instant::now();
+        let out = output(cmd);
+        assert!(started.elapsed().as_secs_f64() < 2.5, "{threads:?}");
+        assert_eq!(out.code, Some(1), "{threads:?}: {}", out.stderr);
+        assert_eq!(json(&out.stdout)["Result"], "UNKNOWN", "{threads:?}");
+    }
+    // The pigeons make every model of the knapsack costly to find.
+    let mut knapsack = String::from("item(1..60).\n");
+    let mut rng = common::Rng::new(5);
+    for i in 1..=60 {
+        let (w, v) = (1 + rng.below(40), 1 + rng.below(60));
+        knapsack += &format!("w({i},{w}). v({i},{v}).\n");
+    }
+    knapsack += "{ in(I) : item(I) }.\n:- #sum{ W,I : in(I), w(I,W) } > 600.\n\
+                 #maximize{ V,I : in(I), v(I,V) }.\n\
+                 p(1..14). h(1..13). 1 { pin(P,H) : h(H) } 1 :- p(P).\n\
+                 :- pin(P,H), pin(Q,H), P < Q, in(1).\n";
+    for strategy in ["--opt-strategy=bb", "--opt-strategy=usc"] {
+        let mut cmd = asp2sat();
+        cmd.args(["--time-limit=1", "--outf=2", strategy]);
+        cmd.write_stdin(knapsack.as_str());
+        let out = output(cmd);
+        let document = json(&out.stdout);
+        assert_eq!(
+            document["Result"], "SATISFIABLE",
+            "{strategy}: {}",
+            out.stdout
+        );
+        assert_eq!(document["Models"]["Optimum"], "unknown", "{strategy}");
+        assert_eq!(out.code, Some(11), "{strategy}: {}", out.stderr);
+    }
+}
+
 #[test]
 fn times_count_the_processor_and_the_search_as_clingo() {
     // The program arrives after 1.2 s on standard input: clingo's `Time`
