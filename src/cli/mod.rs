@@ -33,6 +33,7 @@ macro_rules! stderrln {
 mod args;
 mod output;
 mod pictures;
+mod regress;
 mod status;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
@@ -104,8 +105,19 @@ pub fn main() -> u8 {
         .collect();
     let explaining = matches!(args.command, Command::Explain(_));
     let counters = Arc::new(Counters::default());
-    status::start(counters.clone());
+    // `test` shows a progress bar of its own.
+    if !matches!(args.command, Command::Test(_)) {
+        status::start(counters.clone());
+    }
     let code = match args.command {
+        Command::Test(test) if tuning.is_empty() => regress::main(&test),
+        Command::Test(_) => {
+            let given: Vec<&str> = tuning.iter().map(|option| option.given.as_str()).collect();
+            usage_error(&format!(
+                "{} is a flag of solve: give solve's flags for every case after `--`",
+                given.join(" ")
+            ))
+        }
         Command::Solve(args) | Command::Explain(args) => {
             match Config::from_args(args, explaining, &tuning) {
                 Ok(config) => {
