@@ -37,7 +37,9 @@ pub enum Reference {
 }
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = AFTER_HELP)]
+// A flag given again overrides the earlier (`scripts/corpus-expect` gives
+// `--timeout 30` before the caller's flags).
+#[command(after_help = AFTER_HELP, args_override_self = true)]
 pub struct TestArgs {
     /// Program directories (each with a `cases` file), or folders searched
     /// for them.

@@ -27,11 +27,18 @@ pub enum Exit {
     TimedOut,
 }
 
+/// The most of a stream a run keeps: beyond it the rest is read and
+/// dropped (a program printing answer sets until its time limit can write
+/// gigabytes).
+pub const KEPT_OUTPUT: usize = 256 << 20;
+
 #[derive(Clone, Debug)]
 pub struct Finished {
     pub exit: Exit,
     pub stdout: String,
     pub stderr: String,
+    /// Standard output was longer than [`KEPT_OUTPUT`] and is cut there.
+    pub stdout_cut: bool,
     pub wall: Duration,
     pub cpu: Duration,
     /// Peak resident memory in kilobytes.
@@ -89,24 +96,30 @@ pub fn run(command: &[String], dir: &Path, limits: Limits) -> Result<Finished, S
     let seconds = |time: libc::timeval| {
         Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
     };
+    let (stdout, stdout_cut) = stdout.join().unwrap_or_default();
     Ok(Finished {
         exit,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout,
+        stdout_cut,
+        stderr: stderr.join().unwrap_or_default().0,
         wall,
         cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
         max_rss_kb: usage.ru_maxrss as u64,
     })
 }
 
-/// Reads a pipe to its end on a thread of its own, so that no pipe fills.
-fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+/// Reads a pipe to its end on a thread of its own, so that no pipe fills:
+/// its first [`KEPT_OUTPUT`] bytes, and whether there were more.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<(String, bool)> {
     std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
+        let mut kept = Vec::new();
+        let mut cut = false;
+        if let Some(pipe) = pipe {
+            let mut pipe = pipe.take(KEPT_OUTPUT as u64);
+            let _ = pipe.read_to_end(&mut kept);
+            cut = std::io::copy(&mut pipe.into_inner(), &mut std::io::sink()).is_ok_and(|n| n > 0);
         }
-        String::from_utf8_lossy(&bytes).into_owned()
+        (String::from_utf8_lossy(&kept).into_owned(), cut)
     })
 }
 

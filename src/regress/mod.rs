@@ -294,6 +294,11 @@ fn compare_answer(
     code: i32,
     record: &mut Record,
 ) -> (Status, String) {
+    if finished.stdout_cut {
+        let megabytes = child::KEPT_OUTPUT >> 20;
+        let detail = format!("exit code {code}, and more than {megabytes} MiB of output");
+        return (Status::Failed, detail);
+    }
     let answer = match Answer::parse(&finished.stdout) {
         Ok(answer) => answer,
         Err(e) => {

@@ -59,6 +59,9 @@ fn answer(
         Exit::Code(0 | 10 | 20 | 30) if !finished.stderr.contains("*** ERROR") => {}
         _ => return failed(&finished, "no answer"),
     }
+    if finished.stdout_cut {
+        return failed(&finished, "too much output");
+    }
     match Answer::parse(&finished.stdout) {
         Ok(answer) if answer.result != "UNKNOWN" => Ok(Some((answer, finished.wall))),
         Ok(_) => failed(&finished, "the result is UNKNOWN"),
