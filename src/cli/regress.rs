@@ -319,12 +319,14 @@ fn disagreement(old: &str, new: &str) -> String {
 }
 
 fn record_all(args: &TestArgs, settings: &Settings, cases: &[Case]) -> u8 {
+    let bar = progress_bar(cases.len());
     let recorded = regress::parallel_map(
         cases,
         jobs(args),
         |case| record::record(case, settings, args.force),
-        |_| {},
+        |_| bar.inc(1),
     );
+    bar.finish_and_clear();
     let mut counts = [0usize; 5];
     for (case, recorded) in cases.iter().zip(&recorded) {
         let path = case.expected_path("json");

@@ -59,9 +59,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
                 path.display()
             ));
         }
-        let base = path.parent().unwrap_or(Path::new(""));
         for dir in dirs {
-            let group = group_name(&dir, path, base);
+            let group = group_name(&dir, path);
             cases.extend(read_cases(&dir, &group)?);
         }
     }
@@ -70,20 +69,17 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
 
 /// The name of a program directory in reports: its path below `root`, or
 /// its own name when it is `root`.
-fn group_name(dir: &Path, root: &Path, base: &Path) -> String {
-    let relative = match dir.strip_prefix(root) {
-        Ok(below) if !below.as_os_str().is_empty() => below,
-        _ => dir.strip_prefix(base).unwrap_or(dir),
-    };
-    let name = relative.to_string_lossy().into_owned();
-    if name.is_empty() {
-        // `.` or `/`: the directory's full name.
-        std::path::absolute(dir)
+fn group_name(dir: &Path, root: &Path) -> String {
+    match dir.strip_prefix(root) {
+        Ok(below) if !below.as_os_str().is_empty() => below.to_string_lossy().into_owned(),
+        // `root` itself, also when given as `.`.
+        _ => std::path::absolute(dir)
             .ok()
-            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or(name)
-    } else {
-        name
+            .and_then(|dir| {
+                dir.file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+            })
+            .unwrap_or_else(|| dir.to_string_lossy().into_owned()),
     }
 }
 
@@ -184,6 +180,9 @@ mod tests {
         );
         let alone = discover(&[dir.join("a")]).unwrap();
         assert_eq!(alone[0].label(), "a/one");
+        let here = std::env::current_dir().unwrap();
+        let own_name = here.file_name().unwrap().to_string_lossy();
+        assert_eq!(group_name(Path::new("."), Path::new(".")), own_name);
         let chosen = select(cases, &["inner/t".to_string()]);
         assert_eq!(chosen.len(), 2);
     }

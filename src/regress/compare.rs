@@ -5,7 +5,7 @@
 
 use super::expectation::Expectation;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// What matters of an `--outf=2` document.
@@ -129,13 +129,50 @@ impl SetDifference {
 /// How many answer sets of each side a difference shows.
 const SHOWN: usize = 5;
 
+/// How many atoms of an answer set, or of a change, are shown.
+const SHOWN_ATOMS: usize = 12;
+
+/// Words in braces, the first [`SHOWN_ATOMS`] of them.
+fn brief(words: &[String]) -> String {
+    if words.len() <= SHOWN_ATOMS {
+        return format!("{{{}}}", words.join(" "));
+    }
+    let shown = words[..SHOWN_ATOMS].join(" ");
+    format!("{{{shown} ... ({} in all)}}", words.len())
+}
+
+/// What turns `from` into `to`: `-atom` for each atom only `from` has,
+/// `+atom` for each only `to` has.
+fn change(from: &[String], to: &[String]) -> Vec<String> {
+    let from_set: BTreeSet<&String> = from.iter().collect();
+    let to_set: BTreeSet<&String> = to.iter().collect();
+    let removed = from_set.difference(&to_set).map(|atom| (*atom, '-'));
+    let added = to_set.difference(&from_set).map(|atom| (*atom, '+'));
+    // By atom, so that `-p(1,5,1) +p(1,5,6)` stand together.
+    let mut changed: Vec<(&String, char)> = removed.chain(added).collect();
+    changed.sort();
+    (changed.into_iter())
+        .map(|(atom, sign)| format!("{sign}{atom}"))
+        .collect()
+}
+
+/// Lists the first [`SHOWN`] sets; a large one also as its change from the
+/// nearest of `others` (the other side), which is what a reader looks for.
 fn write_sets(
     f: &mut fmt::Formatter<'_>,
     label: &str,
     sets: &[(Vec<String>, usize)],
+    others: &[(Vec<String>, usize)],
 ) -> fmt::Result {
     for (set, count) in sets.iter().take(SHOWN) {
-        write!(f, "\n  {label} ({count}x): {{{}}}", set.join(" "))?;
+        write!(f, "\n  {label} ({count}x): {}", brief(set))?;
+        let nearest = (others.iter())
+            .map(|(other, _)| change(other, set))
+            .min_by_key(Vec::len)
+            .filter(|_| set.len() > SHOWN_ATOMS);
+        if let Some(nearest) = nearest {
+            write!(f, "\n    from the nearest missing: {}", brief(&nearest))?;
+        }
     }
     if sets.len() > SHOWN {
         write!(f, "\n  ... {} more {label}", sets.len() - SHOWN)?;
@@ -150,8 +187,8 @@ impl fmt::Display for SetDifference {
             "{} answer sets where {} are expected",
             self.got, self.expected
         )?;
-        write_sets(f, "missing", &self.missing)?;
-        write_sets(f, "extra", &self.extra)
+        write_sets(f, "missing", &self.missing, &[])?;
+        write_sets(f, "extra", &self.extra, &self.missing)
     }
 }
 
@@ -177,7 +214,7 @@ impl fmt::Display for Difference {
             Difference::OptimalSets(difference) => write!(f, "optimal answer sets: {difference}"),
             Difference::RepeatedProjection(sets) => {
                 write!(f, "a projection lists answer sets more than once")?;
-                write_sets(f, "repeated", sets)
+                write_sets(f, "repeated", sets, &[])
             }
         }
     }
@@ -280,6 +317,26 @@ mod tests {
             difference.to_string(),
             "3 answer sets where 3 are expected\n  missing (1x): {z}\n  missing (1x): {a b}\n  \
              extra (1x): {y}\n  extra (1x): {a b c d}"
+        );
+    }
+
+    #[test]
+    fn a_large_extra_set_shows_its_change_from_the_nearest_missing_one() {
+        let board = |swap: bool| -> Vec<String> {
+            let mut atoms: Vec<String> = (1..=20).map(|i| format!("p({i})")).collect();
+            if swap {
+                atoms[3] = "q(4)".to_string();
+            }
+            atoms.sort();
+            atoms
+        };
+        let far: Vec<String> = (1..=20).map(|i| format!("r({i})")).collect();
+        let difference = SetDifference::of(&[far, board(false)], &[board(true)]).unwrap();
+        let text = difference.to_string();
+        assert!(text.contains("\n  missing (1x): {p(1) p(10) p(11) p(12) p(13) p(14) p(15) p(16) p(17) p(18) p(19) p(2) ... (20 in all)}"), "{text}");
+        assert!(
+            text.ends_with("\n    from the nearest missing: {-p(4) +q(4)}"),
+            "{text}"
         );
     }
 
