@@ -51,7 +51,7 @@ fn corpus_agrees_with_clingo() {
         |_| {},
     );
     let summary = report::summary(&records, start.elapsed().as_secs_f64());
-    println!("corpus: {summary}");
+    print!("{summary}");
     assert!(
         !report::any_failure(&records),
         "corpus cases failed:\n{summary}"

@@ -530,3 +530,107 @@ fn a_slurm_job_array_runs_and_is_collected() {
         missing.stdout
     );
 }
+
+#[test]
+fn a_case_slower_than_its_baseline_by_the_factor_fails() {
+    let dir = recorded_folder("slower");
+    let baseline = dir.join("colour/expected/triangle.time");
+    let recorded = std::fs::read_to_string(&baseline).unwrap();
+    assert!(
+        recorded.starts_with("{\"seconds\":") && recorded.ends_with(",\"tool\":\"asp2sat\"}\n"),
+        "{recorded}"
+    );
+    let generous = asp2sat_test(&dir, &["--slower", "1000", "."]);
+    assert_eq!(
+        generous.code,
+        Some(0),
+        "{}{}",
+        generous.stdout,
+        generous.stderr
+    );
+    // Below 0.1 s a baseline counts as 0.1 s: a factor of 0.001 allows 0.1 ms.
+    let strict = asp2sat_test(&dir, &["--slower", "0.001", "-k", "colour", "."]);
+    assert_eq!(strict.code, Some(1), "{}{}", strict.stdout, strict.stderr);
+    assert!(
+        strict.stdout.starts_with("SLOWER colour/triangle ("),
+        "{}",
+        strict.stdout
+    );
+    assert!(
+        strict.stdout.contains("x the baseline ")
+            && strict.stdout.contains(" (asp2sat), more than 0.001x\n"),
+        "{}",
+        strict.stdout
+    );
+    assert!(
+        strict.stdout.ends_with(": 0 passed, 0 failed, 1 slower\n"),
+        "{}",
+        strict.stdout
+    );
+}
+
+#[test]
+fn refusals_must_be_the_listed_ones() {
+    let dir = folder("refusals");
+    let program = program_dir(
+        &dir,
+        "refusals",
+        &[("theory.lp", "#theory t { }.\n"), ("plain.lp", "a.\n")],
+        "listed theory.lp\nmoved theory.lp\nunlisted theory.lp\nsupported plain.lp\n",
+    );
+    let answer =
+        "{\"kind\": \"answer_sets\", \"result\": \"SATISFIABLE\", \"answer_sets\": [[]]}\n";
+    for case in ["listed", "moved", "unlisted"] {
+        expect(&program, case, answer);
+    }
+    expect(
+        &program,
+        "supported",
+        "{\"kind\": \"answer_sets\", \"result\": \"SATISFIABLE\", \"answer_sets\": [[\"a\"]]}\n",
+    );
+    let refusal = run(
+        &asp2sat_bin(),
+        &strings(&["theory.lp"]),
+        &program,
+        None,
+        Duration::from_secs(60),
+    );
+    assert_eq!(refusal.code, Some(65), "{}", refusal.stderr);
+    let line = refusal
+        .stderr
+        .lines()
+        .find(|line| line.contains("error:"))
+        .unwrap();
+    let listing = |case: &str, text: &str| {
+        std::fs::write(
+            program.join("expected").join(format!("{case}.refused")),
+            text,
+        )
+        .unwrap()
+    };
+    listing("listed", line);
+    listing("moved", &line.replace("theory.lp:1:", "theory.lp:2:"));
+    listing("supported", "plain.lp:1:1-2: error: not supported");
+    let out = asp2sat_test(&dir, &["."]);
+    assert_eq!(out.code, Some(1), "{}{}", out.stdout, out.stderr);
+    let text = &out.stdout;
+    assert!(
+        text.contains("FAILED refusals/moved (")
+            && text.contains("): the listed refusal changed:\n    listed: theory.lp:2:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FAILED refusals/unlisted (")
+            && text.contains(&format!("): refused: {line}\n")),
+        "{text}"
+    );
+    assert!(text.contains("FAILED refusals/supported (") && text.contains("): the listed refusal (plain.lp:1:1-2: error: not supported) no longer happens: delete "), "{text}");
+    assert!(
+        text.contains("; the comparison now gives: agreement\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(": 0 passed, 1 refused as listed, 3 failed\n"),
+        "{text}"
+    );
+}

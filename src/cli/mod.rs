@@ -110,14 +110,7 @@ pub fn main() -> u8 {
         status::start(counters.clone());
     }
     let code = match args.command {
-        Command::Test(test) if tuning.is_empty() => regress::main(&test),
-        Command::Test(_) => {
-            let given: Vec<&str> = tuning.iter().map(|option| option.given.as_str()).collect();
-            usage_error(&format!(
-                "{} is a flag of solve: give solve's flags for every case after `--`",
-                given.join(" ")
-            ))
-        }
+        Command::Test(test) => regress::main(&test, &tuning),
         Command::Solve(args) | Command::Explain(args) => {
             match Config::from_args(args, explaining, &tuning) {
                 Ok(config) => {

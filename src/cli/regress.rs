@@ -1,6 +1,7 @@
 //! `asp2sat test`: the flags of a regression run, its progress bar, and the
 //! printing of what `crate::regress` finds.
 
+use super::args::TuningOption;
 use crate::regress::cases::{self, Case};
 use crate::regress::child::Limits;
 use crate::regress::expectation::Expectation;
@@ -118,8 +119,16 @@ fn say(text: &str) {
     let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
-/// Runs `asp2sat test`; the exit code.
-pub fn main(args: &TestArgs) -> u8 {
+/// Runs `asp2sat test`; the exit code. `tuning`: clingo's tuning options
+/// taken out of the arguments, which belong to `solve`.
+pub fn main(args: &TestArgs, tuning: &[TuningOption]) -> u8 {
+    if !tuning.is_empty() {
+        let given: Vec<&str> = tuning.iter().map(|option| option.given.as_str()).collect();
+        return super::usage_error(&format!(
+            "{} is a flag of solve: give solve's flags for every case after `--`",
+            given.join(" ")
+        ));
+    }
     let outcome = if let [a, b] = args.compare.as_slice() {
         compare(a, b)
     } else if let [dir, index] = args.task.as_slice() {
@@ -158,6 +167,12 @@ fn settings(args: &TestArgs) -> Result<Settings, String> {
             clingo58: command_words(args.clingo58.as_deref(), "CLINGO58", "python3 -m clingo"),
         },
     };
+    if args
+        .slower
+        .is_some_and(|factor| !(factor > 0.0 && factor.is_finite()))
+    {
+        return Err("--slower takes a positive factor".to_string());
+    }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err(format!(
             "--timeout {} is not a positive number of seconds",

@@ -270,7 +270,10 @@ fn judge(
             }
         }
         (Some(listed), false) => {
-            let now = outcome().1;
+            let now = match outcome() {
+                (Status::Passed, _) => "agreement".to_string(),
+                (_, difference) => difference,
+            };
             let detail = format!(
                 "the listed refusal ({listed}) no longer happens: delete {} so that the case is \
                  compared with its expectation; the comparison now gives: {now}",
