@@ -94,7 +94,7 @@ pub struct TestArgs {
     compare: Vec<PathBuf>,
     /// Write a Slurm job array for the cases into DIR instead of running
     /// them (`sbatch DIR/job.sbatch`, then --collect DIR).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "record")]
     slurm: Option<PathBuf>,
     /// With --slurm: at most N tasks of the array at once.
     #[arg(long = "array-limit", value_name = "N", requires = "slurm")]
