@@ -13,6 +13,7 @@ mod graph;
 pub mod ground;
 pub mod ground_text;
 pub mod progress;
+pub mod regress;
 pub mod render;
 pub mod solve;
 pub mod symbols;

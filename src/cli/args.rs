@@ -89,6 +89,9 @@ pub enum Command {
     /// `--explain=facts` or `--explain=rules` blames only those).
     #[command(after_help = solve_after_help())]
     Explain(SolveArgs),
+    /// Run folders of cases against their recorded answers, in parallel and
+    /// each within limits, or record the answers (regression runs).
+    Test(super::regress::TestArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -890,7 +893,9 @@ pub fn invocation(raw: Vec<OsString>) -> Invocation {
     let rest: Vec<OsString> = raw.collect();
     let mut args = vec![program];
     let mut tuning = Vec::new();
-    let subcommands = ["solve", "dimacs", "ground", "render", "explain", "help"];
+    let subcommands = [
+        "solve", "dimacs", "ground", "render", "explain", "test", "help",
+    ];
     let named = rest
         .first()
         .and_then(|a| a.to_str())

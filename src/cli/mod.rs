@@ -33,6 +33,7 @@ macro_rules! stderrln {
 mod args;
 mod output;
 mod pictures;
+mod regress;
 mod status;
 
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
@@ -106,8 +107,12 @@ pub fn main() -> u8 {
         .collect();
     let explaining = matches!(args.command, Command::Explain(_));
     let counters = Arc::new(Counters::default());
-    status::start(counters.clone());
+    // `test` shows a progress bar of its own.
+    if !matches!(args.command, Command::Test(_)) {
+        status::start(counters.clone());
+    }
     let code = match args.command {
+        Command::Test(test) => regress::main(&test, &tuning),
         Command::Solve(args) | Command::Explain(args) => {
             match Config::from_args(args, explaining, &tuning) {
                 Ok(config) => {

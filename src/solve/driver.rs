@@ -639,7 +639,14 @@ mod tests {
         let program = Arc::new(program);
         let mut recorded = Recorded::default();
         let call = plan.call(&program);
-        let call = solve_call(&program, &call, &Arc::default(), &mut recorded).unwrap();
+        let call = solve_call(
+            &program,
+            &call,
+            &Arc::default(),
+            &mut recorded,
+            &Arc::default(),
+        )
+        .unwrap();
         (call, recorded.0)
     }
 

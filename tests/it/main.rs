@@ -15,6 +15,7 @@ mod fuzz;
 mod golden;
 mod ground;
 mod optimization;
+mod regress;
 mod regressions;
 mod render;
 mod syntax58;
