@@ -2,9 +2,9 @@
 //!
 //! The [`Enumerator`] translates the ground program straight into one
 //! SAT solver, behind the seam of [`backend::SatSolver`] (varisat), and
-//! keeps that solver for the whole run (recipes.md,
-//! "Enumeration"): loop formulas of non-tight programs and the clauses of
-//! the enumeration are added between calls, so learned clauses are kept.
+//! keeps that solver for the whole run: loop formulas of non-tight
+//! programs and the clauses of the enumeration are added between calls, so
+//! learned clauses are kept.
 //!
 //! - Tight programs: every model of the completion is an answer set.
 //! - Non-tight programs: a model with unfounded atoms is cut away by its
@@ -607,7 +607,7 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{
+    use crate::testing::{
         Rng, head_cycle_free, parse, random_program, random_program_with_aggregates,
         random_program_with_recursive_aggregates, recursive_aggregates, shown_of, stable_models,
     };

@@ -530,9 +530,7 @@ impl UnfoundedSets {
 pub(crate) mod testing {
     use super::{SearchStats, Unsupported};
     use crate::ground::program::GroundProgram;
-    use crate::translate::testing::{
-        Rng, random_program, random_program_with_aggregates, stable_models,
-    };
+    use crate::testing::{Rng, random_program, random_program_with_aggregates, stable_models};
 
     /// A backend's `answer_sets`: up to N answer sets (0: all), each one
     /// value per atom.

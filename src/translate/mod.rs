@@ -1,7 +1,6 @@
 //! Ground program to CNF.
 //!
-//! The translation is the Clark completion of the ground program (see
-//! `/work/shared/design/recipes.md`, "Translation to CNF"):
+//! The translation is the Clark completion of the ground program:
 //!
 //! - every atom that is not a fact gets a variable of its own, in the order
 //!   of atoms; the facts share one more variable, fixed true by a unit
@@ -44,8 +43,6 @@ pub mod loops;
 pub mod minimality;
 pub mod objective;
 pub mod ranking;
-#[cfg(test)]
-pub(crate) mod testing;
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, GroundProgram};

@@ -293,7 +293,7 @@ impl Ranks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{
+    use crate::testing::{
         Rng, cnf_models, head_cycle_free, parse, random_program, random_program_with_aggregates,
         random_program_with_recursive_aggregates, recursive_aggregates, stable_models,
     };

@@ -1,7 +1,7 @@
 use super::*;
 use crate::ground::program::Body;
 use crate::solve::minimality_cuts;
-use super::testing::{
+use crate::testing::{
     Rng, cnf_models, head_cycle_free, parse, random_program,
     random_program_with_recursive_aggregates, stable_models, supported_models,
 };

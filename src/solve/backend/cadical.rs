@@ -413,7 +413,7 @@ mod tests {
     #[test]
     fn agrees_with_varisat_on_random_formulas() {
         use crate::solve::backend::Backend;
-        use crate::translate::testing::Rng;
+        use crate::testing::Rng;
         let mut rng = Rng::new(25);
         let tuning = |backend| SearchTuning {
             backend,
