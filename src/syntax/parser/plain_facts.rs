@@ -8,8 +8,7 @@
 //! The property test below checks this on random fact-like text.
 
 use super::Parser;
-use super::lexer::K;
-use super::lexer::unescape;
+use super::lexer::{K, unescape};
 use crate::syntax::facts::{FactTerm, FactsBuilder};
 
 /// How deep [`Parser::plain_fact`] nests functions; deeper ones are left to

@@ -7,8 +7,7 @@
 //! it, if any); an error leaves the rest of the statement to
 //! [`Parser::recover`].
 
-use super::lexer::K;
-use super::lexer::{literal_value, unescape};
+use super::lexer::{K, literal_value, unescape};
 use super::{Fail, PResult, Parser};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{

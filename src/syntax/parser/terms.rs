@@ -8,8 +8,7 @@
 //! [`MAX_DEPTH`] and operator trees are at most [`MAX_OPERATOR_DEPTH`]
 //! deep, since later stages walk terms recursively.
 
-use super::lexer::{K, Token};
-use super::lexer::{literal_value, unescape};
+use super::lexer::{K, Token, literal_value, unescape};
 use super::{Fail, MAX_DEPTH, PResult, Parser};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{BinaryOp, Term, TermKind, UnaryOp};
