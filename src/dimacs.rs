@@ -1,5 +1,5 @@
-//! DIMACS CNF export (recipes.md, "DIMACS conventions"). Pure: renders into
-//! any [`std::io::Write`] the caller gives, or into a `String`.
+//! DIMACS CNF export (for users: `docs/dimacs.md`). Pure: renders into any
+//! [`std::io::Write`] the caller gives, or into a `String`.
 //!
 //! The layout:
 //!
@@ -245,7 +245,7 @@ pub fn stats_text(program: &GroundProgram, translation: &Translation) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::parse;
+    use crate::testing::parse;
     use crate::translate::translate_exact;
     use varisat::ExtendFormula;
 

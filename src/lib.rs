@@ -18,6 +18,8 @@ pub mod render;
 pub mod solve;
 pub mod symbols;
 pub mod syntax;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod translate;
 
 use diagnostics::{Diagnostic, SourceMap, render_all};
@@ -63,7 +65,7 @@ pub fn answer_sets_with(
 #[cfg(test)]
 mod tests {
     use crate::ground::program::GroundProgram;
-    use crate::translate::testing::{Rng, random_program, shown_of, stable_models};
+    use crate::testing::{Rng, random_program, shown_of, stable_models};
 
     /// A ground program in the input language (`asp2sat ground`'s text),
     /// so that it goes through the whole pipeline: parser, grounder,

@@ -697,7 +697,7 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{
+    use crate::testing::{
         Rng, head_cycle_free, parse, random_program, random_program_with_aggregates,
         random_program_with_recursive_aggregates, recursive_aggregates, shown_of, stable_models,
     };

@@ -1127,8 +1127,8 @@ mod tests {
         assert_eq!(
             limited.without_effect,
             [
-                "--restarts=L,100,50: the limit 50 has no effect: varisat repeats Luby's \
-              sequence without one"
+                "--restarts=L,100,50: the limit 50 has no effect: the SAT solver chosen for \
+              the program repeats Luby's sequence without one"
             ]
         );
     }

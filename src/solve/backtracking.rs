@@ -530,7 +530,7 @@ impl Backtracking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::Rng;
+    use crate::testing::Rng;
 
     /// An assignment of up to 32 variables, bit `i` for variable `i`.
     fn holds(lit: Lit, assignment: u32) -> bool {

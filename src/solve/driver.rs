@@ -556,7 +556,7 @@ fn improve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{Rng, add_random_costs, optimal_models, parse};
+    use crate::testing::{Rng, add_random_costs, optimal_models, parse};
 
     fn plan(models: Option<usize>, consequences: Consequences, opt_mode: OptMode) -> Plan {
         Plan {

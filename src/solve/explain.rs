@@ -1,7 +1,7 @@
 //! Why a program has no answer set: a minimal set of its statements whose
 //! conjunction (with the statements that are not blamed) has none.
 //!
-//! recipes.md, "Explaining unsatisfiability". Each statement that may be
+//! For users: `docs/explain.md`. Each statement that may be
 //! blamed gets an activation atom `#explain(i)` of a reserved predicate
 //! (users cannot write a name starting with `#`): [`guard`] adds it to the
 //! statement's body and a choice `{#explain(i)}.` after it, so a fact `p.`

@@ -1,6 +1,6 @@
 //! Optimal answer sets, one priority level at a time from the highest, by
 //! core-guided search ([`Strategy::Core`], the default) or by linear
-//! SAT-UNSAT search (recipes.md, "Optimization").
+//! SAT-UNSAT search.
 //!
 //! In the linear search, each answer set found gives a cost vector `c`.
 //! While level `i` is minimized, the levels above it are fixed at their
@@ -357,7 +357,7 @@ mod tests {
     use crate::ground::program::GroundProgram;
     use crate::solve::backend::{SatResult, new_solver};
     use crate::solve::{SearchTuning, SolveOptions};
-    use crate::translate::testing::{
+    use crate::testing::{
         Rng, add_random_costs, optimal_models, random_program, random_program_with_aggregates,
         shown_of,
     };

@@ -736,7 +736,7 @@ impl Queue {
 mod tests {
     use super::*;
     use crate::symbols::SymId;
-    use crate::translate::testing::{Rng, parse, random_program, shown_of, stable_models};
+    use crate::testing::{Rng, parse, random_program, shown_of, stable_models};
     use varisat_formula::Var;
 
     fn search(models: usize) -> Search {

@@ -535,9 +535,7 @@ impl UnfoundedSets {
 pub(crate) mod testing {
     use super::{SearchStats, Unsupported};
     use crate::ground::program::GroundProgram;
-    use crate::translate::testing::{
-        Rng, random_program, random_program_with_aggregates, stable_models,
-    };
+    use crate::testing::{Rng, random_program, random_program_with_aggregates, stable_models};
 
     /// A search with the check: up to N answer sets (0: all), each one
     /// value per atom.

@@ -102,7 +102,7 @@ pub(crate) fn encode<S: ExtendFormula>(edges: &[(SymId, SymId, Cond)], gates: &m
 #[cfg(test)]
 mod tests {
     use crate::solve::{SolveOptions, TranslationMode};
-    use crate::translate::testing::Rng;
+    use crate::testing::Rng;
 
     /// Whether the edges of `subset` (a bit per edge) form an acyclic graph.
     fn acyclic(edges: &[(usize, usize)], subset: u32, nodes: usize) -> bool {

@@ -2,10 +2,12 @@
 //! each body its positive then its negative atoms (both sorted, distinct).
 //! Interning hashes the slices, so a body costs no allocation of its own.
 
-use super::{BodyId, Cond};
-use crate::ground::program::AtomId;
+use super::gates::Gates;
+use super::{BodyId, ClauseWriter, Cond};
+use crate::ground::program::{AtomId, Body};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::Hasher;
+use varisat_formula::{ExtendFormula, Lit, Var};
 
 const END: u32 = u32::MAX;
 
@@ -94,4 +96,125 @@ impl Bodies {
         self.next = Vec::new();
         self.pool.shrink_to_fit();
     }
+}
+
+/// Interns bodies and defines their Tseitin variables, over the atoms'
+/// variables.
+pub(crate) struct BodyBuilder {
+    atom_vars: Vec<Var>,
+    pub(crate) bodies: Bodies,
+    /// How many Tseitin variables of bodies it defined.
+    pub(crate) body_variables: usize,
+    /// Scratch space for conjunctions.
+    pos: Vec<AtomId>,
+    neg: Vec<AtomId>,
+}
+
+impl BodyBuilder {
+    pub(crate) fn new(atom_vars: Vec<Var>, bodies: Bodies) -> BodyBuilder {
+        BodyBuilder {
+            atom_vars,
+            bodies,
+            body_variables: 0,
+            pos: Vec::new(),
+            neg: Vec::new(),
+        }
+    }
+
+    /// Each atom's variable.
+    pub(crate) fn atom_vars(&self) -> &[Var] {
+        &self.atom_vars
+    }
+
+    /// The atoms' variables and the bodies.
+    pub(crate) fn finish(self) -> (Vec<Var>, Bodies) {
+        (self.atom_vars, self.bodies)
+    }
+
+    /// The disjunction of interned bodies (a Tseitin variable when it has
+    /// two or more literals).
+    pub(crate) fn any_body<S: ExtendFormula>(&mut self, bodies: &[BodyId], sink: &mut S) -> Cond {
+        let conds: Vec<Cond> = bodies.iter().map(|&b| self.bodies.cond(b)).collect();
+        Gates { sink }.or(&conds)
+    }
+
+    pub(crate) fn intern_body<S: ExtendFormula>(
+        &mut self,
+        body: &Body,
+        writer: &mut ClauseWriter<S>,
+    ) -> BodyId {
+        let (atom_vars, count) = (&self.atom_vars, &mut self.body_variables);
+        self.bodies.intern(&body.pos, &body.neg, || {
+            define(atom_vars, &body.pos, &body.neg, writer, count)
+        })
+    }
+
+    /// The conjunction of `body` and the literals `pos`, `not neg`.
+    pub(crate) fn intern_and<S: ExtendFormula>(
+        &mut self,
+        body: &Body,
+        pos: &[AtomId],
+        neg: &[AtomId],
+        writer: &mut ClauseWriter<S>,
+    ) -> BodyId {
+        let merge = |out: &mut Vec<AtomId>, a: &[AtomId], b: &[AtomId]| {
+            out.clear();
+            out.extend_from_slice(a);
+            out.extend_from_slice(b);
+            out.sort_unstable();
+            out.dedup();
+        };
+        merge(&mut self.pos, &body.pos, pos);
+        merge(&mut self.neg, &body.neg, neg);
+        let (atom_vars, count) = (&self.atom_vars, &mut self.body_variables);
+        let (pos, neg) = (&self.pos, &self.neg);
+        self.bodies
+            .intern(pos, neg, || define(atom_vars, pos, neg, writer, count))
+    }
+}
+
+/// The condition of a new body: a constant, a literal, or a new Tseitin
+/// variable `β ↔ l1 ∧ … ∧ lm`.
+fn define<S: ExtendFormula>(
+    atom_vars: &[Var],
+    pos: &[AtomId],
+    neg: &[AtomId],
+    writer: &mut ClauseWriter<S>,
+    body_variables: &mut usize,
+) -> Cond {
+    if pos.is_empty() && neg.is_empty() {
+        return Cond::True;
+    }
+    if sorted_intersect(pos, neg) {
+        return Cond::False;
+    }
+    let lits: Vec<Lit> = pos
+        .iter()
+        .map(|&a| atom_vars[a.index()].positive())
+        .chain(neg.iter().map(|&a| atom_vars[a.index()].negative()))
+        .collect();
+    if let [lit] = lits[..] {
+        return Cond::Lit(lit);
+    }
+    let beta = writer.new_var().positive();
+    *body_variables += 1;
+    for &lit in &lits {
+        writer.add_clause(&[!beta, lit]);
+    }
+    let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+    long.push(beta);
+    writer.add_clause(&long);
+    Cond::Lit(beta)
+}
+
+fn sorted_intersect(a: &[AtomId], b: &[AtomId]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }

@@ -23,10 +23,10 @@ pub(crate) trait AtLeast {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
     use crate::translate::ClauseWriter;
     use crate::translate::bdd::SumAtLeast;
     use crate::translate::cardinality::SequentialCounter;
-    use crate::translate::testing::Rng;
     use varisat::{CnfFormula, Lit, Solver, Var};
 
     /// Builds an encoding over `inputs` with their `weights`.

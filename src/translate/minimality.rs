@@ -31,6 +31,7 @@
 //! No CNF of polynomial size expresses this check in general (the programs
 //! are Σ₂ᴾ-hard), so [`super::translate_exact`] refuses them.
 
+use super::analysis::Analysis;
 use super::gates::Gates;
 use super::{BodyId, Cond, Translation, normalize_clause};
 use crate::ground::program::{AtomId, Body, GroundProgram, Head};
@@ -81,16 +82,18 @@ pub struct UnfoundedSearch {
 pub struct SupportTerms(FxHashMap<Vec<Lit>, Cond>);
 
 impl MinimalityCheck {
-    /// The check of the strongly connected `components` in `checked`, each
-    /// with whether it holds a non-monotone recursive aggregate.
-    pub(crate) fn new(
-        program: &GroundProgram,
-        components_of_atoms: &crate::graph::Components,
-        checked: &std::collections::BTreeMap<u32, bool>,
-    ) -> Self {
+    /// The check of the components the analysis finds not head-cycle-free
+    /// or holding a non-monotone recursive aggregate (empty when there are
+    /// none).
+    pub(crate) fn new(program: &GroundProgram, analysis: &Analysis) -> Self {
+        let checked = analysis.checked();
+        if checked.is_empty() {
+            return MinimalityCheck::default();
+        }
+        let components_of_atoms = &analysis.components;
         let mut index = vec![UNCHECKED; components_of_atoms.count];
         let mut components = Vec::new();
-        for (&c, &ferraris) in checked {
+        for (&c, &ferraris) in &checked {
             index[c as usize] = components.len() as u32;
             components.push(Component {
                 atoms: Vec::new(),

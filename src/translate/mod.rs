@@ -1,7 +1,6 @@
 //! Ground program to CNF.
 //!
-//! The translation is the Clark completion of the ground program (see
-//! `/work/shared/design/recipes.md`, "Translation to CNF"):
+//! The translation is the Clark completion of the ground program:
 //!
 //! - every atom that is not a fact gets a variable of its own, in the order
 //!   of atoms; the facts share one more variable, fixed true by a unit
@@ -33,22 +32,23 @@
 
 mod acyclicity;
 mod aggregates;
+mod analysis;
 mod bdd;
 mod bodies;
 pub mod cardinality;
+mod completion;
 mod encoding;
 mod gates;
 pub mod loops;
 pub mod minimality;
 pub mod objective;
 pub mod ranking;
-#[cfg(test)]
-pub(crate) mod testing;
 
 use crate::diagnostics::Diagnostic;
-use crate::ground::program::{AtomId, Body, Direction, GroundProgram, Head};
+use crate::ground::program::{AtomId, GroundProgram};
 use crate::symbols::SymId;
 use aggregates::RecursiveAggregate;
+use analysis::Analysis;
 use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit, Var};
 
@@ -171,8 +171,7 @@ impl SupportComponents {
     /// Whether `atom` is alone in its component and one of its supports
     /// holds it positively (`a :- a, B.`).
     pub(crate) fn self_loop(&self, translation: &Translation, atom: AtomId) -> bool {
-        self.size[self.component[atom.index()] as usize] == 1
-            && (translation.supports(atom).iter()).any(|&b| translation.body_pos(b).contains(&atom))
+        self.size[self.component[atom.index()] as usize] == 1 && translation.supports_itself(atom)
     }
 }
 
@@ -311,6 +310,12 @@ impl Translation {
     pub fn supports(&self, atom: AtomId) -> &[BodyId] {
         let i = atom.index();
         &self.support_bodies[self.support_start[i] as usize..self.support_start[i + 1] as usize]
+    }
+
+    /// Whether one of the supports of `atom` holds it positively (`a :- a,
+    /// B.`).
+    pub(crate) fn supports_itself(&self, atom: AtomId) -> bool {
+        (self.supports(atom).iter()).any(|&b| self.body_pos(b).contains(&atom))
     }
 
     /// The strongly connected components of the positive dependency graph
@@ -457,8 +462,9 @@ pub fn translate(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let mut translation = completion(program, sink, false)?;
-    if !translation.tight {
+    let analysis = Analysis::new(program);
+    let mut translation = completion::complete(program, &analysis, sink);
+    if !analysis.is_tight() {
         translation.loop_index = Some(loops::LoopIndex::new(&translation));
     }
     Ok(translation)
@@ -479,10 +485,14 @@ pub fn translate_exact(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let mut translation = completion(program, sink, true)?;
+    let analysis = Analysis::new(program);
+    if let Some(refusal) = analysis.refusal(program) {
+        return Err(refusal);
+    }
+    let mut translation = completion::complete(program, &analysis, sink);
     let mut writer = ClauseWriter::new(sink);
-    if !translation.tight {
-        translation.ranking = ranking::encode(&translation, &mut writer);
+    if !analysis.is_tight() {
+        translation.ranking = ranking::encode(&translation, &analysis, &mut writer);
     }
     translation.stats.ranking_variables = writer.vars();
     translation.stats.ranking_clauses = writer.clauses();
@@ -515,711 +525,6 @@ pub fn translate_exact(
     translation.stats.show_clauses += writer.clauses() - clauses;
     translation.exact = true;
     Ok(translation)
-}
-
-/// The Clark completion, shown symbols and statistics; no loop index.
-/// With `exact`, fails when a component is not head-cycle-free or holds a
-/// non-monotone recursive aggregate ([`NOT_EXACT`]).
-fn completion(
-    program: &GroundProgram,
-    sink: &mut impl ExtendFormula,
-    exact: bool,
-) -> Result<Translation, Diagnostic> {
-    let atom_count = program.atoms.len();
-    let graph = positive_graph(program);
-    let components = crate::graph::tarjan(atom_count, &graph.offsets, &graph.targets);
-    let cyclic = cyclic_components(&components, &graph);
-    let tight = !cyclic.iter().any(|&c| c);
-    let cycles = head_cycles(program, &components);
-    if exact && let Some(cycle) = cycles.values().next() {
-        return Err(Diagnostic::error(
-            cycle.origin,
-            format!(
-                "disjunctive rule is not head-cycle-free: {}; {NOT_EXACT}",
-                cycle.describe(program)
-            ),
-        ));
-    }
-    let mut nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
-    if exact && let Some((_, error)) = nonmonotone.pop_first() {
-        return Err(error);
-    }
-    // The components to check, each with whether it holds a non-monotone
-    // aggregate.
-    let mut checked: std::collections::BTreeMap<u32, bool> =
-        cycles.keys().map(|&c| (c, false)).collect();
-    checked.extend(nonmonotone.keys().map(|&c| (c, true)));
-    let minimality = if checked.is_empty() {
-        minimality::MinimalityCheck::default()
-    } else {
-        minimality::MinimalityCheck::new(program, &components, &checked)
-    };
-    drop(graph);
-    let on_cycle = |atom: AtomId| cyclic[components.component[atom.index()] as usize];
-
-    let mut writer = ClauseWriter::new(sink);
-    let mut stats = TranslationStats::default();
-    let mut atom_vars: Vec<Var> = Vec::with_capacity(atom_count);
-    let mut truth = None;
-    for atom in &program.atoms {
-        let var = match (atom.fact, truth) {
-            (true, Some(var)) => var,
-            (true, None) => {
-                let var = writer.new_var();
-                writer.add_clause(&[var.positive()]);
-                truth = Some(var);
-                var
-            }
-            (false, _) => writer.new_var(),
-        };
-        atom_vars.push(var);
-    }
-    stats.atom_variables = writer.vars();
-
-    let mut builder = Builder {
-        atom_vars: &atom_vars,
-        bodies: bodies::Bodies::with_capacity(program.rules.len() + program.show_terms.len()),
-        body_variables: 0,
-        card_vars: 0,
-        card_clauses: 0,
-        pos: Vec::new(),
-        neg: Vec::new(),
-    };
-    let mut others: Vec<AtomId> = Vec::new();
-    // (atom, body, whether the body forces the atom). A fact is supported
-    // by the empty body; its variable is true already.
-    let mut supports: Vec<(u32, u32, bool)> = Vec::new();
-    if truth.is_some() {
-        let empty = builder.intern_body(&Body::default(), &mut writer);
-        for (a, atom) in program.atoms.iter().enumerate() {
-            if atom.fact {
-                supports.push((a as u32, empty.0, false));
-            }
-        }
-    }
-    let mut clause = Vec::new();
-    for rule in &program.rules {
-        match &rule.head {
-            Head::Constraint => {
-                clause.clear();
-                clause.extend(
-                    rule.body
-                        .pos
-                        .iter()
-                        .map(|&a| !atom_vars[a.index()].positive()),
-                );
-                clause.extend(
-                    rule.body
-                        .neg
-                        .iter()
-                        .map(|&a| atom_vars[a.index()].positive()),
-                );
-                writer.add_clause(&clause);
-            }
-            Head::Atom(head) => {
-                let body = builder.intern_body(&rule.body, &mut writer);
-                supports.push((head.0, body.0, true));
-            }
-            Head::Disjunction(heads) => {
-                stats.shifted_disjunctions += 1;
-                for &head in heads {
-                    others.clear();
-                    others.extend(heads.iter().copied().filter(|&h| h != head));
-                    let body = builder.intern_and(&rule.body, &[], &others, &mut writer);
-                    supports.push((head.0, body.0, true));
-                }
-            }
-            Head::Choice { elements, bounds } => {
-                // Per element: the support bodies of its conditions.
-                let mut element_bodies: Vec<Vec<BodyId>> = Vec::with_capacity(elements.len());
-                for element in elements {
-                    let mut ids = Vec::with_capacity(element.conditions.len());
-                    for condition in &element.conditions {
-                        let body = if condition.is_empty() {
-                            builder.intern_body(&rule.body, &mut writer)
-                        } else {
-                            builder.intern_and(
-                                &rule.body,
-                                &condition.pos,
-                                &condition.neg,
-                                &mut writer,
-                            )
-                        };
-                        supports.push((element.value.0, body.0, false));
-                        ids.push(body);
-                    }
-                    element_bodies.push(ids);
-                }
-                let n = elements.len() as u32;
-                let trivial = bounds.lower == 0 && bounds.upper.is_none_or(|u| u >= n);
-                if !trivial {
-                    let guard = builder.intern_body(&rule.body, &mut writer);
-                    let guard = builder.bodies.cond(guard);
-                    if guard != Cond::False {
-                        let (vars, clauses) = (writer.vars(), writer.clauses());
-                        let mut inputs = Vec::with_capacity(elements.len());
-                        for (element, ids) in elements.iter().zip(&element_bodies) {
-                            let atom = atom_vars[element.value.index()].positive();
-                            if element.is_unconditional() {
-                                inputs.push(atom);
-                                continue;
-                            }
-                            let conds: Vec<Cond> =
-                                ids.iter().map(|id| builder.bodies.cond(*id)).collect();
-                            if conds.contains(&Cond::True) {
-                                inputs.push(atom);
-                                continue;
-                            }
-                            let lits: Vec<Lit> = conds.iter().filter_map(|c| c.lit()).collect();
-                            if lits.is_empty() {
-                                continue; // the element can never hold
-                            }
-                            // e ↔ atom ∧ (c1 ∨ … ∨ ck)
-                            let e = writer.new_var().positive();
-                            writer.add_clause(&[!e, atom]);
-                            clause.clear();
-                            clause.push(!e);
-                            clause.extend(&lits);
-                            writer.add_clause(&clause);
-                            for &c in &lits {
-                                writer.add_clause(&[!atom, !c, e]);
-                            }
-                            inputs.push(e);
-                        }
-                        cardinality::encode_bounds(
-                            &inputs,
-                            bounds.lower as usize,
-                            bounds.upper.map(|u| u as usize),
-                            guard,
-                            &mut writer,
-                        );
-                        builder.card_vars += writer.vars() - vars;
-                        builder.card_clauses += writer.clauses() - clauses;
-                    }
-                }
-            }
-        }
-    }
-
-    // Aggregate atoms: supported by the empty body, like a choice, and
-    // defined by an equivalence with their aggregate.
-    // Those on positive cycles have no support bodies: the unfounded-set
-    // check, loop formulas and ranking treat them as recursive aggregates.
-    let mut recursive_aggregates = Vec::new();
-    let mut recursive_aggregate_of = FxHashMap::default();
-    if !program.aggregates.is_empty() {
-        let empty = builder.intern_body(&Body::default(), &mut writer);
-        let (vars, clauses) = (writer.vars(), writer.clauses());
-        let body_vars = builder.body_variables;
-        for definition in &program.aggregates {
-            let condition_bodies: Vec<Vec<BodyId>> = definition
-                .elements
-                .iter()
-                .map(|element| {
-                    element
-                        .conditions
-                        .iter()
-                        .map(|c| builder.intern_body(c, &mut writer))
-                        .collect()
-                })
-                .collect();
-            let elements: Vec<Cond> = condition_bodies
-                .iter()
-                .map(|bodies| builder.any_body(bodies, &mut writer))
-                .collect();
-            let atom = atom_vars[definition.atom.index()].positive();
-            aggregates::define_aggregate(definition, atom, &elements, &mut writer);
-            if on_cycle(definition.atom) {
-                recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
-                recursive_aggregates.push(RecursiveAggregate::new(definition, condition_bodies));
-            } else {
-                supports.push((definition.atom.0, empty.0, false));
-            }
-        }
-        // Variables of condition bodies count as body variables, their
-        // clauses as the aggregate's.
-        stats.aggregate_variables = writer.vars() - vars - (builder.body_variables - body_vars);
-        stats.aggregate_clauses = writer.clauses() - clauses;
-    }
-
-    // Supports: sorted per atom, one entry per (atom, body).
-    supports.sort_unstable();
-    supports.dedup_by(|later, earlier| {
-        let same = later.0 == earlier.0 && later.1 == earlier.1;
-        if same {
-            earlier.2 |= later.2;
-        }
-        same
-    });
-    let mut support_start = vec![0u32; atom_count + 1];
-    for &(atom, _, _) in &supports {
-        support_start[atom as usize + 1] += 1;
-    }
-    for i in 0..atom_count {
-        support_start[i + 1] += support_start[i];
-    }
-    let support_bodies: Vec<BodyId> = supports.iter().map(|s| BodyId(s.1)).collect();
-    // Rules: body → head.
-    for &(atom, body, forces) in &supports {
-        if !forces {
-            continue;
-        }
-        let head = atom_vars[atom as usize].positive();
-        match builder.bodies.cond(BodyId(body)) {
-            Cond::True => writer.add_clause(&[head]),
-            Cond::False => {}
-            Cond::Lit(b) => writer.add_clause(&[!b, head]),
-        }
-    }
-    // Support: atom → ∨ bodies (recursive aggregate atoms are defined by
-    // their equivalence alone).
-    for (i, &var) in atom_vars.iter().enumerate() {
-        if recursive_aggregate_of.contains_key(&AtomId(i as u32)) {
-            continue;
-        }
-        let range = support_start[i] as usize..support_start[i + 1] as usize;
-        clause.clear();
-        clause.push(!var.positive());
-        let mut always = false;
-        for body in &support_bodies[range] {
-            match builder.bodies.cond(*body) {
-                Cond::True => always = true,
-                Cond::False => {}
-                Cond::Lit(b) => clause.push(b),
-            }
-        }
-        if !always {
-            writer.add_clause(&clause);
-        }
-    }
-
-    // `#edge`: the present edges form an acyclic graph.
-    if !program.edges.is_empty() {
-        let (vars, clauses) = (writer.vars(), writer.clauses());
-        let edges: Vec<(SymId, SymId, Cond)> = (program.edges.iter())
-            .map(|&(u, v, atom)| (u, v, Cond::Lit(atom_vars[atom.index()].positive())))
-            .collect();
-        acyclicity::encode(&edges, &mut gates::Gates { sink: &mut writer });
-        stats.acyclicity_variables = writer.vars() - vars;
-        stats.acyclicity_clauses = writer.clauses() - clauses;
-    }
-
-    // Show terms.
-    let show_terms: Vec<Cond> = program
-        .show_terms
-        .iter()
-        .map(|term| {
-            let body = builder.intern_body(&term.body, &mut writer);
-            builder.bodies.cond(body)
-        })
-        .collect();
-
-    // The objective: each cost element holds when one of its conditions
-    // does.
-    let (vars, clauses) = (writer.vars(), writer.clauses());
-    let body_vars = builder.body_variables;
-    let costs: Vec<CostTerms> = program
-        .costs
-        .iter()
-        .map(|level| CostTerms {
-            priority: level.priority,
-            terms: level
-                .elements
-                .iter()
-                .map(|element| {
-                    let bodies: Vec<BodyId> = (element.conditions.iter())
-                        .map(|c| builder.intern_body(c, &mut writer))
-                        .collect();
-                    (builder.any_body(&bodies, &mut writer), element.value)
-                })
-                .collect(),
-        })
-        .collect();
-    stats.objective_variables = writer.vars() - vars - (builder.body_variables - body_vars);
-    stats.objective_clauses = writer.clauses() - clauses;
-
-    stats.body_variables = builder.body_variables;
-    stats.cardinality_variables = builder.card_vars;
-    stats.cardinality_clauses = builder.card_clauses;
-    stats.completion_clauses = writer.clauses()
-        - builder.card_clauses
-        - stats.aggregate_clauses
-        - stats.objective_clauses
-        - stats.acyclicity_clauses;
-
-    let (vars, clauses) = (writer.vars(), writer.clauses());
-    let shown = shown_symbols(program, &atom_vars, &show_terms, &mut writer);
-    stats.show_variables = writer.vars() - vars;
-    stats.show_clauses = writer.clauses() - clauses;
-
-    let mut bodies = builder.bodies;
-    bodies.freeze();
-    Ok(Translation {
-        atom_vars,
-        bodies,
-        support_start,
-        support_bodies,
-        show_terms,
-        shown,
-        tight,
-        exact: false,
-        ranking: ranking::RankingSummary::default(),
-        loop_index: None,
-        recursive_aggregates,
-        recursive_aggregate_of,
-        minimality,
-        costs,
-        stats,
-    })
-}
-
-/// Interns bodies and defines their Tseitin variables.
-struct Builder<'a> {
-    atom_vars: &'a [Var],
-    bodies: bodies::Bodies,
-    body_variables: usize,
-    card_vars: usize,
-    card_clauses: usize,
-    /// Scratch space for conjunctions.
-    pos: Vec<AtomId>,
-    neg: Vec<AtomId>,
-}
-
-impl Builder<'_> {
-    /// The disjunction of interned bodies (a Tseitin variable when it has
-    /// two or more literals).
-    fn any_body<S: ExtendFormula>(&mut self, bodies: &[BodyId], sink: &mut S) -> Cond {
-        let conds: Vec<Cond> = bodies.iter().map(|&b| self.bodies.cond(b)).collect();
-        gates::Gates { sink }.or(&conds)
-    }
-
-    fn intern_body<S: ExtendFormula>(
-        &mut self,
-        body: &Body,
-        writer: &mut ClauseWriter<S>,
-    ) -> BodyId {
-        let (atom_vars, count) = (self.atom_vars, &mut self.body_variables);
-        self.bodies.intern(&body.pos, &body.neg, || {
-            define(atom_vars, &body.pos, &body.neg, writer, count)
-        })
-    }
-
-    /// The conjunction of `body` and the literals `pos`, `not neg`.
-    fn intern_and<S: ExtendFormula>(
-        &mut self,
-        body: &Body,
-        pos: &[AtomId],
-        neg: &[AtomId],
-        writer: &mut ClauseWriter<S>,
-    ) -> BodyId {
-        let merge = |out: &mut Vec<AtomId>, a: &[AtomId], b: &[AtomId]| {
-            out.clear();
-            out.extend_from_slice(a);
-            out.extend_from_slice(b);
-            out.sort_unstable();
-            out.dedup();
-        };
-        merge(&mut self.pos, &body.pos, pos);
-        merge(&mut self.neg, &body.neg, neg);
-        let (atom_vars, count) = (self.atom_vars, &mut self.body_variables);
-        let (pos, neg) = (&self.pos, &self.neg);
-        self.bodies
-            .intern(pos, neg, || define(atom_vars, pos, neg, writer, count))
-    }
-}
-
-/// The condition of a new body: a constant, a literal, or a new Tseitin
-/// variable `β ↔ l1 ∧ … ∧ lm`.
-fn define<S: ExtendFormula>(
-    atom_vars: &[Var],
-    pos: &[AtomId],
-    neg: &[AtomId],
-    writer: &mut ClauseWriter<S>,
-    body_variables: &mut usize,
-) -> Cond {
-    if pos.is_empty() && neg.is_empty() {
-        return Cond::True;
-    }
-    if sorted_intersect(pos, neg) {
-        return Cond::False;
-    }
-    let lits: Vec<Lit> = pos
-        .iter()
-        .map(|&a| atom_vars[a.index()].positive())
-        .chain(neg.iter().map(|&a| atom_vars[a.index()].negative()))
-        .collect();
-    if let [lit] = lits[..] {
-        return Cond::Lit(lit);
-    }
-    let beta = writer.new_var().positive();
-    *body_variables += 1;
-    for &lit in &lits {
-        writer.add_clause(&[!beta, lit]);
-    }
-    let mut long: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-    long.push(beta);
-    writer.add_clause(&long);
-    Cond::Lit(beta)
-}
-
-fn sorted_intersect(a: &[AtomId], b: &[AtomId]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => return true,
-        }
-    }
-    false
-}
-
-/// One condition per distinct shown symbol: a shown atom's variable, a show
-/// term's body, or a Tseitin disjunction when several sources show the
-/// same symbol.
-fn shown_symbols<S: ExtendFormula>(
-    program: &GroundProgram,
-    atom_vars: &[Var],
-    show_terms: &[Cond],
-    writer: &mut ClauseWriter<S>,
-) -> Vec<(SymId, Cond)> {
-    let mut sources: Vec<(SymId, Cond)> = program
-        .atoms
-        .iter()
-        .zip(atom_vars)
-        .filter(|(atom, _)| atom.shown)
-        .map(|(atom, var)| (atom.symbol, Cond::Lit(var.positive())))
-        .chain(
-            program
-                .show_terms
-                .iter()
-                .zip(show_terms)
-                .map(|(term, &cond)| (term.term, cond)),
-        )
-        .filter(|&(_, cond)| cond != Cond::False)
-        .collect();
-    let symbols = &program.symbols;
-    symbols.sort_by_order(&mut sources, |source| source.0);
-    let mut shown = Vec::new();
-    for group in sources.chunk_by(|x, y| x.0 == y.0) {
-        let symbol = group[0].0;
-        let mut lits: Vec<Lit> = Vec::new();
-        let mut always = false;
-        for &(_, cond) in group {
-            match cond {
-                Cond::True => always = true,
-                Cond::Lit(lit) => lits.push(lit),
-                Cond::False => {}
-            }
-        }
-        lits.sort_unstable();
-        lits.dedup();
-        let cond = if always {
-            Cond::True
-        } else if let [lit] = lits[..] {
-            Cond::Lit(lit)
-        } else {
-            // s ↔ l1 ∨ … ∨ lk
-            let s = writer.new_var().positive();
-            for &lit in &lits {
-                writer.add_clause(&[!lit, s]);
-            }
-            let mut long = lits.clone();
-            long.push(!s);
-            writer.add_clause(&long);
-            Cond::Lit(s)
-        };
-        shown.push((symbol, cond));
-    }
-    shown
-}
-
-/// The positive dependency graph in CSR form: head atom → positive body
-/// atoms (for choice elements, of body and condition); aggregate atom →
-/// the positive atoms of the elements that can raise one of its parts (or
-/// move it both ways, which [`nonmonotone_aggregates`] finds on a
-/// cycle).
-struct Graph {
-    offsets: Vec<usize>,
-    targets: Vec<u32>,
-}
-
-fn positive_graph(program: &GroundProgram) -> Graph {
-    fn edges(program: &GroundProgram, mut edge: impl FnMut(AtomId, AtomId)) {
-        for rule in &program.rules {
-            match &rule.head {
-                Head::Constraint => {}
-                Head::Atom(head) => rule.body.pos.iter().for_each(|&p| edge(*head, p)),
-                Head::Disjunction(heads) => {
-                    for &head in heads {
-                        rule.body.pos.iter().for_each(|&p| edge(head, p));
-                    }
-                }
-                Head::Choice { elements, .. } => {
-                    for element in elements {
-                        rule.body.pos.iter().for_each(|&p| edge(element.value, p));
-                        for condition in &element.conditions {
-                            condition.pos.iter().for_each(|&p| edge(element.value, p));
-                        }
-                    }
-                }
-            }
-        }
-        for definition in &program.aggregates {
-            let parts = definition.parts();
-            for element in &definition.elements {
-                let dependency = parts.iter().any(|&(op, _)| {
-                    matches!(
-                        definition.direction(op, element),
-                        Direction::Up | Direction::Both
-                    )
-                });
-                if dependency {
-                    for condition in &element.conditions {
-                        condition.pos.iter().for_each(|&p| edge(definition.atom, p));
-                    }
-                }
-            }
-        }
-    }
-    let n = program.atoms.len();
-    let mut offsets = vec![0usize; n + 1];
-    edges(program, |head, _| offsets[head.index() + 1] += 1);
-    crate::graph::prefix_sums(&mut offsets);
-    let mut fill = offsets.clone();
-    let mut targets = vec![0u32; offsets[n]];
-    edges(program, |head, body| {
-        targets[fill[head.index()]] = body.0;
-        fill[head.index()] += 1;
-    });
-    Graph { offsets, targets }
-}
-
-/// Per component: whether it contains a cycle (two or more atoms, or an
-/// atom depending positively on itself).
-fn cyclic_components(components: &crate::graph::Components, graph: &Graph) -> Vec<bool> {
-    let mut size = vec![0u32; components.count];
-    for &c in &components.component {
-        size[c as usize] += 1;
-    }
-    let mut cyclic: Vec<bool> = size.iter().map(|&s| s > 1).collect();
-    for v in 0..components.component.len() {
-        if graph.targets[graph.offsets[v]..graph.offsets[v + 1]].contains(&(v as u32)) {
-            cyclic[components.component[v] as usize] = true;
-        }
-    }
-    cyclic
-}
-
-/// Why the exact translation refuses the components that need the
-/// minimality check.
-const NOT_EXACT: &str = "no CNF of polynomial size expresses the stability of such programs in \
-                         general, so they are not translated exactly (`dimacs`, \
-                         `--translation=eager`): `asp2sat solve` checks them";
-
-/// Two heads of one disjunctive rule that depend positively on each other.
-struct HeadCycle {
-    origin: crate::diagnostics::Span,
-    heads: (AtomId, AtomId),
-}
-
-impl HeadCycle {
-    fn describe(&self, program: &GroundProgram) -> String {
-        let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
-        format!(
-            "{} and {} depend positively on each other",
-            name(self.heads.0),
-            name(self.heads.1)
-        )
-    }
-}
-
-/// The components that are not head-cycle-free, each with its first
-/// disjunctive rule with two head atoms in it (few components have one: a
-/// map, not a slot per component).
-fn head_cycles(
-    program: &GroundProgram,
-    components: &crate::graph::Components,
-) -> std::collections::BTreeMap<u32, HeadCycle> {
-    let component = &components.component;
-    let mut cycles = std::collections::BTreeMap::new();
-    let mut heads_by_component: Vec<(u32, AtomId)> = Vec::new();
-    for rule in &program.rules {
-        let Head::Disjunction(heads) = &rule.head else {
-            continue;
-        };
-        heads_by_component.clear();
-        heads_by_component.extend(heads.iter().map(|&h| (component[h.index()], h)));
-        heads_by_component.sort_unstable();
-        for pair in heads_by_component.windows(2) {
-            if pair[0].0 == pair[1].0 && pair[0].1 != pair[1].1 {
-                cycles.entry(pair[0].0).or_insert(HeadCycle {
-                    origin: rule.origin,
-                    heads: (pair[0].1, pair[1].1),
-                });
-            }
-        }
-    }
-    cycles
-}
-
-/// The components with an aggregate on a positive cycle with a part that
-/// atoms of its own component can both raise and lower, each with the
-/// error the exact translation gives for its first such aggregate (its
-/// stability needs the minimality check under the aggregate's Ferraris
-/// reduct, which has no exact CNF of polynomial size in general).
-fn nonmonotone_aggregates(
-    program: &GroundProgram,
-    components: &crate::graph::Components,
-    cyclic: &[bool],
-) -> std::collections::BTreeMap<u32, Diagnostic> {
-    let component = &components.component;
-    let mut found = std::collections::BTreeMap::new();
-    for definition in &program.aggregates {
-        let own = component[definition.atom.index()];
-        if !cyclic[own as usize] || found.contains_key(&own) {
-            continue;
-        }
-        for (op, _) in definition.parts() {
-            let (mut rising, mut falling) = (None, None);
-            for element in &definition.elements {
-                let direction = definition.direction(op, element);
-                let recursive = element
-                    .conditions
-                    .iter()
-                    .flat_map(|c| &c.pos)
-                    .find(|p| component[p.index()] == own);
-                let Some(&atom) = recursive else {
-                    continue;
-                };
-                if matches!(direction, Direction::Up | Direction::Both) {
-                    rising.get_or_insert(atom);
-                }
-                if matches!(direction, Direction::Down | Direction::Both) {
-                    falling.get_or_insert(atom);
-                }
-            }
-            if let (Some(up), Some(down)) = (rising, falling) {
-                let name = |atom: AtomId| program.symbols.display(program.symbol(atom)).to_string();
-                let how = if up == down {
-                    format!("{} can both raise and lower", name(up))
-                } else {
-                    format!("{} can raise and {} lower", name(up), name(down))
-                };
-                found.insert(
-                    own,
-                    Diagnostic::error(
-                    definition.origin,
-                    format!(
-                        "non-monotone recursive aggregate: {how} one of its guards, and depends \
-                         on it; {NOT_EXACT}"
-                    ),
-                ));
-                break;
-            }
-        }
-    }
-    found
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@
 //! constants are folded, so the whole encoding is `O(k)` variables and
 //! clauses per positive edge inside a component: `O(n log n)` overall.
 
+use super::analysis::Analysis;
 use super::gates::Gates;
 use super::{BodyId, ClauseWriter, Cond, Translation};
 use crate::ground::program::AtomId;
@@ -75,14 +76,16 @@ pub fn rank_width(size: usize) -> usize {
 }
 
 /// Adds the ranking clauses for every cyclic component of the positive
-/// dependency graph (over the support bodies of `translation`) to `writer`.
+/// dependency graph (`analysis`; the program is head-cycle-free and its
+/// recursive aggregates monotone, so these are the components of the
+/// graph over the support bodies of `translation`) to `writer`.
 pub(crate) fn encode<S: ExtendFormula>(
     translation: &Translation,
+    analysis: &Analysis,
     writer: &mut ClauseWriter<S>,
 ) -> RankingSummary {
     let n = translation.atom_count();
-    let components = translation.support_components();
-    let (component, size) = (&components.component, &components.size);
+    let (component, size) = (&analysis.components.component, &analysis.size);
 
     let mut summary = RankingSummary::default();
     let mut gates = Gates { sink: writer };
@@ -99,7 +102,7 @@ pub(crate) fn encode<S: ExtendFormula>(
             summary.ranked_components += 1;
         }
         summary.ranked_atoms += 1;
-        let k = rank_width(size[c]);
+        let k = rank_width(size[c] as usize);
         summary.rank_bits += k;
         let atom = translation.atom_lit(AtomId(a as u32));
         let bits: Vec<Cond> = (0..k)
@@ -130,7 +133,7 @@ pub(crate) fn encode<S: ExtendFormula>(
         let c = component[a];
         let id = AtomId(a as u32);
         let atom = translation.atom_lit(id);
-        let self_loop = components.self_loop(translation, id);
+        let self_loop = size[c as usize] == 1 && translation.supports_itself(id);
         if size[c as usize] < 2 && !self_loop {
             continue;
         }
@@ -290,7 +293,7 @@ impl Ranks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::testing::{
+    use crate::testing::{
         Rng, cnf_models, head_cycle_free, parse, random_program, random_program_with_aggregates,
         random_program_with_recursive_aggregates, recursive_aggregates, stable_models,
     };

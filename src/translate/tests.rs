@@ -1,9 +1,10 @@
-use super::testing::{
+use super::*;
+use crate::ground::program::Body;
+use crate::solve::minimality_cuts;
+use crate::testing::{
     Rng, cnf_models, head_cycle_free, parse, random_program,
     random_program_with_recursive_aggregates, stable_models, supported_models,
 };
-use super::*;
-use crate::solve::minimality_cuts;
 use varisat::{CnfFormula, Solver};
 
 #[test]

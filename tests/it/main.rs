@@ -14,6 +14,7 @@ mod explain;
 mod fuzz;
 mod golden;
 mod ground;
+mod layers;
 mod optimization;
 mod regress;
 mod regressions;

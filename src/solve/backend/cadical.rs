@@ -362,7 +362,7 @@ mod tests {
     #[test]
     fn agrees_with_varisat_on_random_formulas() {
         use crate::solve::backend::Backend;
-        use crate::translate::testing::Rng;
+        use crate::testing::Rng;
         let mut rng = Rng::new(25);
         let tuning = SearchTuning::default();
         let (mut sat, mut unsat) = (0, 0);

@@ -34,7 +34,7 @@
 //! that builds terms is bounded by a comparison or a finite predicate, so
 //! grounding ends.
 //!
-//! src/translate/testing.rs has a generator of its own for a different
+//! src/testing/ has a generator of its own for a different
 //! purpose: ground programs checked by brute force inside the library.
 
 use std::collections::BTreeSet;

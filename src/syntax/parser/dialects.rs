@@ -1,0 +1,160 @@
+//! The forms of lparse and gringo 3 that clingo's grammar lacks, and DLV's
+//! built-ins: literal sets `{ a, not b }` and weighted literal lists
+//! `[ a = 2, not b ]` (in body and head aggregates and `#minimize`), a
+//! weighted literal as a cost tuple, and the names of DLV's built-in
+//! predicates, which bodies skip as unsupported.
+//!
+//! Invariant: each literal of a set or list is an element whose tuple ends
+//! with the literal itself (`TupleEnd::Literal`), so distinct literals of
+//! equal weight count apart, as in lparse.
+
+use super::heads::comparison_tuple;
+use super::lexer::K;
+use super::literals::{Read, product};
+use super::{PResult, Parser};
+use crate::syntax::ast::{
+    AggregateElement, BodyElement, Literal, OptimizeElement, Term, TermKind, TupleEnd,
+};
+
+/// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
+/// [`Parser::literal_elements`]) as a cost tuple: its weight (1 when none is
+/// given), then its atom and polarity, so that distinct literals count
+/// apart.
+pub(super) fn weighted_literal(element: AggregateElement) -> OptimizeElement {
+    let weight = element.terms.first().cloned().unwrap_or(Term {
+        kind: TermKind::Integer(1),
+        span: element.span,
+    });
+    let mut terms = Vec::new();
+    if let Some(Literal::Atom { naf, atom }) = element.condition.first() {
+        let polarity = 2 * (*naf as i32) + i32::from(atom.strong_negation);
+        terms.push(atom.term.clone());
+        terms.push(Term {
+            kind: TermKind::Integer(polarity),
+            span: atom.span,
+        });
+    }
+    OptimizeElement {
+        weight,
+        priority: None,
+        terms,
+        condition: element
+            .condition
+            .into_iter()
+            .map(BodyElement::Literal)
+            .collect(),
+        per_instance: false,
+        span: element.span,
+    }
+}
+
+/// DLV built-in predicates such as `#int(X)`, skipped as unsupported.
+pub(super) const DLV_BUILTINS: &[&str] = &["#int", "#succ", "#prec", "#mod", "#rand", "#absdiff"];
+
+impl Parser<'_> {
+    /// Whether the braces ahead hold lparse's literals `{ a, not b, -c }`
+    /// rather than clingo's cost tuples: no `:` or `@`, and every element
+    /// starts like an atom (clingo would ignore such tuples, whose weights
+    /// are not integers).
+    pub(super) fn literal_set_ahead(&self) -> bool {
+        let mut depth = 0usize;
+        let mut element_start = true;
+        for index in self.pos + 1.. {
+            let kind = self.peek_at(index);
+            match kind {
+                K::LParen | K::LBrace | K::LBrack => depth += 1,
+                K::RParen | K::RBrack => depth = depth.saturating_sub(1),
+                K::RBrace if depth == 0 => return true,
+                K::RBrace => depth -= 1,
+                K::Colon | K::At if depth == 0 => return false,
+                K::Dot | K::Eof | K::Error => return false,
+                _ => {}
+            }
+            if element_start {
+                let starts_atom = match kind {
+                    K::Ident | K::Not => true,
+                    K::Minus => self.peek_at(index + 1) == K::Ident,
+                    _ => false,
+                };
+                if !starts_atom {
+                    return false;
+                }
+            }
+            element_start = depth == 0 && matches!(kind, K::Comma | K::Semi)
+                || (element_start && kind == K::Not);
+        }
+        false
+    }
+
+    /// A literal set `{ l : c; .. }` (`;` or, without conditions, `,`
+    /// between elements) or, `weighted`, lparse's `[ l = w, .. ]`, where an
+    /// omitted weight is 1.
+    pub(super) fn literal_elements(&mut self, weighted: bool) -> PResult<Vec<AggregateElement>> {
+        let close = if weighted { K::RBrack } else { K::RBrace };
+        self.bump(); // { or [
+        let mut elements = Vec::new();
+        let mut index = 0;
+        loop {
+            if self.eat(close).is_some() {
+                return Ok(elements);
+            }
+            let start = self.tok().start;
+            let mut read = if weighted {
+                // `a = 2` is an atom and its weight, not a comparison.
+                let naf = self.naf();
+                let first = self.pos;
+                let term = self.term()?;
+                let atom = self.to_atom(first, term).ok_or_else(|| self.unexpected())?;
+                Read::Literal(Literal::Atom { naf, atom })
+            } else {
+                self.literal()?
+            };
+            // `#true` and `#false` do not parse.
+            if matches!(read, Read::Literal(Literal::Boolean { .. })) {
+                return Err(self.unexpected());
+            }
+            // An atom or a comparison starts the element's condition, and
+            // the grounder ends the tuple with it (a comparison counts once
+            // per distinct ground comparison); a chain has its own tuple.
+            let (mut terms, tuple_end) = match &mut read {
+                Read::Chain(chain) => {
+                    self.bind_ends(chain);
+                    let tuple = comparison_tuple(index, chain.terms(), chain.span);
+                    (tuple, TupleEnd::PoolCopy)
+                }
+                Read::Literal(_) => (Vec::new(), TupleEnd::Literal),
+            };
+            if weighted {
+                let weight = match self.eat(K::Eq) {
+                    Some(_) => self.term()?,
+                    None => Term {
+                        kind: TermKind::Integer(1),
+                        span: self.span(start, start),
+                    },
+                };
+                terms.push(weight);
+            }
+            let (conditions, end) = self.optional_condition(self.prev_end() as u32)?;
+            let conditional = conditions.iter().any(|c| !c.is_empty());
+            let span = self.span(start, end);
+            let conditions = product(read.alternatives(), &conditions);
+            elements.extend(conditions.into_iter().map(|condition| AggregateElement {
+                terms: terms.clone(),
+                condition,
+                tuple_end,
+                span,
+            }));
+            index += 1;
+            match self.peek() {
+                K::Semi => {
+                    self.bump();
+                }
+                K::Comma if !conditional || weighted => {
+                    self.bump();
+                }
+                k if k == close => {}
+                _ => return Err(self.expected(if weighted { "] or ," } else { "} or ;" })),
+            }
+        }
+    }
+}
