@@ -122,6 +122,14 @@ impl<P: Propagator> Propagator for std::rc::Rc<std::cell::RefCell<P>> {
     }
 }
 
+/// A model as [`SatSolver::model`] gives it: one literal per variable,
+/// from its value.
+fn model_literals(values: &[bool]) -> Vec<Lit> {
+    (values.iter().enumerate())
+        .map(|(i, &v)| Lit::from_index(i, v))
+        .collect()
+}
+
 /// A SAT solver the searches can use (`--solver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -351,6 +359,17 @@ mod tests {
         }
     }
 
+    /// A fresh [`AtMostOne`] over `vars`, connected to `solver`.
+    fn connect_at_most_one(solver: &mut dyn SatSolver, vars: &[Var]) -> Rc<RefCell<AtMostOne>> {
+        let propagator = Rc::new(RefCell::new(AtMostOne {
+            vars: vars.to_vec(),
+            ..AtMostOne::default()
+        }));
+        let connected = solver.connect_propagator(Box::new(propagator.clone()), vars);
+        assert!(connected.is_ok());
+        propagator
+    }
+
     /// On every backend that takes a propagator.
     #[test]
     fn a_propagator_takes_part_in_the_search() {
@@ -368,28 +387,14 @@ mod tests {
         // this is unsatisfiable.
         s.add_clause(&[lit(1), lit(2)]);
         s.add_clause(&[lit(3), lit(4), lit(5)]);
-        let propagator = Rc::new(RefCell::new(AtMostOne {
-            vars: vars.clone(),
-            ..AtMostOne::default()
-        }));
-        assert!(
-            s.connect_propagator(Box::new(propagator.clone()), &vars)
-                .is_ok()
-        );
+        let propagator = connect_at_most_one(&mut *s, &vars);
         assert_eq!(s.solve(&[]), SatResult::Unsatisfiable);
         assert!(propagator.borrow().propagated > 0);
         // Without the second clause: one model with exactly 1 or 2 true.
         let mut s = new_solver(backend, &SearchTuning::default());
         s.add_clause(&[lit(1), lit(2)]);
         s.add_clause(&[lit(-6), lit(3)]);
-        let propagator = Rc::new(RefCell::new(AtMostOne {
-            vars: vars.clone(),
-            ..AtMostOne::default()
-        }));
-        assert!(
-            s.connect_propagator(Box::new(propagator.clone()), &vars)
-                .is_ok()
-        );
+        let propagator = connect_at_most_one(&mut *s, &vars);
         assert_eq!(s.solve(&[lit(6)]), SatResult::Unsatisfiable, "6 forces 3");
         assert_eq!(s.failed_core(), vec![lit(6)]);
         assert_eq!(s.solve(&[]), SatResult::Satisfiable);

@@ -128,10 +128,7 @@ impl SatSolver for Batsat {
     }
 
     fn model(&self) -> Vec<Lit> {
-        let model = self.model.as_ref().expect("the solver found a model");
-        (model.iter().enumerate())
-            .map(|(i, &v)| Lit::from_index(i, v))
-            .collect()
+        super::model_literals(self.model.as_ref().expect("the solver found a model"))
     }
 
     fn failed_core(&self) -> Vec<Lit> {

@@ -174,10 +174,7 @@ impl SatSolver for Cadical {
     }
 
     fn model(&self) -> Vec<Lit> {
-        let model = self.model.as_ref().expect("the solver found a model");
-        (model.iter().enumerate())
-            .map(|(i, &v)| Lit::from_index(i, v))
-            .collect()
+        super::model_literals(self.model.as_ref().expect("the solver found a model"))
     }
 
     /// The assumptions the proof used: not necessarily a minimal set.
