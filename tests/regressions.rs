@@ -347,6 +347,15 @@ const ANSWERS: &[Case] = &[
         &[],
         &["n(1) n(2) n(3) n(a) m(2) m(3) m(a)"],
     ),
+    // A division by a constant zero is never defined: clingo drops the
+    // literal while rewriting (this enumerated 2^31 values).
+    ("not p((-2147483648..2)/0). q :- X=0.", &[], &["q"]),
+    (
+        "#const z=0. q(1..3). r(X) :- q(X), not p(X/z). s(X) :- q(X), X\\(1-1) < 9. \
+         t(S) :- S = #sum{ Y/0 : q(Y); 1 : q(Y) }.",
+        &[],
+        &["q(1) q(2) q(3) t(1)"],
+    ),
     // `_` in a negated literal of a conditional literal is projected, as in
     // a body (it was refused as unsafe).
     (
@@ -453,6 +462,12 @@ const ANSWERS: &[Case] = &[
 type ErrorCase = (&'static str, &'static [&'static str], i32, &'static str);
 
 const ERRORS: &[ErrorCase] = &[
+    (
+        "not p((-2147483648..2)/0). q.",
+        &[],
+        30,
+        "1:7-25: info: operation undefined:",
+    ),
     (
         "#const a=1.\n#const a=2.\np(a).",
         &[],

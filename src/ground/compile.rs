@@ -7,13 +7,13 @@
 //! auxiliary predicate, and variables get dense per-rule indices. Safety is
 //! checked here, with a located error per unsafe rule.
 
-use super::eval::{CTerm, Op1};
+use super::eval::{CTerm, Op1, integer_binary, integer_unary};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
-    self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind,
-    TupleEnd, UnaryOp,
+    self, AggregateFunction, Atom, BinaryOp, BodyElement, CmpOp, Head, Literal, Naf, Term,
+    TermKind, TupleEnd, UnaryOp,
 };
 use crate::syntax::facts::{FactTerm, Facts, NameIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -1128,6 +1128,15 @@ impl<'a> Compiler<'a> {
         }
         let mut elements = Vec::new();
         for (index, element) in aggregate.elements.iter().enumerate() {
+            // An element with a term never defined is left out.
+            if let Some(span) = element
+                .terms
+                .iter()
+                .find_map(|t| self.undefined_operation(t))
+            {
+                self.operation_undefined(span);
+                continue;
+            }
             scope.enter_element(globals);
             let mut condition = Vec::new();
             let mut possible = true;
@@ -1333,9 +1342,10 @@ impl<'a> Compiler<'a> {
     }
 
     /// The span of an operation in `term` over a function, string, tuple or
-    /// symbolic constant, which no value of its variables defines (`f(X)+1`,
-    /// `a+X`): clingo drops the literal (and the rule or element it is in)
-    /// while rewriting, before it checks safety.
+    /// symbolic constant, or a division by a constant zero, which no value
+    /// of its variables defines (`f(X)+1`, `a+X`, `(1..9)/0`): clingo drops
+    /// the literal (and the rule or element it is in) while rewriting,
+    /// before it checks safety.
     fn undefined_operation(&self, term: &Term) -> Option<Span> {
         let symbolic = |t: &Term| match &t.kind {
             TermKind::Function { .. } | TermKind::String(_) | TermKind::Tuple(_) => true,
@@ -1345,11 +1355,30 @@ impl<'a> Compiler<'a> {
             _ => false,
         };
         let undefined = term.find(|t| match &t.kind {
+            TermKind::Binary(BinaryOp::Div | BinaryOp::Mod, _, b)
+                if self.integer_value(b) == Some(0) =>
+            {
+                true
+            }
             TermKind::Binary(_, a, b) => symbolic(a) || symbolic(b),
             TermKind::Unary(UnaryOp::Abs | UnaryOp::BitNot, a) => symbolic(a),
             _ => false,
         });
         undefined.map(|t| t.span)
+    }
+
+    /// The integer a term without variables or intervals evaluates to, if
+    /// any (`1-1`, or a `#const` whose value is 0).
+    fn integer_value(&self, term: &Term) -> Option<i32> {
+        match &term.kind {
+            TermKind::Integer(n) => Some(*n),
+            TermKind::Constant(name) => self.symbols.as_number(self.constant_value(name)?),
+            TermKind::Unary(op, a) => Some(integer_unary(op1(*op), self.integer_value(a)?)),
+            TermKind::Binary(op, a, b) => {
+                integer_binary(*op, self.integer_value(a)?, self.integer_value(b)?)
+            }
+            _ => None,
+        }
     }
 
     /// The span of a term of `literal` that is never defined
@@ -1636,12 +1665,7 @@ impl<'a> Compiler<'a> {
             }
             TermKind::Unary(op, arg) => {
                 let arg = self.term(arg, scope, out)?;
-                let op = match op {
-                    UnaryOp::Minus => Op1::Minus,
-                    UnaryOp::BitNot => Op1::BitNot,
-                    UnaryOp::Abs => Op1::Abs,
-                };
-                CTerm::unary(self.symbols, op, arg)
+                CTerm::unary(self.symbols, op1(*op), arg)
             }
             TermKind::Binary(op, lhs, rhs) => {
                 let lhs = self.term(lhs, scope, out)?;
@@ -1649,6 +1673,14 @@ impl<'a> Compiler<'a> {
                 CTerm::binary(self.symbols, *op, lhs, rhs)
             }
         })
+    }
+}
+
+fn op1(op: UnaryOp) -> Op1 {
+    match op {
+        UnaryOp::Minus => Op1::Minus,
+        UnaryOp::BitNot => Op1::BitNot,
+        UnaryOp::Abs => Op1::Abs,
     }
 }
 
