@@ -1075,7 +1075,6 @@ impl<'a> Compiler<'a> {
             num_vars: scope.count,
             span,
         };
-        interval_comparisons_as_bounds(&mut rule, &mut scope);
         separate_unbindable_arithmetic(&mut rule, &mut scope);
         if let Err(e) = check_safety(&rule, &scope) {
             return self.errors.push(e);
@@ -2271,81 +2270,6 @@ fn capture_anonymous_free(term: &Term, captured: &mut Vec<Term>) -> Term {
         };
     }
     map_subterms(term, |t| capture_anonymous_free(t, captured))
-}
-
-/// A variable is bound by a positive atom, by `=` whose other side is bound,
-/// or by an interval whose bounds are bound. Every variable of a rule must be
-/// bound; element-local variables by the body and their element's condition.
-/// `t < lo..hi` holds when some value of the interval is above `t`: when
-/// `t < hi` (and `lo <= hi`). A comparison `<`, `<=`, `>`, `>=` with an
-/// interval as one side, whose variable nothing else reads, becomes that
-/// test of the bounds instead of one instance per value (`a :- 1 <
-/// 1..2147483647.` took minutes). Each bound is first bound to a variable by
-/// a one-value interval (`L = lo..lo`), which also holds only for an
-/// integer, as the interval's bounds must be.
-fn interval_comparisons_as_bounds(rule: &mut CRule, scope: &mut Scope) {
-    let uses = rule.variable_uses();
-    let body = std::mem::take(&mut rule.body);
-    let mut bounds: Vec<(usize, CTerm, CTerm)> = Vec::new();
-    for literal in &body {
-        if let CLit::Interval(CTerm::Var(v), lo, hi) = literal
-            && uses[*v] == 2
-        {
-            bounds.push((*v, lo.clone(), hi.clone()));
-        }
-    }
-    let mut rewritten = Vec::with_capacity(body.len());
-    let mut replaced = Vec::new();
-    for literal in body {
-        // `R op t` for the interval's variable `R`, on either side.
-        let is_bound_variable = |side: &CTerm| match side {
-            CTerm::Var(v) => bounds.iter().any(|(b, ..)| b == v),
-            _ => false,
-        };
-        let comparison = match &literal {
-            CLit::Cmp(op, CTerm::Var(v), other) if is_bound_variable(&CTerm::Var(*v)) => {
-                Some((*op, *v, other))
-            }
-            CLit::Cmp(op, other, CTerm::Var(v)) if is_bound_variable(&CTerm::Var(*v)) => {
-                Some((op.flip(), *v, other))
-            }
-            _ => None,
-        };
-        let Some((op, v, other)) = comparison.filter(|(op, v, other)| {
-            matches!(op, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) && !mentions(other, *v)
-        }) else {
-            rewritten.push(literal);
-            continue;
-        };
-        let (_, lo, hi) = bounds.iter().find(|(b, ..)| *b == v).unwrap().clone();
-        let span = rule.span;
-        let mut single = |bound: CTerm| {
-            let var = scope.var(&format!("#bound{}", scope.count), span);
-            rewritten.push(CLit::Interval(CTerm::Var(var), bound.clone(), bound));
-            CTerm::Var(var)
-        };
-        let (lo, hi) = (single(lo), single(hi));
-        rewritten.push(CLit::Cmp(CmpOp::Le, lo.clone(), hi.clone()));
-        // The least value for `<` and `<=`, the greatest for `>` and `>=`.
-        let extreme = if matches!(op, CmpOp::Lt | CmpOp::Le) {
-            lo
-        } else {
-            hi
-        };
-        rewritten.push(CLit::Cmp(op, extreme, other.clone()));
-        replaced.push(v);
-    }
-    rewritten.retain(
-        |literal| !matches!(literal, CLit::Interval(CTerm::Var(v), ..) if replaced.contains(v)),
-    );
-    rule.body = rewritten;
-    rule.num_vars = scope.count;
-}
-
-fn mentions(term: &CTerm, var: usize) -> bool {
-    let mut found = false;
-    term.for_each_var(&mut |v| found |= v == var);
-    found
 }
 
 /// Moves arithmetic that matching cannot invert out of the positive atoms

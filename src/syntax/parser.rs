@@ -798,51 +798,34 @@ impl Read {
     }
 
     /// Adds the body elements `self` stands for to `body`: a chain's
-    /// comparisons, or, for a negated chain, the disjunction of its
-    /// negated comparisons, as the aggregate `#count{ : l1; ..; : ln } >=
-    /// 1` (its empty tuple counts once, when some `li` holds).
+    /// bindings and comparisons, or, for a negated chain, the disjunction
+    /// of its negated comparisons, each with the bindings (which it keeps
+    /// to itself: the chain holds for some value of them).
     fn into_body(self, body: &mut Vec<BodyElement>) {
         let chain = match self {
             Read::Literal(literal) => return body.push(BodyElement::Literal(literal)),
             Read::Chain(chain) => chain,
         };
-        body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
-        if chain.holds() {
-            let comparisons = chain.comparisons(false).into_iter();
-            return body.extend(comparisons.map(BodyElement::Literal));
+        if !chain.holds() {
+            let span = chain.span;
+            return body.push(some_holds(Read::Chain(chain).alternatives(), span));
         }
-        let elements = (chain.comparisons(true).into_iter())
-            .map(|failing| AggregateElement {
-                terms: Vec::new(),
-                condition: vec![failing],
-                tuple_end: TupleEnd::Nothing,
-                span: chain.span,
-            })
-            .collect();
-        let one = Term {
-            kind: TermKind::Integer(1),
-            span: chain.span,
-        };
-        body.push(BodyElement::Aggregate(Aggregate {
-            naf: Naf::Positive,
-            function: AggregateFunction::Count,
-            elements,
-            guards: vec![Guard {
-                op: CmpOp::Ge,
-                term: one,
-            }],
-            span: chain.span,
-        }));
+        body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
+        let comparisons = chain.comparisons(false).into_iter();
+        body.extend(comparisons.map(BodyElement::Literal));
     }
 
     /// Adds the body's conditional literals `self : c` for each alternative
     /// `c` of `conditions` to `body`: one per comparison of a chain (each
     /// must hold under the condition), or, for a negated chain, `#false :
     /// c, comparisons` (no instance of the condition may have them all
-    /// hold). A chain's bindings join the body, so that its pools expand
-    /// into copies of the rule, as in clingo; under a condition over
-    /// variables clingo expands them once per instance of it instead, which
-    /// is refused (at `span`).
+    /// hold). With bindings, the chain holds for some value of them where
+    /// `c` does, and nothing is required where `c` fails: `c` implies the
+    /// chain, which is `¬c1 ∨ .. ∨ ¬ck ∨ chain` ([`some_holds`]), so that
+    /// an interval is not enumerated where `c` is false, and an empty one
+    /// fails only where `c` holds, as in clingo. Under a condition over
+    /// variables clingo expands the bindings once per instance of it
+    /// instead, which is refused (at `span`).
     fn conditionals(
         &self,
         conditions: Alternatives,
@@ -859,7 +842,13 @@ impl Read {
                      conditional literal whose condition has variables, is not supported",
                 ))));
             }
-            body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
+            for condition in conditions {
+                let mut disjuncts: Alternatives =
+                    condition.iter().map(|c| vec![negation(c)]).collect();
+                disjuncts.extend(self.clone().alternatives());
+                body.push(some_holds(disjuncts, span));
+            }
+            return Ok(());
         }
         let conditional = |literal, condition| BodyElement::Conditional {
             literal,
@@ -886,6 +875,51 @@ impl Read {
         }
         Ok(())
     }
+}
+
+/// The disjunction of the conjunctions `disjuncts`, as the aggregate
+/// `#count{ : l1; ..; : ln } >= 1` (its empty tuple counts once, when some
+/// `li` holds), where the variables of each `li` are its own.
+fn some_holds(disjuncts: Alternatives, span: Span) -> BodyElement {
+    let elements = (disjuncts.into_iter())
+        .map(|condition| AggregateElement {
+            terms: Vec::new(),
+            condition,
+            tuple_end: TupleEnd::Nothing,
+            span,
+        })
+        .collect();
+    let one = Term {
+        kind: TermKind::Integer(1),
+        span,
+    };
+    BodyElement::Aggregate(Aggregate {
+        naf: Naf::Positive,
+        function: AggregateFunction::Count,
+        elements,
+        guards: vec![Guard {
+            op: CmpOp::Ge,
+            term: one,
+        }],
+        span,
+    })
+}
+
+/// `not literal`, as a literal (`not not a` fails where `not a` holds).
+fn negation(literal: &Literal) -> Literal {
+    let mut negation = literal.clone();
+    match &mut negation {
+        Literal::Atom { naf, .. }
+        | Literal::Comparison { naf, .. }
+        | Literal::Boolean { naf, .. } => {
+            *naf = match naf {
+                Naf::Positive => Naf::Not,
+                Naf::Not => Naf::Positive,
+                Naf::NotNot => Naf::Not,
+            }
+        }
+    }
+    negation
 }
 
 /// Whether a variable (named or anonymous) occurs in `literal`.
