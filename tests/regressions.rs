@@ -370,6 +370,16 @@ const ANSWERS: &[Case] = &[
         &[],
         &["q(1) q(2) q(3) t(1)"],
     ),
+    // A constant whose value is never defined makes each term with it
+    // undefined (it was an error); a constant in its own value is replaced
+    // once.
+    ("#const a=a+1. p(a). q.", &[], &["q"]),
+    (
+        "#const a=b+1. #const c=a*2. p(c). q(X) :- X=c. r :- not s(a). t. u(f(a)).",
+        &[],
+        &["t"],
+    ),
+    ("#const a=f(a). p(a).", &[], &["p(f(f(a)))"]),
     // `_` in a negated literal of a conditional literal is projected, as in
     // a body (it was refused as unsafe).
     (
@@ -476,6 +486,12 @@ const ANSWERS: &[Case] = &[
 type ErrorCase = (&'static str, &'static [&'static str], i32, &'static str);
 
 const ERRORS: &[ErrorCase] = &[
+    (
+        "#const a=b+1. #const c=a*2. p(c). q.",
+        &[],
+        30,
+        "1:10-13: info: operation undefined:",
+    ),
     (
         "not p((-2147483648..2)/0). q.",
         &[],

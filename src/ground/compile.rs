@@ -243,6 +243,9 @@ pub struct Compiler<'a> {
     pub symbols: &'a mut SymbolTable,
     pub preds: &'a mut Predicates,
     pub consts: &'a FxHashMap<String, SymId>,
+    /// The constants whose value is never defined (`#const a = a+1.`),
+    /// with the span of that value: a term with one is never defined.
+    pub undefined_consts: FxHashMap<String, Span>,
     /// The parameters of the program part being compiled, with their
     /// values: constants that shadow `consts`.
     pub params: Vec<(String, SymId)>,
@@ -280,6 +283,7 @@ impl<'a> Compiler<'a> {
             symbols,
             preds,
             consts,
+            undefined_consts: FxHashMap::default(),
             params: Vec::new(),
             rules: Vec::new(),
             facts: Vec::new(),
@@ -324,6 +328,10 @@ impl<'a> Compiler<'a> {
                     pred
                 }
             };
+            if let Some(span) = self.undefined_in_fact(facts, atom) {
+                self.operation_undefined(span);
+                continue;
+            }
             let mut at = 1;
             for _ in 0..arity {
                 let arg = self.fact_term(facts, atom, &mut at, &mut names, &mut args);
@@ -334,6 +342,17 @@ impl<'a> Compiler<'a> {
             args.clear();
             self.facts.push((pred, symbol));
         }
+    }
+
+    /// The span of the value of a constant in `atom` that is never defined.
+    fn undefined_in_fact(&self, facts: &Facts, atom: &[FactTerm]) -> Option<Span> {
+        if self.undefined_consts.is_empty() {
+            return None;
+        }
+        atom.iter().find_map(|term| match term {
+            FactTerm::Constant(name) => self.undefined_constant(facts.name(*name)),
+            _ => None,
+        })
     }
 
     /// The term whose nodes start at `terms[*at]`; `stack` holds the
@@ -954,12 +973,15 @@ impl<'a> Compiler<'a> {
         self.compile(RuleHead::Ast(&Head::Constraint), &constraint_body, span);
     }
 
-    /// Evaluates a term that must be ground, such as a `#const` value.
-    pub fn ground_term(&mut self, term: &Term) -> Result<SymId, Diagnostic> {
+    /// Evaluates a term that must be ground, such as a `#const` value;
+    /// `None` when an operation in it is never defined (`a+1`).
+    pub fn ground_term(&mut self, term: &Term) -> Result<Option<SymId>, Diagnostic> {
         let mut scope = Scope::default();
         let mut bindings = Vec::new();
         match self.term(term, &mut scope, &mut bindings)? {
-            CTerm::Sym(value) if bindings.is_empty() => Ok(value),
+            CTerm::Sym(value) if bindings.is_empty() => Ok(Some(value)),
+            // Ground, but not folded to a value.
+            _ if bindings.is_empty() && scope.count == 0 => Ok(None),
             _ => Err(Diagnostic::error(
                 term.span,
                 "a constant's value must be a ground term without variables or intervals",
@@ -1345,7 +1367,14 @@ impl<'a> Compiler<'a> {
     /// of its variables defines (`f(X)+1`, `a+X`, `(1..9)/0`): clingo drops
     /// the literal (and the rule or element it is in) while rewriting,
     /// before it checks safety.
-    fn undefined_operation(&self, term: &Term) -> Option<Span> {
+    pub(super) fn undefined_operation(&self, term: &Term) -> Option<Span> {
+        let constant = |t: &Term| match &t.kind {
+            TermKind::Constant(name) => self.undefined_constant(name),
+            _ => None,
+        };
+        if let Some(span) = term.find(|t| constant(t).is_some()).and_then(constant) {
+            return Some(span);
+        }
         let symbolic = |t: &Term| match &t.kind {
             TermKind::Function { .. } | TermKind::String(_) | TermKind::Tuple(_) => true,
             TermKind::Constant(name) => {
@@ -1364,6 +1393,14 @@ impl<'a> Compiler<'a> {
             _ => false,
         });
         undefined.map(|t| t.span)
+    }
+
+    /// The span of the value of `name`, a constant never defined.
+    fn undefined_constant(&self, name: &str) -> Option<Span> {
+        if self.params.iter().any(|(p, _)| p == name) {
+            return None;
+        }
+        self.undefined_consts.get(name).copied()
     }
 
     /// The integer a term without variables or intervals evaluates to, if
@@ -2059,6 +2096,14 @@ fn intervals_as_conditions(term: &Term, conditions: &mut Vec<Literal>) -> Term {
         span: term.span,
     });
     variable
+}
+
+/// `term` with the constant `name` replaced by `value` wherever it occurs.
+pub(super) fn substituted(term: &Term, name: &str, value: &Term) -> Term {
+    match &term.kind {
+        TermKind::Constant(n) if n == name => value.clone(),
+        _ => map_subterms(term, |t| substituted(t, name, value)),
+    }
 }
 
 /// `term` with `f` applied to its direct subterms (the arguments of a
