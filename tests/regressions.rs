@@ -486,6 +486,34 @@ const ANSWERS: &[Case] = &[
 type ErrorCase = (&'static str, &'static [&'static str], i32, &'static str);
 
 const ERRORS: &[ErrorCase] = &[
+    // A variable of the rule that only an element binds is unsafe there
+    // (it was accepted); one of an element's own is unsafe at its
+    // aggregate or conditional literal, where the element's condition
+    // shows it first (it was at the rule).
+    (
+        "a(1). h(C) :- C = #count{ X : a(X), a(C) }.",
+        &[],
+        65,
+        "1:9-10: note: 'C' is unsafe",
+    ),
+    (
+        "a(1). h :- b, a(X,Y) : c(Y), X < 5.",
+        &[],
+        65,
+        "1:15-35: error: unsafe variables in:",
+    ),
+    (
+        "a(1). h :- b, a(X,Y) : c(Y), X < 5.",
+        &[],
+        65,
+        "1:30-31: note: 'X' is unsafe",
+    ),
+    (
+        "a(1). h :- not a(X) : b.",
+        &[],
+        65,
+        "1:12-24: error: unsafe variables in:",
+    ),
     (
         "#const a=b+1. #const c=a*2. p(c). q.",
         &[],

@@ -1097,9 +1097,12 @@ impl<'a> Compiler<'a> {
             num_vars: scope.count,
             span,
         };
+        // The rule's own variables; those made up for arithmetic taken out
+        // of an element's atom are the element's.
+        let global: FxHashSet<usize> = scope.names.values().copied().collect();
         separate_unbindable_arithmetic(&mut rule, &mut scope);
-        if let Err(e) = check_safety(&rule, &scope) {
-            return self.errors.push(e);
+        if let Err(errors) = check_safety(&rule, &scope, &global) {
+            return self.errors.extend(errors);
         }
         self.rules.push(rule);
     }
@@ -1770,8 +1773,11 @@ impl Scope {
     fn var(&mut self, name: &str, span: Span) -> usize {
         if let Some(&i) = self.names.get(name) {
             // Messages point at the first occurrence in the text; the head
-            // is compiled after the body.
-            if span.start < self.first[i].1.start {
+            // is compiled after the body. A variable of an element's own is
+            // shown where it first occurs in the element's condition, then
+            // its literal, as in clingo.
+            let own = (self.element.as_ref()).is_some_and(|rule| !rule.contains_key(name));
+            if !own && span.start < self.first[i].1.start {
                 self.first[i].1 = span;
             }
             return i;
@@ -2450,23 +2456,33 @@ fn placeable_fixpoint(literals: &[CLit], bound: &mut [bool]) -> Vec<bool> {
     }
 }
 
-fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
+/// One error per place with unsafe variables: the rule, or a body
+/// aggregate or conditional literal for variables of its elements' own
+/// (clingo's locations).
+fn check_safety(
+    rule: &CRule,
+    scope: &Scope,
+    global: &FxHashSet<usize>,
+) -> Result<(), Vec<Diagnostic>> {
     let mut bound = vec![false; rule.num_vars];
     bind_fixpoint(&rule.body, &mut bound);
-    let mut unsafe_vars = FxHashSet::default();
-    let mut require = |term: &CTerm, bound: &[bool]| {
+    // Each unsafe variable, with the span of the place it is unsafe in.
+    let mut unsafe_vars: FxHashMap<usize, Span> = FxHashMap::default();
+    let mut require = |term: &CTerm, bound: &[bool], span: Span| {
         term.for_each_var(&mut |v| {
             if !bound[v] {
-                unsafe_vars.insert(v);
+                let place = if global.contains(&v) { rule.span } else { span };
+                unsafe_vars.entry(v).or_insert(place);
             }
         })
     };
     for literal in &rule.body {
-        literal_terms(literal, &mut |t| require(t, &bound));
+        literal_terms(literal, &mut |t| require(t, &bound, rule.span));
         if let CLit::Aggregate(aggregate) = literal {
             // The elements see the variables the rest of the body binds, not
-            // one that only this aggregate's assignment binds (clingo: `C`
-            // is unsafe in `C = #count{ X : a(X), C > 0 }`).
+            // one that only this aggregate's assignment binds, nor one of the
+            // rule's that only the element binds (clingo: `C` is unsafe in
+            // `C = #count{ X : a(X), a(C) }`).
             let others: Vec<CLit> = (rule.body.iter())
                 .filter(|other| !std::ptr::eq(*other, literal))
                 .cloned()
@@ -2480,39 +2496,51 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
                     bind_fixpoint(element.unless.as_slice(), &mut local);
                     bind_fixpoint(&element.literal_bindings, &mut local);
                 }
+                for &v in global {
+                    local[v] &= outer[v];
+                }
                 let literals = element.condition.iter().chain(&element.unless);
                 for literal in literals.chain(&element.literal_bindings) {
-                    literal_terms(literal, &mut |t| require(t, &local));
+                    literal_terms(literal, &mut |t| require(t, &local, aggregate.span));
                 }
-                element.terms.iter().for_each(|t| require(t, &local));
+                (element.terms.iter()).for_each(|t| require(t, &local, aggregate.span));
             }
         }
     }
     match &rule.head {
         CHead::Constraint => {}
-        CHead::ShowTerm(t) => require(t, &bound),
-        CHead::External(input) => input.atom.args.iter().for_each(|t| require(t, &bound)),
+        CHead::ShowTerm(t) => require(t, &bound, rule.span),
+        CHead::External(input) => {
+            (input.atom.args.iter()).for_each(|t| require(t, &bound, rule.span))
+        }
         CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
             if let CHead::Choice { guards, .. } = &rule.head {
-                guards.iter().for_each(|(_, t)| require(t, &bound));
+                guards
+                    .iter()
+                    .for_each(|(_, t)| require(t, &bound, rule.span));
             }
             for element in elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);
                 for literal in &element.condition {
-                    literal_terms(literal, &mut |t| require(t, &local));
+                    literal_terms(literal, &mut |t| require(t, &local, rule.span));
                 }
-                element.atom.args.iter().for_each(|t| require(t, &local));
+                (element.atom.args.iter()).for_each(|t| require(t, &local, rule.span));
             }
         }
     }
     if unsafe_vars.is_empty() {
         return Ok(());
     }
-    let mut vars: Vec<usize> = unsafe_vars.into_iter().collect();
-    vars.sort_by_key(|&v| (scope.first[v].1.start, v));
-    let mut error = Diagnostic::error(rule.span, "unsafe variables in:");
-    for v in vars {
+    let mut vars: Vec<(usize, Span)> = unsafe_vars.into_iter().collect();
+    // clingo's order: the last place first, the rule (which starts first)
+    // last.
+    vars.sort_by_key(|&(v, place)| (std::cmp::Reverse(place.start), scope.first[v].1.start, v));
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    for (v, place) in vars {
+        if errors.last().is_none_or(|error| error.span != place) {
+            errors.push(Diagnostic::error(place, "unsafe variables in:"));
+        }
         let (name, span) = &scope.first[v];
         let shown = if name.starts_with("#anon") {
             "_"
@@ -2524,9 +2552,10 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
         } else {
             name
         };
-        error = error.with_note(*span, format!("'{shown}' is unsafe"));
+        let error = errors.pop().expect("pushed");
+        errors.push(error.with_note(*span, format!("'{shown}' is unsafe")));
     }
-    Err(error)
+    Err(errors)
 }
 
 pub fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {
