@@ -486,6 +486,14 @@ const ANSWERS: &[Case] = &[
 type ErrorCase = (&'static str, &'static [&'static str], i32, &'static str);
 
 const ERRORS: &[ErrorCase] = &[
+    // A decimal integer has no leading zero: `01` is `0` and `1` (asp2sat
+    // read 1, and `0 #count{..} 01..2147483647` as a guard it enumerated).
+    (
+        "q :- 0 #count { q : p } 01..2147483647.",
+        &[],
+        65,
+        "1:26-27: error: syntax error, unexpected <NUMBER>",
+    ),
     // A variable of the rule that only an element binds is unsafe there
     // (it was accepted); one of an element's own is unsafe at its
     // aggregate or conditional literal, where the element's condition

@@ -269,6 +269,8 @@ fn underscore_var(i: In) -> IResult<In, K> {
     .parse(i)
 }
 
+/// An integer literal; a decimal one has no leading zero, as in clingo
+/// (`01` is the two numbers `0` and `1`, a syntax error where they meet).
 fn number(i: In) -> IResult<In, K> {
     value(
         K::Int,
@@ -276,6 +278,7 @@ fn number(i: In) -> IResult<In, K> {
             recognize((tag("0x"), hex_digit1)),
             recognize((tag("0o"), oct_digit1)),
             recognize((tag("0b"), take_while1(|c| c == '0' || c == '1'))),
+            tag("0"),
             digit1,
         )),
     )
@@ -1914,7 +1917,7 @@ impl<'s> Parser<'s> {
         }
         let failing = chain.negated().read();
         if !conditional {
-            failing.into_body(body);
+            self.into_body(failing, body);
             return Ok(None);
         }
         if conditions.iter().flatten().any(literal_has_variable) {
@@ -1926,6 +1929,19 @@ impl<'s> Parser<'s> {
         }
         self.conditionals(failing, conditions, span, body)?;
         Ok(None)
+    }
+
+    /// The body elements `read` stands for into `body` ([`Read::into_body`]).
+    /// A negated chain's first and last terms with pools or intervals are
+    /// bound too, so that an empty one leaves every disjunct false, as in
+    /// clingo.
+    fn into_body(&mut self, mut read: Read, body: &mut Vec<BodyElement>) {
+        if let Read::Chain(chain) = &mut read
+            && !chain.holds()
+        {
+            self.bind_ends(chain);
+        }
+        read.into_body(body)
     }
 
     /// `read : c` for each alternative `c` of `conditions` into `body`
@@ -2401,7 +2417,7 @@ impl<'s> Parser<'s> {
             }
         };
         if self.eat(K::Colon).is_none() {
-            read.into_body(body);
+            self.into_body(read, body);
             return Ok(());
         }
         let conditions = self.condition()?;
@@ -3474,8 +3490,8 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
     #[test]
     fn integers() {
         check(
-            "p(2147483647). p(-2147483648). p(0x10,0b101,0o17,007).",
-            "p(2147483647). p(-2147483648). p(16,5,15,7).",
+            "p(2147483647). p(-2147483648). p(0x10,0b101,0o17,0).",
+            "p(2147483647). p(-2147483648). p(16,5,15,0).",
         );
         // Wider literals wrap around in 32 bits, as clingo reads them.
         check(
@@ -3655,8 +3671,10 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "q :- not 1 < 1..5 <= 2 < (3;4) != 7.",
-            "q :- #chain1=(1..5), #chain2=pool[3;4], \
-             #count{:1>=#chain1;:#chain1>2;:2>=#chain2;:#chain2=7}>=1.",
+            "q :- #count{:#chain1=(1..5),#chain2=pool[3;4],1>=#chain1;\
+             :#chain1=(1..5),#chain2=pool[3;4],#chain1>2;\
+             :#chain1=(1..5),#chain2=pool[3;4],2>=#chain2;\
+             :#chain1=(1..5),#chain2=pool[3;4],#chain2=7}>=1.",
         );
         // An anonymous variable is one variable there, with no binding.
         check("q :- 1 < _ < 3, 0 < _.", "q :- 1<#chain1, #chain1<3, 0<_.");
@@ -3678,17 +3696,18 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
         );
         check(
             "1 < (0;2) < 3 :- q.",
-            ":- q, #chain1=pool[0;2], #count{:1>=#chain1;:#chain1>=3}>=1.",
+            ":- q, #count{:#chain1=pool[0;2],1>=#chain1;:#chain1=pool[0;2],#chain1>=3}>=1.",
         );
-        // The literal of a conditional literal: the pool expands into copies
-        // of the rule, under a condition without variables.
+        // The literal of a conditional literal, under a condition without
+        // variables: the condition implies the chain, for some value of
+        // its bindings.
         check(
             "h :- 1 < (2;3) < 4 : a.",
-            "h :- #chain1=pool[2;3], [1<#chain1:a], [#chain1<4:a].",
+            "h :- #count{:not a;:#chain1=pool[2;3],1<#chain1,#chain1<4}>=1.",
         );
         check(
             "h :- not 1 < (2..3) < 4 : a.",
-            "h :- #chain1=(2..3), [#false:a,1<#chain1,#chain1<4].",
+            "h :- #count{:not a;:#chain1=(2..3),1>=#chain1;:#chain1=(2..3),#chain1>=4}>=1.",
         );
         check(
             "h :- 1 < (X;5) < 3 : p(X).",
