@@ -1917,7 +1917,7 @@ impl<'s> Parser<'s> {
         }
         let failing = chain.negated().read();
         if !conditional {
-            self.into_body(failing, body);
+            self.body_elements(failing, body);
             return Ok(None);
         }
         if conditions.iter().flatten().any(literal_has_variable) {
@@ -1935,7 +1935,7 @@ impl<'s> Parser<'s> {
     /// A negated chain's first and last terms with pools or intervals are
     /// bound too, so that an empty one leaves every disjunct false, as in
     /// clingo.
-    fn into_body(&mut self, mut read: Read, body: &mut Vec<BodyElement>) {
+    fn body_elements(&mut self, mut read: Read, body: &mut Vec<BodyElement>) {
         if let Read::Chain(chain) = &mut read
             && !chain.holds()
         {
@@ -2417,7 +2417,7 @@ impl<'s> Parser<'s> {
             }
         };
         if self.eat(K::Colon).is_none() {
-            self.into_body(read, body);
+            self.body_elements(read, body);
             return Ok(());
         }
         let conditions = self.condition()?;
