@@ -7,13 +7,13 @@
 //! auxiliary predicate, and variables get dense per-rule indices. Safety is
 //! checked here, with a located error per unsafe rule.
 
-use super::eval::{CTerm, Op1};
+use super::eval::{CTerm, Op1, integer_binary, integer_unary};
 use super::predicates::{PredId, Predicates};
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::symbols::{NameId, SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
-    self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind,
-    TupleEnd, UnaryOp,
+    self, AggregateFunction, Atom, BinaryOp, BodyElement, CmpOp, Head, Literal, Naf, Term,
+    TermKind, TupleEnd, UnaryOp,
 };
 use crate::syntax::facts::{FactTerm, Facts, NameIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -243,6 +243,9 @@ pub struct Compiler<'a> {
     pub symbols: &'a mut SymbolTable,
     pub preds: &'a mut Predicates,
     pub consts: &'a FxHashMap<String, SymId>,
+    /// The constants whose value is never defined (`#const a = a+1.`),
+    /// with the span of that value: a term with one is never defined.
+    pub undefined_consts: FxHashMap<String, Span>,
     /// The parameters of the program part being compiled, with their
     /// values: constants that shadow `consts`.
     pub params: Vec<(String, SymId)>,
@@ -280,6 +283,7 @@ impl<'a> Compiler<'a> {
             symbols,
             preds,
             consts,
+            undefined_consts: FxHashMap::default(),
             params: Vec::new(),
             rules: Vec::new(),
             facts: Vec::new(),
@@ -324,6 +328,10 @@ impl<'a> Compiler<'a> {
                     pred
                 }
             };
+            if let Some(span) = self.undefined_in_fact(facts, atom) {
+                self.operation_undefined(span);
+                continue;
+            }
             let mut at = 1;
             for _ in 0..arity {
                 let arg = self.fact_term(facts, atom, &mut at, &mut names, &mut args);
@@ -334,6 +342,17 @@ impl<'a> Compiler<'a> {
             args.clear();
             self.facts.push((pred, symbol));
         }
+    }
+
+    /// The span of the value of a constant in `atom` that is never defined.
+    fn undefined_in_fact(&self, facts: &Facts, atom: &[FactTerm]) -> Option<Span> {
+        if self.undefined_consts.is_empty() {
+            return None;
+        }
+        atom.iter().find_map(|term| match term {
+            FactTerm::Constant(name) => self.undefined_constant(facts.name(*name)),
+            _ => None,
+        })
     }
 
     /// The term whose nodes start at `terms[*at]`; `stack` holds the
@@ -954,12 +973,15 @@ impl<'a> Compiler<'a> {
         self.compile(RuleHead::Ast(&Head::Constraint), &constraint_body, span);
     }
 
-    /// Evaluates a term that must be ground, such as a `#const` value.
-    pub fn ground_term(&mut self, term: &Term) -> Result<SymId, Diagnostic> {
+    /// Evaluates a term that must be ground, such as a `#const` value;
+    /// `None` when an operation in it is never defined (`a+1`).
+    pub fn ground_term(&mut self, term: &Term) -> Result<Option<SymId>, Diagnostic> {
         let mut scope = Scope::default();
         let mut bindings = Vec::new();
         match self.term(term, &mut scope, &mut bindings)? {
-            CTerm::Sym(value) if bindings.is_empty() => Ok(value),
+            CTerm::Sym(value) if bindings.is_empty() => Ok(Some(value)),
+            // Ground, but not folded to a value.
+            _ if bindings.is_empty() && scope.count == 0 => Ok(None),
             _ => Err(Diagnostic::error(
                 term.span,
                 "a constant's value must be a ground term without variables or intervals",
@@ -1075,10 +1097,12 @@ impl<'a> Compiler<'a> {
             num_vars: scope.count,
             span,
         };
-        interval_comparisons_as_bounds(&mut rule, &mut scope);
+        // The rule's own variables; those made up for arithmetic taken out
+        // of an element's atom are the element's.
+        let global: FxHashSet<usize> = scope.names.values().copied().collect();
         separate_unbindable_arithmetic(&mut rule, &mut scope);
-        if let Err(e) = check_safety(&rule, &scope) {
-            return self.errors.push(e);
+        if let Err(errors) = check_safety(&rule, &scope, &global) {
+            return self.errors.extend(errors);
         }
         self.rules.push(rule);
     }
@@ -1128,6 +1152,15 @@ impl<'a> Compiler<'a> {
         }
         let mut elements = Vec::new();
         for (index, element) in aggregate.elements.iter().enumerate() {
+            // An element with a term never defined is left out.
+            if let Some(span) = element
+                .terms
+                .iter()
+                .find_map(|t| self.undefined_operation(t))
+            {
+                self.operation_undefined(span);
+                continue;
+            }
             scope.enter_element(globals);
             let mut condition = Vec::new();
             let mut possible = true;
@@ -1333,10 +1366,18 @@ impl<'a> Compiler<'a> {
     }
 
     /// The span of an operation in `term` over a function, string, tuple or
-    /// symbolic constant, which no value of its variables defines (`f(X)+1`,
-    /// `a+X`): clingo drops the literal (and the rule or element it is in)
-    /// while rewriting, before it checks safety.
-    fn undefined_operation(&self, term: &Term) -> Option<Span> {
+    /// symbolic constant, or a division by a constant zero, which no value
+    /// of its variables defines (`f(X)+1`, `a+X`, `(1..9)/0`): clingo drops
+    /// the literal (and the rule or element it is in) while rewriting,
+    /// before it checks safety.
+    pub(super) fn undefined_operation(&self, term: &Term) -> Option<Span> {
+        let constant = |t: &Term| match &t.kind {
+            TermKind::Constant(name) => self.undefined_constant(name),
+            _ => None,
+        };
+        if let Some(span) = term.find(|t| constant(t).is_some()).and_then(constant) {
+            return Some(span);
+        }
         let symbolic = |t: &Term| match &t.kind {
             TermKind::Function { .. } | TermKind::String(_) | TermKind::Tuple(_) => true,
             TermKind::Constant(name) => {
@@ -1345,11 +1386,38 @@ impl<'a> Compiler<'a> {
             _ => false,
         };
         let undefined = term.find(|t| match &t.kind {
+            TermKind::Binary(BinaryOp::Div | BinaryOp::Mod, _, b)
+                if self.integer_value(b) == Some(0) =>
+            {
+                true
+            }
             TermKind::Binary(_, a, b) => symbolic(a) || symbolic(b),
             TermKind::Unary(UnaryOp::Abs | UnaryOp::BitNot, a) => symbolic(a),
             _ => false,
         });
         undefined.map(|t| t.span)
+    }
+
+    /// The span of the value of `name`, a constant never defined.
+    fn undefined_constant(&self, name: &str) -> Option<Span> {
+        if self.params.iter().any(|(p, _)| p == name) {
+            return None;
+        }
+        self.undefined_consts.get(name).copied()
+    }
+
+    /// The integer a term without variables or intervals evaluates to, if
+    /// any (`1-1`, or a `#const` whose value is 0).
+    fn integer_value(&self, term: &Term) -> Option<i32> {
+        match &term.kind {
+            TermKind::Integer(n) => Some(*n),
+            TermKind::Constant(name) => self.symbols.as_number(self.constant_value(name)?),
+            TermKind::Unary(op, a) => Some(integer_unary(op1(*op), self.integer_value(a)?)),
+            TermKind::Binary(op, a, b) => {
+                integer_binary(*op, self.integer_value(a)?, self.integer_value(b)?)
+            }
+            _ => None,
+        }
     }
 
     /// The span of a term of `literal` that is never defined
@@ -1636,12 +1704,7 @@ impl<'a> Compiler<'a> {
             }
             TermKind::Unary(op, arg) => {
                 let arg = self.term(arg, scope, out)?;
-                let op = match op {
-                    UnaryOp::Minus => Op1::Minus,
-                    UnaryOp::BitNot => Op1::BitNot,
-                    UnaryOp::Abs => Op1::Abs,
-                };
-                CTerm::unary(self.symbols, op, arg)
+                CTerm::unary(self.symbols, op1(*op), arg)
             }
             TermKind::Binary(op, lhs, rhs) => {
                 let lhs = self.term(lhs, scope, out)?;
@@ -1649,6 +1712,14 @@ impl<'a> Compiler<'a> {
                 CTerm::binary(self.symbols, *op, lhs, rhs)
             }
         })
+    }
+}
+
+fn op1(op: UnaryOp) -> Op1 {
+    match op {
+        UnaryOp::Minus => Op1::Minus,
+        UnaryOp::BitNot => Op1::BitNot,
+        UnaryOp::Abs => Op1::Abs,
     }
 }
 
@@ -1702,8 +1773,11 @@ impl Scope {
     fn var(&mut self, name: &str, span: Span) -> usize {
         if let Some(&i) = self.names.get(name) {
             // Messages point at the first occurrence in the text; the head
-            // is compiled after the body.
-            if span.start < self.first[i].1.start {
+            // is compiled after the body. A variable of an element's own is
+            // shown where it first occurs in the element's condition, then
+            // its literal, as in clingo.
+            let own = (self.element.as_ref()).is_some_and(|rule| !rule.contains_key(name));
+            if !own && span.start < self.first[i].1.start {
                 self.first[i].1 = span;
             }
             return i;
@@ -2030,6 +2104,14 @@ fn intervals_as_conditions(term: &Term, conditions: &mut Vec<Literal>) -> Term {
     variable
 }
 
+/// `term` with the constant `name` replaced by `value` wherever it occurs.
+pub(super) fn substituted(term: &Term, name: &str, value: &Term) -> Term {
+    match &term.kind {
+        TermKind::Constant(n) if n == name => value.clone(),
+        _ => map_subterms(term, |t| substituted(t, name, value)),
+    }
+}
+
 /// `term` with `f` applied to its direct subterms (the arguments of a
 /// function or tuple, the operands of an operator); other terms unchanged.
 fn map_subterms(term: &Term, mut f: impl FnMut(&Term) -> Term) -> Term {
@@ -2241,81 +2323,6 @@ fn capture_anonymous_free(term: &Term, captured: &mut Vec<Term>) -> Term {
     map_subterms(term, |t| capture_anonymous_free(t, captured))
 }
 
-/// A variable is bound by a positive atom, by `=` whose other side is bound,
-/// or by an interval whose bounds are bound. Every variable of a rule must be
-/// bound; element-local variables by the body and their element's condition.
-/// `t < lo..hi` holds when some value of the interval is above `t`: when
-/// `t < hi` (and `lo <= hi`). A comparison `<`, `<=`, `>`, `>=` with an
-/// interval as one side, whose variable nothing else reads, becomes that
-/// test of the bounds instead of one instance per value (`a :- 1 <
-/// 1..2147483647.` took minutes). Each bound is first bound to a variable by
-/// a one-value interval (`L = lo..lo`), which also holds only for an
-/// integer, as the interval's bounds must be.
-fn interval_comparisons_as_bounds(rule: &mut CRule, scope: &mut Scope) {
-    let uses = rule.variable_uses();
-    let body = std::mem::take(&mut rule.body);
-    let mut bounds: Vec<(usize, CTerm, CTerm)> = Vec::new();
-    for literal in &body {
-        if let CLit::Interval(CTerm::Var(v), lo, hi) = literal
-            && uses[*v] == 2
-        {
-            bounds.push((*v, lo.clone(), hi.clone()));
-        }
-    }
-    let mut rewritten = Vec::with_capacity(body.len());
-    let mut replaced = Vec::new();
-    for literal in body {
-        // `R op t` for the interval's variable `R`, on either side.
-        let is_bound_variable = |side: &CTerm| match side {
-            CTerm::Var(v) => bounds.iter().any(|(b, ..)| b == v),
-            _ => false,
-        };
-        let comparison = match &literal {
-            CLit::Cmp(op, CTerm::Var(v), other) if is_bound_variable(&CTerm::Var(*v)) => {
-                Some((*op, *v, other))
-            }
-            CLit::Cmp(op, other, CTerm::Var(v)) if is_bound_variable(&CTerm::Var(*v)) => {
-                Some((op.flip(), *v, other))
-            }
-            _ => None,
-        };
-        let Some((op, v, other)) = comparison.filter(|(op, v, other)| {
-            matches!(op, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) && !mentions(other, *v)
-        }) else {
-            rewritten.push(literal);
-            continue;
-        };
-        let (_, lo, hi) = bounds.iter().find(|(b, ..)| *b == v).unwrap().clone();
-        let span = rule.span;
-        let mut single = |bound: CTerm| {
-            let var = scope.var(&format!("#bound{}", scope.count), span);
-            rewritten.push(CLit::Interval(CTerm::Var(var), bound.clone(), bound));
-            CTerm::Var(var)
-        };
-        let (lo, hi) = (single(lo), single(hi));
-        rewritten.push(CLit::Cmp(CmpOp::Le, lo.clone(), hi.clone()));
-        // The least value for `<` and `<=`, the greatest for `>` and `>=`.
-        let extreme = if matches!(op, CmpOp::Lt | CmpOp::Le) {
-            lo
-        } else {
-            hi
-        };
-        rewritten.push(CLit::Cmp(op, extreme, other.clone()));
-        replaced.push(v);
-    }
-    rewritten.retain(
-        |literal| !matches!(literal, CLit::Interval(CTerm::Var(v), ..) if replaced.contains(v)),
-    );
-    rule.body = rewritten;
-    rule.num_vars = scope.count;
-}
-
-fn mentions(term: &CTerm, var: usize) -> bool {
-    let mut found = false;
-    term.for_each_var(&mut |v| found |= v == var);
-    found
-}
-
 /// Moves arithmetic that matching cannot invert out of the positive atoms
 /// that bind its variables themselves: `q(D-J,J)`, where only `q` binds
 /// `J`, becomes `q(A,J), A = D-J`, as clingo rewrites it. Without this the
@@ -2449,23 +2456,33 @@ fn placeable_fixpoint(literals: &[CLit], bound: &mut [bool]) -> Vec<bool> {
     }
 }
 
-fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
+/// One error per place with unsafe variables: the rule, or a body
+/// aggregate or conditional literal for variables of its elements' own
+/// (clingo's locations).
+fn check_safety(
+    rule: &CRule,
+    scope: &Scope,
+    global: &FxHashSet<usize>,
+) -> Result<(), Vec<Diagnostic>> {
     let mut bound = vec![false; rule.num_vars];
     bind_fixpoint(&rule.body, &mut bound);
-    let mut unsafe_vars = FxHashSet::default();
-    let mut require = |term: &CTerm, bound: &[bool]| {
+    // Each unsafe variable, with the span of the place it is unsafe in.
+    let mut unsafe_vars: FxHashMap<usize, Span> = FxHashMap::default();
+    let mut require = |term: &CTerm, bound: &[bool], span: Span| {
         term.for_each_var(&mut |v| {
             if !bound[v] {
-                unsafe_vars.insert(v);
+                let place = if global.contains(&v) { rule.span } else { span };
+                unsafe_vars.entry(v).or_insert(place);
             }
         })
     };
     for literal in &rule.body {
-        literal_terms(literal, &mut |t| require(t, &bound));
+        literal_terms(literal, &mut |t| require(t, &bound, rule.span));
         if let CLit::Aggregate(aggregate) = literal {
             // The elements see the variables the rest of the body binds, not
-            // one that only this aggregate's assignment binds (clingo: `C`
-            // is unsafe in `C = #count{ X : a(X), C > 0 }`).
+            // one that only this aggregate's assignment binds, nor one of the
+            // rule's that only the element binds (clingo: `C` is unsafe in
+            // `C = #count{ X : a(X), a(C) }`).
             let others: Vec<CLit> = (rule.body.iter())
                 .filter(|other| !std::ptr::eq(*other, literal))
                 .cloned()
@@ -2479,39 +2496,51 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
                     bind_fixpoint(element.unless.as_slice(), &mut local);
                     bind_fixpoint(&element.literal_bindings, &mut local);
                 }
+                for &v in global {
+                    local[v] &= outer[v];
+                }
                 let literals = element.condition.iter().chain(&element.unless);
                 for literal in literals.chain(&element.literal_bindings) {
-                    literal_terms(literal, &mut |t| require(t, &local));
+                    literal_terms(literal, &mut |t| require(t, &local, aggregate.span));
                 }
-                element.terms.iter().for_each(|t| require(t, &local));
+                (element.terms.iter()).for_each(|t| require(t, &local, aggregate.span));
             }
         }
     }
     match &rule.head {
         CHead::Constraint => {}
-        CHead::ShowTerm(t) => require(t, &bound),
-        CHead::External(input) => input.atom.args.iter().for_each(|t| require(t, &bound)),
+        CHead::ShowTerm(t) => require(t, &bound, rule.span),
+        CHead::External(input) => {
+            (input.atom.args.iter()).for_each(|t| require(t, &bound, rule.span))
+        }
         CHead::Disjunction(elements) | CHead::Choice { elements, .. } => {
             if let CHead::Choice { guards, .. } = &rule.head {
-                guards.iter().for_each(|(_, t)| require(t, &bound));
+                guards
+                    .iter()
+                    .for_each(|(_, t)| require(t, &bound, rule.span));
             }
             for element in elements {
                 let mut local = bound.clone();
                 bind_fixpoint(&element.condition, &mut local);
                 for literal in &element.condition {
-                    literal_terms(literal, &mut |t| require(t, &local));
+                    literal_terms(literal, &mut |t| require(t, &local, rule.span));
                 }
-                element.atom.args.iter().for_each(|t| require(t, &local));
+                (element.atom.args.iter()).for_each(|t| require(t, &local, rule.span));
             }
         }
     }
     if unsafe_vars.is_empty() {
         return Ok(());
     }
-    let mut vars: Vec<usize> = unsafe_vars.into_iter().collect();
-    vars.sort_by_key(|&v| (scope.first[v].1.start, v));
-    let mut error = Diagnostic::error(rule.span, "unsafe variables in:");
-    for v in vars {
+    let mut vars: Vec<(usize, Span)> = unsafe_vars.into_iter().collect();
+    // clingo's order: the last place first, the rule (which starts first)
+    // last.
+    vars.sort_by_key(|&(v, place)| (std::cmp::Reverse(place.start), scope.first[v].1.start, v));
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    for (v, place) in vars {
+        if errors.last().is_none_or(|error| error.span != place) {
+            errors.push(Diagnostic::error(place, "unsafe variables in:"));
+        }
         let (name, span) = &scope.first[v];
         let shown = if name.starts_with("#anon") {
             "_"
@@ -2523,9 +2552,10 @@ fn check_safety(rule: &CRule, scope: &Scope) -> Result<(), Diagnostic> {
         } else {
             name
         };
-        error = error.with_note(*span, format!("'{shown}' is unsafe"));
+        let error = errors.pop().expect("pushed");
+        errors.push(error.with_note(*span, format!("'{shown}' is unsafe")));
     }
-    Err(error)
+    Err(errors)
 }
 
 pub fn literal_terms(literal: &CLit, f: &mut impl FnMut(&CTerm)) {

@@ -303,37 +303,40 @@ fn apply1(symbols: &mut SymbolTable, op: Op1, value: SymId) -> Option<SymId> {
         let args = args.to_vec();
         return Some(symbols.function_of(name, &args, !negative));
     }
-    match (op, symbols.as_number(value)?) {
-        (Op1::Minus, n) => Some(symbols.number(n.wrapping_neg())),
-        (Op1::BitNot, n) => Some(symbols.number(!n)),
-        (Op1::Abs, n) => Some(symbols.number(n.wrapping_abs())),
+    let n = symbols.as_number(value)?;
+    Some(symbols.number(integer_unary(op, n)))
+}
+
+/// `op n` over integers, wrapping as clingo does.
+pub fn integer_unary(op: Op1, n: i32) -> i32 {
+    match op {
+        Op1::Minus => n.wrapping_neg(),
+        Op1::BitNot => !n,
+        Op1::Abs => n.wrapping_abs(),
     }
 }
 
 fn apply2(symbols: &mut SymbolTable, op: BinaryOp, a: SymId, b: SymId) -> Option<SymId> {
     let (a, b) = (symbols.as_number(a)?, symbols.as_number(b)?);
-    let value = match op {
+    Some(symbols.number(integer_binary(op, a, b)?))
+}
+
+/// `a op b` over integers, wrapping as clingo does; `None` where it is
+/// undefined (a division by zero).
+pub fn integer_binary(op: BinaryOp, a: i32, b: i32) -> Option<i32> {
+    Some(match op {
         BinaryOp::Add => a.wrapping_add(b),
         BinaryOp::Sub => a.wrapping_sub(b),
         BinaryOp::Mul => a.wrapping_mul(b),
-        BinaryOp::Div => {
-            if b == 0 {
-                return None;
-            }
-            a.wrapping_div(b)
-        }
-        BinaryOp::Mod => {
-            if b == 0 {
-                return None;
-            }
-            a.wrapping_rem(b)
-        }
+        BinaryOp::Div if b == 0 => return None,
+        BinaryOp::Div => a.wrapping_div(b),
+        BinaryOp::Mod if b == 0 => return None,
+        BinaryOp::Mod => a.wrapping_rem(b),
         BinaryOp::Pow => power(a, b)?,
         BinaryOp::BitAnd => a & b,
         BinaryOp::BitOr => a | b,
         BinaryOp::BitXor => a ^ b,
-    };
-    Some(symbols.number(value))
+    })
 }
 
 /// `base ** exponent` as clingo 5.4 and 5.8 compute it: wrapping, and for a

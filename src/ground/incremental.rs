@@ -45,7 +45,7 @@ impl Incremental {
     ) -> Result<Incremental, Vec<Diagnostic>> {
         let mut symbols = SymbolTable::default();
         let mut errors = Vec::new();
-        let consts = resolve_constants(
+        let (consts, _) = resolve_constants(
             statements,
             overrides,
             &mut symbols,

@@ -130,10 +130,11 @@ pub struct Instantiator<'s> {
     disjuncts: DisjunctAtoms,
     negations: NegationAtoms,
     implications: ImplicationAtoms,
-    /// The variables that occur once in the rule being planned: nothing
-    /// reads their values, so the facts a join step matches that differ
-    /// only there are matched once (`path(X,Z) :- path(X,_), edge(_,Z).`).
-    once: Vec<bool>,
+    /// How often each variable occurs in the rule being planned. Nothing
+    /// reads the value of one that occurs once, so the facts a join step
+    /// matches that differ only there are matched once (`path(X,Z) :-
+    /// path(X,_), edge(_,Z).`).
+    uses: Vec<usize>,
 }
 
 /// What a group of parts starts from ([`Instantiator::begin_group`]).
@@ -368,6 +369,12 @@ enum Step<'r> {
         pattern: &'r CTerm,
         lo: &'r CTerm,
         hi: &'r CTerm,
+        /// For a variable pattern `V`: what the literals after it in the
+        /// same conjunction say about its values.
+        narrowing: Narrowing<'r>,
+        /// Those literals are all that reads `V`: every value that passes
+        /// them gives the same instance, so the first is tried alone.
+        witness: bool,
     },
     /// `pattern` (bound) is an integer in `lo..hi`.
     InRange {
@@ -386,6 +393,61 @@ enum Step<'r> {
         /// Its elements read the component being grounded.
         recursive: bool,
     },
+}
+
+/// The literals that follow an interval `V = lo..hi` in a conjunction and
+/// read `V` with everything else bound.
+#[derive(Default)]
+struct Narrowing<'r> {
+    /// Those that bound `V` (`V op t`, another interval of `V`), as `V op
+    /// t`: the values outside those bounds are not tried.
+    clips: Vec<(CmpOp, &'r CTerm)>,
+    /// Every one of them (comparisons and intervals).
+    readers: Vec<&'r CLit>,
+    /// How often `V` occurs in `readers`.
+    occurrences: usize,
+}
+
+impl<'r> Narrowing<'r> {
+    /// What the literals not yet `done` say about `v`, with `bound` bound.
+    fn of(v: usize, literals: &'r [CLit], done: &[bool], bound: &[bool]) -> Self {
+        let is_v = |t: &CTerm| matches!(t, CTerm::Var(w) if *w == v);
+        // `V < V+1` says nothing of the values of `V` on its own.
+        let without_v = |t: &CTerm| {
+            let mut found = false;
+            t.for_each_var(&mut |w| found |= w == v);
+            !found
+        };
+        let mut narrowing = Narrowing::default();
+        for (literal, _) in literals.iter().zip(done).filter(|(_, done)| !**done) {
+            let (mut occurrences, mut others_bound) = (0, true);
+            literal_terms(literal, &mut |t| {
+                t.for_each_var(&mut |w| {
+                    occurrences += usize::from(w == v);
+                    others_bound &= w == v || bound[w];
+                })
+            });
+            if occurrences == 0 || !others_bound {
+                continue;
+            }
+            match literal {
+                CLit::Cmp(op, l, r) if is_v(l) && without_v(r) => narrowing.clips.push((*op, r)),
+                CLit::Cmp(op, l, r) if is_v(r) && without_v(l) => {
+                    narrowing.clips.push((op.flip(), l))
+                }
+                CLit::Cmp(..) => {}
+                CLit::Interval(pattern, lo, hi) if is_v(pattern) && occurrences == 1 => {
+                    narrowing.clips.extend([(CmpOp::Ge, lo), (CmpOp::Le, hi)])
+                }
+                CLit::Interval(..) => {}
+                _ => continue,
+            }
+            narrowing.readers.push(literal);
+            narrowing.occurrences += occurrences;
+        }
+        narrowing.clips.retain(|(op, _)| *op != CmpOp::Ne);
+        narrowing
+    }
 }
 
 struct ElementPlan<'r> {
@@ -522,7 +584,7 @@ impl<'s> Instantiator<'s> {
             atoms: AtomTable::default(),
             rules: RuleSet::default(),
             show_terms: Vec::new(),
-            once: Vec::new(),
+            uses: Vec::new(),
             aggregates: AggregateAtoms {
                 pred: aggregate_pred,
                 name: aggregate_name,
@@ -755,7 +817,7 @@ impl<'s> Instantiator<'s> {
         recursive_positions: &[usize],
         in_component: &dyn Fn(PredId) -> bool,
     ) {
-        self.once = rule.variable_uses().iter().map(|&n| n == 1).collect();
+        self.uses = rule.variable_uses();
         let whole = rule
             .body
             .iter()
@@ -828,7 +890,7 @@ impl<'s> Instantiator<'s> {
         in_component: &dyn Fn(PredId) -> bool,
         mode: Mode,
     ) {
-        self.once = rule.variable_uses().iter().map(|&n| n == 1).collect();
+        self.uses = rule.variable_uses();
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);
         self.run_rule(rule, &steps, &bound, mode);
@@ -948,7 +1010,21 @@ impl<'s> Instantiator<'s> {
                 CLit::Interval(pattern, lo, hi) if pattern.is_bound(bound) => {
                     Step::InRange { pattern, lo, hi }
                 }
-                CLit::Interval(pattern, lo, hi) => Step::Interval { pattern, lo, hi },
+                CLit::Interval(pattern, lo, hi) => {
+                    let narrowing = match pattern {
+                        CTerm::Var(v) => Narrowing::of(*v, literals, &done, bound),
+                        _ => Narrowing::default(),
+                    };
+                    let witness = matches!(pattern, CTerm::Var(v)
+                        if self.uses.get(*v) == Some(&(1 + narrowing.occurrences)));
+                    Step::Interval {
+                        pattern,
+                        lo,
+                        hi,
+                        narrowing,
+                        witness,
+                    }
+                }
                 CLit::Aggregate(aggregate) => Step::Aggregate {
                     aggregate,
                     recursive: aggregate.reads(in_component, true)
@@ -964,15 +1040,17 @@ impl<'s> Instantiator<'s> {
                                 let bindings = &e.literal_bindings[..];
                                 // A positive atom's match binds its own
                                 // variables; other literals' are bound by
-                                // their intervals.
-                                let order = match l {
-                                    CLit::Pos(..) => [literal, bindings],
-                                    _ => [bindings, literal],
-                                };
-                                let mut steps = Vec::new();
-                                for literals in order {
-                                    steps.extend(self.plan(literals, &mut local, None, &|_| false));
+                                // their intervals, which the literal narrows.
+                                if let CLit::Pos(..) = l {
+                                    let mut steps =
+                                        self.plan(literal, &mut local, None, &|_| false);
+                                    steps.extend(self.plan(bindings, &mut local, None, &|_| false));
+                                    return (l, steps);
                                 }
+                                let before = local.clone();
+                                let mut steps = self.plan(bindings, &mut local, None, &|_| false);
+                                self.narrow_intervals(&mut steps, l, &before);
+                                steps.extend(self.plan(literal, &mut local, None, &|_| false));
                                 (l, steps)
                             });
                             ElementPlan { condition, unless }
@@ -985,6 +1063,26 @@ impl<'s> Instantiator<'s> {
         }
         assert!(done.iter().all(|&d| d), "safety guarantees a complete plan");
         steps
+    }
+
+    /// Adds to the interval steps the comparisons of `literal`, which
+    /// follows them, with a term bound `before` them.
+    fn narrow_intervals<'r>(&self, steps: &mut [Step<'r>], literal: &'r CLit, before: &[bool]) {
+        for step in steps {
+            if let Step::Interval {
+                pattern: CTerm::Var(v),
+                narrowing,
+                witness,
+                ..
+            } = step
+            {
+                let more = Narrowing::of(*v, std::slice::from_ref(literal), &[false], before);
+                narrowing.clips.extend(more.clips);
+                narrowing.readers.extend(more.readers);
+                narrowing.occurrences += more.occurrences;
+                *witness = self.uses.get(*v) == Some(&(1 + narrowing.occurrences));
+            }
+        }
     }
 
     /// The next literal to evaluate: checks and bindings before joins,
@@ -1027,7 +1125,7 @@ impl<'s> Instantiator<'s> {
         let mut ignored = 0;
         for (i, arg) in atom.args.iter().enumerate().take(64) {
             if let CTerm::Var(v) = arg
-                && self.once.get(*v).copied().unwrap_or(false)
+                && self.uses.get(*v) == Some(&1)
             {
                 ignored |= 1 << i;
             }
@@ -1219,13 +1317,7 @@ impl Exec<'_> {
                 Negated::Fact => self.run(steps, k + 1, leaf),
             },
             Step::Filter(op, l, r) => {
-                let (Some(a), Some(b)) = (
-                    l.eval(self.symbols, &self.env),
-                    r.eval(self.symbols, &self.env),
-                ) else {
-                    return;
-                };
-                if compare(self.symbols, *op, a, b) {
+                if self.holds(*op, l, r) {
                     self.run(steps, k + 1, leaf);
                 }
             }
@@ -1235,29 +1327,28 @@ impl Exec<'_> {
                 };
                 self.with_match(pattern, v, steps, k, leaf);
             }
-            Step::Interval { pattern, lo, hi } => {
-                let lo = lo
-                    .eval(self.symbols, &self.env)
-                    .and_then(|s| self.symbols.as_number(s));
-                let hi = hi
-                    .eval(self.symbols, &self.env)
-                    .and_then(|s| self.symbols.as_number(s));
-                let (Some(lo), Some(hi)) = (lo, hi) else {
+            Step::Interval {
+                pattern,
+                lo,
+                hi,
+                narrowing,
+                witness,
+            } => {
+                let Some((lo, hi)) = self.clipped_interval(lo, hi, &narrowing.clips) else {
                     return;
                 };
                 for n in lo..=hi {
-                    let v = self.symbols.number(n);
-                    self.with_match(pattern, v, steps, k, leaf);
+                    let value = self.symbols.number(n);
+                    if !*witness {
+                        self.with_match(pattern, value, steps, k, leaf);
+                    } else if self.passes(pattern, value, &narrowing.readers) {
+                        self.with_match(pattern, value, steps, k, leaf);
+                        break;
+                    }
                 }
             }
             Step::InRange { pattern, lo, hi } => {
-                let mut number = |t: &CTerm| {
-                    t.eval(self.symbols, &self.env)
-                        .and_then(|s| self.symbols.as_number(s))
-                };
-                if let (Some(value), Some(lo), Some(hi)) = (number(pattern), number(lo), number(hi))
-                    && (lo..=hi).contains(&value)
-                {
+                if self.in_range(pattern, lo, hi) {
                     self.run(steps, k + 1, leaf);
                 }
             }
@@ -1284,6 +1375,75 @@ impl Exec<'_> {
                 aggregate, plans, ..
             } => self.aggregate(aggregate, plans, steps, k, leaf),
         }
+    }
+
+    /// The values `lo..hi` under the current binding, narrowed to those
+    /// that pass `clips`; `None` when a bound is not an integer or a
+    /// comparison's term is undefined (no value passes).
+    fn clipped_interval(
+        &mut self,
+        lo: &CTerm,
+        hi: &CTerm,
+        clips: &[(CmpOp, &CTerm)],
+    ) -> Option<(i32, i32)> {
+        let mut number = |t: &CTerm| {
+            t.eval(self.symbols, &self.env)
+                .and_then(|s| self.symbols.as_number(s))
+        };
+        let (mut lo, mut hi) = (i64::from(number(lo)?), i64::from(number(hi)?));
+        for &(op, term) in clips {
+            let value = term.eval(self.symbols, &self.env)?;
+            let Some(n) = self.symbols.as_number(value).map(i64::from) else {
+                // Every integer lies on the same side of any other symbol.
+                let any = self.symbols.number(0);
+                compare(self.symbols, op, any, value).then_some(())?;
+                continue;
+            };
+            match op {
+                CmpOp::Lt => hi = hi.min(n - 1),
+                CmpOp::Le => hi = hi.min(n),
+                CmpOp::Gt => lo = lo.max(n + 1),
+                CmpOp::Ge => lo = lo.max(n),
+                CmpOp::Eq => (lo, hi) = (lo.max(n), hi.min(n)),
+                CmpOp::Ne => {}
+            }
+        }
+        // Both stay within the original integer bounds when not empty.
+        (lo <= hi).then_some((lo as i32, hi as i32))
+    }
+
+    /// Whether `l op r` holds under the current binding (not when a side is
+    /// undefined).
+    fn holds(&mut self, op: CmpOp, l: &CTerm, r: &CTerm) -> bool {
+        let l = l.eval(self.symbols, &self.env);
+        let r = r.eval(self.symbols, &self.env);
+        matches!((l, r), (Some(a), Some(b)) if compare(self.symbols, op, a, b))
+    }
+
+    /// Whether `pattern` is an integer in `lo..hi` under the current binding.
+    fn in_range(&mut self, pattern: &CTerm, lo: &CTerm, hi: &CTerm) -> bool {
+        let mut number = |t: &CTerm| {
+            t.eval(self.symbols, &self.env)
+                .and_then(|s| self.symbols.as_number(s))
+        };
+        matches!((number(pattern), number(lo), number(hi)),
+            (Some(value), Some(lo), Some(hi)) if (lo..=hi).contains(&value))
+    }
+
+    /// Whether the comparisons and intervals `readers` hold with the
+    /// variable `pattern` bound to `value`.
+    fn passes(&mut self, pattern: &CTerm, value: SymId, readers: &[&CLit]) -> bool {
+        let CTerm::Var(v) = *pattern else {
+            return true;
+        };
+        self.env[v] = Some(value);
+        let passes = readers.iter().all(|literal| match literal {
+            CLit::Cmp(op, l, r) => self.holds(*op, l, r),
+            CLit::Interval(pattern, lo, hi) => self.in_range(pattern, lo, hi),
+            _ => true,
+        });
+        self.env[v] = None;
+        passes
     }
 
     /// The tuple of an aggregate element's terms under the current binding;

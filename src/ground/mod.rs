@@ -137,7 +137,7 @@ pub fn ground_parts(
     let mut diagnostics = Vec::new();
     let mut symbols = SymbolTable::default();
     let mut preds = Predicates::default();
-    let consts = resolve_constants(
+    let (consts, undefined_consts) = resolve_constants(
         statements,
         overrides,
         &mut symbols,
@@ -218,6 +218,7 @@ pub fn ground_parts(
     // The rules of each group, every part called compiled with its
     // arguments bound to its parameters.
     let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
+    compiler.undefined_consts = undefined_consts;
     let mut groups: Vec<CompiledGroup> = Vec::with_capacity(parts.groups.len());
     for (index, group) in parts.groups.iter().enumerate() {
         for call in group {
@@ -492,13 +493,16 @@ fn cost_levels(atoms: &AtomTable, preds: &Predicates, symbols: &SymbolTable) -> 
 /// the program's other definitions of that name; a name defined twice at
 /// the same rank (two overrides, or two plain definitions) is an error; a
 /// definition may use constants defined anywhere, and a cycle is an error.
+/// A value with an operation never defined (`#const a = a+1.`) is no
+/// error: the constant is returned apart, with the value's span, and each
+/// term that uses it is never defined, as in clingo.
 fn resolve_constants(
     statements: &[Statement],
     overrides: &[(String, Term)],
     symbols: &mut SymbolTable,
     preds: &mut Predicates,
     diagnostics: &mut Vec<Diagnostic>,
-) -> FxHashMap<String, SymId> {
+) -> (FxHashMap<String, SymId>, FxHashMap<String, Span>) {
     let program_definitions = |overriding: bool| {
         statements.iter().filter_map(move |s| match &s.kind {
             StatementKind::Const {
@@ -533,6 +537,7 @@ fn resolve_constants(
 
     // Definitions in dependency order, by an iterative depth-first search.
     let mut values: FxHashMap<String, SymId> = FxHashMap::default();
+    let mut undefined: FxHashMap<String, Span> = FxHashMap::default();
     let mut state = vec![Visit::New; definitions.len()];
     for root in 0..definitions.len() {
         let mut stack = vec![(root, constants_used(definitions[root].1, &index, root))];
@@ -550,7 +555,7 @@ fn resolve_constants(
                             Diagnostic::error(definitions[next].2, "cyclic constant definition:")
                                 .with_note(definitions[current].2, "cycle involves definition:"),
                         );
-                        return values;
+                        return (values, undefined);
                     }
                     Visit::Done => {}
                 }
@@ -559,15 +564,25 @@ fn resolve_constants(
             stack.pop();
             state[current] = Visit::Done;
             let (name, value, _) = definitions[current];
-            match Compiler::new(symbols, preds, &values).ground_term(value) {
-                Ok(sym) => {
+            // clingo replaces the constant in its own value once: `#const
+            // a = f(a).` is `f(f(a))`, whose `a` is a symbol.
+            let value = &compile::substituted(value, name, value);
+            let mut compiler = Compiler::new(symbols, preds, &values);
+            compiler.undefined_consts = undefined.clone();
+            match compiler.ground_term(value) {
+                Ok(Some(sym)) => {
                     values.insert(name.to_string(), sym);
+                }
+                // At the constant it uses that is never defined, if any.
+                Ok(None) => {
+                    let span = compiler.undefined_operation(value);
+                    undefined.insert(name.to_string(), span.unwrap_or(value.span));
                 }
                 Err(e) => diagnostics.push(e),
             }
         }
     }
-    values
+    (values, undefined)
 }
 
 #[derive(Clone, Copy, PartialEq)]

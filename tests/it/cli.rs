@@ -865,6 +865,28 @@ fn an_interval_in_a_body_atom_is_matched_against_the_atoms() {
 }
 
 #[test]
+fn an_interval_compared_is_narrowed_to_one_value_that_passes() {
+    // Each took minutes, one instance per value; clingo 5.4 and 5.8 take
+    // as long on the aggregate, and there answer wrongly at 2147483647,
+    // where their enumeration wraps around.
+    let mut cmd = solve(&["-", "0"]);
+    cmd.write_stdin(
+        "q(1..3). h(C) :- C = #count{ X : q(X), X > 1..2147483646 }.\n\
+         s(X) :- q(X), X+1 < (1..2147483647)*2. t :- 1 < 2..2147483647 : u. {u}.\n",
+    );
+    let out = output(cmd);
+    assert_eq!(out.code, Some(30), "{}", out.stderr);
+    let mut answers = text_answers(&out.stdout);
+    answers.iter_mut().for_each(|atoms| atoms.sort());
+    answers.sort();
+    let expected = common::sorted_sets(&[
+        "q(1) q(2) q(3) h(2) s(1) s(2) s(3) t",
+        "q(1) q(2) q(3) h(2) s(1) s(2) s(3) t u",
+    ]);
+    assert_eq!(answers, expected);
+}
+
+#[test]
 fn include_reads_regular_files_only() {
     // #include "/dev/zero". read 8.4 GB before failing.
     let mut cmd = solve(&["-"]);

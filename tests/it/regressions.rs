@@ -18,6 +18,20 @@ type Case = (
 );
 
 const ANSWERS: &[Case] = &[
+    // An interval's values are narrowed by the comparisons after it only
+    // where the other side does not read its variable: `X < X+1` once
+    // narrowed `1..3` to nothing (found by the differential test).
+    ("q(X) :- X = 1..3, X < X+1.", &[], &["q(1) q(2) q(3)"]),
+    (
+        "p(2). {q(X); r(1,X)} :- p(X). q(X) :- X = 1..1, X < X+1, not p(X/4).",
+        &[],
+        &[
+            "p(2) q(1)",
+            "p(2) q(1) r(1,2)",
+            "p(2) q(1) q(2)",
+            "p(2) q(1) q(2) r(1,2)",
+        ],
+    ),
     // Semi-naive evaluation: a recursive literal with arithmetic in an
     // argument must meet the atoms derived in later rounds.
     (
@@ -333,8 +347,22 @@ const ANSWERS: &[Case] = &[
     ),
     // A comparison with an interval is a test of its bounds, not one
     // instance per value (these took minutes): empty and undefined
-    // intervals hold for no value.
+    // intervals hold for no value. The same where the interval's variable
+    // is read under arithmetic, in an aggregate's element or in the
+    // literal of a conditional literal.
     ("a :- 1 < 1..2147483647, 2..2147483647 > 1.", &[], &["a"]),
+    (
+        "q(1..3). r(X) :- q(X), not X > 2..2147483647. s(X) :- q(X), X+1 < (1..2147483647)*2.",
+        &[],
+        &["q(1) q(2) q(3) r(1) r(2) r(3) s(1) s(2) s(3)"],
+    ),
+    ("h :- 1 < (2..2147483647) : a. {a}.", &[], &["h", "a h"]),
+    ("h :- not 1 < (2..2147483647) : a.", &[], &["h"]),
+    (
+        "q(1..3). h :- #count{ X : q(X), X > 1..1000000 } = 2.",
+        &[],
+        &["q(1) q(2) q(3) h"],
+    ),
     (
         "n(1..6). g(X) :- n(X), X > 3..100000000. l(X) :- n(X), X <= 1..2.",
         &[],
@@ -345,6 +373,25 @@ const ANSWERS: &[Case] = &[
         &[],
         &["n(1) n(2) n(3) n(a) m(2) m(3) m(a)"],
     ),
+    // A division by a constant zero is never defined: clingo drops the
+    // literal while rewriting (this enumerated 2^31 values).
+    ("not p((-2147483648..2)/0). q :- X=0.", &[], &["q"]),
+    (
+        "#const z=0. q(1..3). r(X) :- q(X), not p(X/z). s(X) :- q(X), X\\(1-1) < 9. \
+         t(S) :- S = #sum{ Y/0 : q(Y); 1 : q(Y) }.",
+        &[],
+        &["q(1) q(2) q(3) t(1)"],
+    ),
+    // A constant whose value is never defined makes each term with it
+    // undefined (it was an error); a constant in its own value is replaced
+    // once.
+    ("#const a=a+1. p(a). q.", &[], &["q"]),
+    (
+        "#const a=b+1. #const c=a*2. p(c). q(X) :- X=c. r :- not s(a). t. u(f(a)).",
+        &[],
+        &["t"],
+    ),
+    ("#const a=f(a). p(a).", &[], &["p(f(f(a)))"]),
     // `_` in a negated literal of a conditional literal is projected, as in
     // a body (it was refused as unsafe).
     (
@@ -451,6 +498,54 @@ const ANSWERS: &[Case] = &[
 type ErrorCase = (&'static str, &'static [&'static str], i32, &'static str);
 
 const ERRORS: &[ErrorCase] = &[
+    // A decimal integer has no leading zero: `01` is `0` and `1` (asp2sat
+    // read 1, and `0 #count{..} 01..2147483647` as a guard it enumerated).
+    (
+        "q :- 0 #count { q : p } 01..2147483647.",
+        &[],
+        65,
+        "1:26-27: error: syntax error, unexpected <NUMBER>",
+    ),
+    // A variable of the rule that only an element binds is unsafe there
+    // (it was accepted); one of an element's own is unsafe at its
+    // aggregate or conditional literal, where the element's condition
+    // shows it first (it was at the rule).
+    (
+        "a(1). h(C) :- C = #count{ X : a(X), a(C) }.",
+        &[],
+        65,
+        "1:9-10: note: 'C' is unsafe",
+    ),
+    (
+        "a(1). h :- b, a(X,Y) : c(Y), X < 5.",
+        &[],
+        65,
+        "1:15-35: error: unsafe variables in:",
+    ),
+    (
+        "a(1). h :- b, a(X,Y) : c(Y), X < 5.",
+        &[],
+        65,
+        "1:30-31: note: 'X' is unsafe",
+    ),
+    (
+        "a(1). h :- not a(X) : b.",
+        &[],
+        65,
+        "1:12-24: error: unsafe variables in:",
+    ),
+    (
+        "#const a=b+1. #const c=a*2. p(c). q.",
+        &[],
+        30,
+        "1:10-13: info: operation undefined:",
+    ),
+    (
+        "not p((-2147483648..2)/0). q.",
+        &[],
+        30,
+        "1:7-25: info: operation undefined:",
+    ),
     (
         "#const a=1.\n#const a=2.\np(a).",
         &[],

@@ -86,7 +86,7 @@ impl Parser<'_> {
             }
         };
         if self.eat(K::Colon).is_none() {
-            read.into_body(body);
+            self.body_elements(read, body);
             return Ok(());
         }
         let conditions = self.condition()?;

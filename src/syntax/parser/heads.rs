@@ -233,7 +233,7 @@ impl Parser<'_> {
         }
         let failing = chain.negated().read();
         if !conditional {
-            failing.into_body(body);
+            self.body_elements(failing, body);
             return Ok(None);
         }
         if conditions.iter().flatten().any(literal_has_variable) {

@@ -114,6 +114,8 @@ fn underscore_var(i: In) -> IResult<In, K> {
     .parse(i)
 }
 
+/// An integer literal; a decimal one has no leading zero, as in clingo
+/// (`01` is the two numbers `0` and `1`, a syntax error where they meet).
 fn number(i: In) -> IResult<In, K> {
     value(
         K::Int,
@@ -121,6 +123,7 @@ fn number(i: In) -> IResult<In, K> {
             recognize((tag("0x"), hex_digit1)),
             recognize((tag("0o"), oct_digit1)),
             recognize((tag("0b"), take_while1(|c| c == '0' || c == '1'))),
+            tag("0"),
             digit1,
         )),
     )
@@ -493,8 +496,8 @@ mod tests {
     #[test]
     fn integers() {
         check(
-            "p(2147483647). p(-2147483648). p(0x10,0b101,0o17,007).",
-            "p(2147483647). p(-2147483648). p(16,5,15,7).",
+            "p(2147483647). p(-2147483648). p(0x10,0b101,0o17,0).",
+            "p(2147483647). p(-2147483648). p(16,5,15,0).",
         );
         // Wider literals wrap around in 32 bits, as clingo reads them.
         check(

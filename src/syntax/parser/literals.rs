@@ -134,51 +134,34 @@ impl Read {
     }
 
     /// Adds the body elements `self` stands for to `body`: a chain's
-    /// comparisons, or, for a negated chain, the disjunction of its
-    /// negated comparisons, as the aggregate `#count{ : l1; ..; : ln } >=
-    /// 1` (its empty tuple counts once, when some `li` holds).
+    /// bindings and comparisons, or, for a negated chain, the disjunction
+    /// of its negated comparisons, each with the bindings (which it keeps
+    /// to itself: the chain holds for some value of them).
     pub(super) fn into_body(self, body: &mut Vec<BodyElement>) {
         let chain = match self {
             Read::Literal(literal) => return body.push(BodyElement::Literal(literal)),
             Read::Chain(chain) => chain,
         };
-        body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
-        if chain.holds() {
-            let comparisons = chain.comparisons(false).into_iter();
-            return body.extend(comparisons.map(BodyElement::Literal));
+        if !chain.holds() {
+            let span = chain.span;
+            return body.push(some_holds(Read::Chain(chain).alternatives(), span));
         }
-        let elements = (chain.comparisons(true).into_iter())
-            .map(|failing| AggregateElement {
-                terms: Vec::new(),
-                condition: vec![failing],
-                tuple_end: TupleEnd::Nothing,
-                span: chain.span,
-            })
-            .collect();
-        let one = Term {
-            kind: TermKind::Integer(1),
-            span: chain.span,
-        };
-        body.push(BodyElement::Aggregate(Aggregate {
-            naf: Naf::Positive,
-            function: AggregateFunction::Count,
-            elements,
-            guards: vec![Guard {
-                op: CmpOp::Ge,
-                term: one,
-            }],
-            span: chain.span,
-        }));
+        body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
+        let comparisons = chain.comparisons(false).into_iter();
+        body.extend(comparisons.map(BodyElement::Literal));
     }
 
     /// Adds the body's conditional literals `self : c` for each alternative
     /// `c` of `conditions` to `body`: one per comparison of a chain (each
     /// must hold under the condition), or, for a negated chain, `#false :
     /// c, comparisons` (no instance of the condition may have them all
-    /// hold). A chain's bindings join the body, so that its pools expand
-    /// into copies of the rule, as in clingo; under a condition over
-    /// variables clingo expands them once per instance of it instead, which
-    /// is refused (at `span`).
+    /// hold). With bindings, the chain holds for some value of them where
+    /// `c` does, and nothing is required where `c` fails: `c` implies the
+    /// chain, which is `¬c1 ∨ .. ∨ ¬ck ∨ chain` ([`some_holds`]), so that
+    /// an interval is not enumerated where `c` is false, and an empty one
+    /// fails only where `c` holds, as in clingo. Under a condition over
+    /// variables clingo expands the bindings once per instance of it
+    /// instead, which is refused (at `span`).
     pub(super) fn conditionals(
         &self,
         conditions: Alternatives,
@@ -195,7 +178,13 @@ impl Read {
                      conditional literal whose condition has variables, is not supported",
                 ))));
             }
-            body.extend(chain.bindings.iter().cloned().map(BodyElement::Literal));
+            for condition in conditions {
+                let mut disjuncts: Alternatives =
+                    condition.iter().map(|c| vec![negation(c)]).collect();
+                disjuncts.extend(self.clone().alternatives());
+                body.push(some_holds(disjuncts, span));
+            }
+            return Ok(());
         }
         let conditional = |literal, condition| BodyElement::Conditional {
             literal,
@@ -222,6 +211,51 @@ impl Read {
         }
         Ok(())
     }
+}
+
+/// The disjunction of the conjunctions `disjuncts`, as the aggregate
+/// `#count{ : l1; ..; : ln } >= 1` (its empty tuple counts once, when some
+/// `li` holds), where the variables of each `li` are its own.
+fn some_holds(disjuncts: Alternatives, span: Span) -> BodyElement {
+    let elements = (disjuncts.into_iter())
+        .map(|condition| AggregateElement {
+            terms: Vec::new(),
+            condition,
+            tuple_end: TupleEnd::Nothing,
+            span,
+        })
+        .collect();
+    let one = Term {
+        kind: TermKind::Integer(1),
+        span,
+    };
+    BodyElement::Aggregate(Aggregate {
+        naf: Naf::Positive,
+        function: AggregateFunction::Count,
+        elements,
+        guards: vec![Guard {
+            op: CmpOp::Ge,
+            term: one,
+        }],
+        span,
+    })
+}
+
+/// `not literal`, as a literal (`not not a` fails where `not a` holds).
+fn negation(literal: &Literal) -> Literal {
+    let mut negation = literal.clone();
+    match &mut negation {
+        Literal::Atom { naf, .. }
+        | Literal::Comparison { naf, .. }
+        | Literal::Boolean { naf, .. } => {
+            *naf = match naf {
+                Naf::Positive => Naf::Not,
+                Naf::Not => Naf::Positive,
+                Naf::NotNot => Naf::Not,
+            }
+        }
+    }
+    negation
 }
 
 /// Whether a variable (named or anonymous) occurs in `literal`.
@@ -399,6 +433,19 @@ impl Parser<'_> {
         }
     }
 
+    /// The body elements `read` stands for into `body` ([`Read::into_body`]).
+    /// A negated chain's first and last terms with pools or intervals are
+    /// bound too, so that an empty one leaves every disjunct false, as in
+    /// clingo.
+    pub(super) fn body_elements(&mut self, mut read: Read, body: &mut Vec<BodyElement>) {
+        if let Read::Chain(chain) = &mut read
+            && !chain.holds()
+        {
+            self.bind_ends(chain);
+        }
+        read.into_body(body)
+    }
+
     /// `read : c` for each alternative `c` of `conditions` into `body`
     /// ([`Read::conditionals`]). A negated chain goes into the condition
     /// of `#false : c, comparisons`, where the grounder would expand a pool
@@ -551,8 +598,10 @@ mod tests {
         );
         check(
             "q :- not 1 < 1..5 <= 2 < (3;4) != 7.",
-            "q :- #chain1=(1..5), #chain2=pool[3;4], \
-             #count{:1>=#chain1;:#chain1>2;:2>=#chain2;:#chain2=7}>=1.",
+            "q :- #count{:#chain1=(1..5),#chain2=pool[3;4],1>=#chain1;\
+             :#chain1=(1..5),#chain2=pool[3;4],#chain1>2;\
+             :#chain1=(1..5),#chain2=pool[3;4],2>=#chain2;\
+             :#chain1=(1..5),#chain2=pool[3;4],#chain2=7}>=1.",
         );
         // An anonymous variable is one variable there, with no binding.
         check("q :- 1 < _ < 3, 0 < _.", "q :- 1<#chain1, #chain1<3, 0<_.");
@@ -574,17 +623,18 @@ mod tests {
         );
         check(
             "1 < (0;2) < 3 :- q.",
-            ":- q, #chain1=pool[0;2], #count{:1>=#chain1;:#chain1>=3}>=1.",
+            ":- q, #count{:#chain1=pool[0;2],1>=#chain1;:#chain1=pool[0;2],#chain1>=3}>=1.",
         );
-        // The literal of a conditional literal: the pool expands into copies
-        // of the rule, under a condition without variables.
+        // The literal of a conditional literal, under a condition without
+        // variables: the condition implies the chain, for some value of
+        // its bindings.
         check(
             "h :- 1 < (2;3) < 4 : a.",
-            "h :- #chain1=pool[2;3], [1<#chain1:a], [#chain1<4:a].",
+            "h :- #count{:not a;:#chain1=pool[2;3],1<#chain1,#chain1<4}>=1.",
         );
         check(
             "h :- not 1 < (2..3) < 4 : a.",
-            "h :- #chain1=(2..3), [#false:a,1<#chain1,#chain1<4].",
+            "h :- #count{:not a;:#chain1=(2..3),1>=#chain1;:#chain1=(2..3),#chain1>=4}>=1.",
         );
         check(
             "h :- 1 < (X;5) < 3 : p(X).",
