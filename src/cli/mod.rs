@@ -1,7 +1,7 @@
 //! The command line: the only module that does I/O.
 //!
 //! Raw flags are parsed by clap into [`Args`], validated into a [`Config`],
-//! and dispatched. [`solve`] drives the pipeline: read and parse every input
+//! and dispatched. [`solve`](fn@solve) drives the pipeline: read and parse every input
 //! (following `#include`, [`load`]), ground, translate and solve, printing
 //! as clingo does ([`report`]), stopped by the time limit or a signal
 //! ([`interrupt`]), explained with `--explain` ([`explain`]).
