@@ -43,17 +43,19 @@ mod report;
 mod solve;
 mod status;
 mod text;
+mod tuning;
 mod write;
 
 use crate::diagnostics::{Diagnostic, SourceMap, render_all};
 use crate::progress::{Counters, Stage};
-use args::{Args, Command, Config, DimacsArgs, Invocation, Warnings, parse_consts};
+use args::{Args, Command, Config, DimacsArgs, Warnings, parse_consts};
 use clap::Parser;
 use load::load_and_ground;
 use output::Timings;
 use solve::solve;
 use std::io::Write;
 use std::sync::Arc;
+use tuning::Invocation;
 use write::{stdout_failure, stdout_writer, write_output};
 
 /// Exit code for input errors (syntax, safety, unreadable files).
@@ -74,7 +76,7 @@ pub const EXIT_BROKEN_PIPE: u8 = 141;
 /// Entry point of the binary; returns the exit code, and the caller ends
 /// the process with it right away (see [`release_at_exit`]).
 pub fn main() -> u8 {
-    let (raw, tuning) = match args::invocation(std::env::args_os().collect()) {
+    let (raw, tuning) = match tuning::invocation(std::env::args_os().collect()) {
         Invocation::Version => {
             let _ = writeln!(std::io::stdout(), "{}", output::VERSION_LINE);
             return 0;
@@ -95,7 +97,7 @@ pub fn main() -> u8 {
     };
     // `dimacs` and `ground` do not search: no tuning option has an effect.
     let none_has_effect: Vec<String> = (tuning.iter())
-        .map(|option| args::without_effect(option, Default::default()))
+        .map(|option| tuning::without_effect(option, Default::default()))
         .collect();
     let explaining = matches!(args.command, Command::Explain(_));
     let counters = Arc::new(Counters::default());
