@@ -175,7 +175,7 @@ pub struct PictureError {
 }
 
 fn write_file(path: &str, svg: &str) -> Result<(), PictureError> {
-    super::write_output(Path::new(path), |out| out.write_all(svg.as_bytes())).map_err(|e| {
+    super::write::write_output(Path::new(path), |out| out.write_all(svg.as_bytes())).map_err(|e| {
         PictureError {
             message: format!("could not write {path}: {e}"),
             exit_code: EXIT_OUTPUT_ERROR,

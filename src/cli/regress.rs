@@ -1,7 +1,7 @@
 //! `asp2sat test`: the flags of a regression run, its progress bar, and the
 //! printing of what `crate::regress` finds.
 
-use super::args::TuningOption;
+use super::tuning::TuningOption;
 use crate::regress::cases::{self, Case};
 use crate::regress::child::Limits;
 use crate::regress::expectation::Expectation;

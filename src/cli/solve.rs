@@ -1,0 +1,298 @@
+//! The run of `solve` (and of `explain` and `render`): the inputs read and
+//! grounded, one solver call or one per step of clingo's incremental mode,
+//! each `solve::driver::solve_call` with its events printed by
+//! [`CallReport`], then `--explain`'s explanation and the summary.
+
+use super::args::{Config, Projection};
+use super::explain;
+use super::load::{Loaded, ground_parts, load_program};
+use super::output::{self, Outcome, Sizes, Timings};
+use super::report::{CallReport, Progress, lock};
+use super::{EXIT_INPUT_ERROR, interrupt, pictures, release_at_exit, report_errors};
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::ground::incremental::Incremental;
+use crate::ground::{Parts, program::GroundProgram};
+use crate::progress::Counters;
+use crate::solve::backend::Backend;
+use crate::solve::driver::{self, Call, Consequences, Plan};
+use crate::solve::optimize::OptMode;
+use crate::solve::portfolio::Threads;
+use crate::syntax::ast::Term;
+use rustc_hash::FxHashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Solves the program of `config`, printing as clingo does; returns the
+/// exit code.
+pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
+    let progress = Arc::new(Mutex::new(Progress::new(&config, counters.clone())));
+    warn_oversubscription(config.tuning.parallel.threads);
+    // Set by the time limit or a signal: the search stops at it.
+    let stop = interrupt::arm(config.time_limit, &progress);
+    {
+        let mut progress = lock(&progress);
+        let style = progress.style;
+        progress.print(|out| output::write_header(out, style, &config.inputs));
+    }
+    let mut timings = Timings::default();
+    let (mut loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
+        Ok(loaded) => loaded,
+        Err(code) => return unknown_after_error(&progress, code),
+    };
+    lock(&progress).record.timings.parse = timings.parse;
+    let incremental = match incremental_mode(&loaded, &overrides, &config) {
+        Ok(incremental) => incremental,
+        Err(code) => return unknown_after_error(&progress, code),
+    };
+    if config.pictures.svg.is_some() {
+        pictures::show_vis_atoms(&mut loaded.statements);
+    }
+    let steps = solve_steps(
+        &mut loaded,
+        &overrides,
+        incremental.as_ref(),
+        &config,
+        (&progress, &stop),
+        &counters,
+    );
+    let last = match steps {
+        Ok(last) => last,
+        Err(code) => return unknown_after_error(&progress, code),
+    };
+    let interrupted = lock(&progress).record.interrupted;
+    let (outcome, sizes) = match last {
+        Some((call, sizes)) => (outcome(&call, interrupted.is_some()), Some(sizes)),
+        None => (Outcome::Unknown, None), // incremental mode with imax = 0
+    };
+    lock(&progress).record.settled = Some(outcome);
+    let blamed = match config.explain.filter(|_| interrupted.is_none()) {
+        Some(scope) => match explain::explain(&loaded, &overrides, scope, &config, outcome) {
+            Ok(blamed) => blamed,
+            Err(code) => return unknown_after_error(&progress, code),
+        },
+        None => None,
+    };
+    let mut progress = lock(&progress);
+    progress.record.explanation =
+        (blamed.as_ref()).map(|spans| explain::located(spans, &loaded.sources));
+    let sizes = sizes.filter(|_| config.stats);
+    if progress.finished {
+        // The time limit or a signal ended the run (in `--explain`).
+        return outcome.exit_code(progress.record.models, true);
+    }
+    progress.finish(outcome, sizes.as_ref(), interrupted);
+    if let Some(spans) = blamed {
+        explain::print_explanation(&mut progress, &spans, &loaded.sources);
+    }
+    if let Some(code) = progress.output_failure() {
+        return code;
+    }
+    if let Some(error) = &progress.picture_error {
+        return error.exit_code;
+    }
+    outcome.exit_code(progress.record.models, interrupted.is_some())
+}
+
+/// clingo's warning, whatever `-W` says, when there are more threads than
+/// processors.
+fn warn_oversubscription(threads: usize) {
+    if let Ok(cpus) = std::thread::available_parallelism()
+        && threads > cpus.get()
+    {
+        stderrln!(
+            "*** Warn : (asp2sat): Oversubscription: #Threads={threads} exceeds logical CPUs={cpus}."
+        );
+    }
+}
+
+/// clingo's incremental mode, when the program asks for it with
+/// `#include <incmode>.` (its constants read). `Err` holds the exit code.
+fn incremental_mode(
+    loaded: &Loaded,
+    overrides: &[(String, Term)],
+    config: &Config,
+) -> Result<Option<Incremental>, u8> {
+    let incremental = match loaded.incremental {
+        None => None,
+        Some(span) => match Incremental::new(&loaded.statements, overrides, span) {
+            Ok(incremental) => Some(incremental),
+            Err(errors) => return Err(report_errors(&errors, &loaded.sources, "invalid constant")),
+        },
+    };
+    if let (Some(span), Some(_)) = (loaded.incremental, config.explain) {
+        let error = Diagnostic::error(
+            span,
+            "--explain explains a single program: clingo's incremental mode solves one per step",
+        );
+        return Err(report_errors(
+            &[error],
+            &loaded.sources,
+            "nothing was solved",
+        ));
+    }
+    Ok(incremental)
+}
+
+/// Grounds and solves one program, or one per step of incremental mode,
+/// until the steps end or the run is interrupted; returns the last call
+/// and its sizes (none when incremental mode solves no step). `Err` holds
+/// the exit code.
+fn solve_steps(
+    loaded: &mut Loaded,
+    overrides: &[(String, Term)],
+    incremental: Option<&Incremental>,
+    config: &Config,
+    (progress, stop): (&Mutex<Progress>, &Arc<AtomicBool>),
+    counters: &Counters,
+) -> Result<Option<(Call, Sizes)>, u8> {
+    let plan = config.plan();
+    let mut printed = FxHashSet::default();
+    let mut last: Option<(Call, Sizes)> = None;
+    for step in 0.. {
+        let parts = match incremental {
+            None if step == 0 => Parts::base(),
+            Some(incremental) if incremental.solves(step, last.as_ref().map(|c| c.0.result())) => {
+                incremental.parts(step)
+            }
+            _ => break,
+        };
+        let ground_start = Instant::now();
+        let mut program = ground_parts(
+            loaded,
+            overrides,
+            &parts,
+            &config.warnings,
+            &mut printed,
+            counters,
+        )?;
+        lock(progress).record.timings.ground += ground_start.elapsed();
+        if incremental.is_none() && config.explain.is_none() {
+            // Never grounded again: their memory (a big instance's facts)
+            // is the solver's now.
+            loaded.statements = Vec::new();
+        }
+        project(&mut program, config.project);
+        // Shared with the search threads of `-t`, which may outlive the call.
+        let program = Arc::new(program);
+        let call = solve_call(
+            &program,
+            &plan,
+            config,
+            (progress, stop),
+            &loaded.sources,
+            step == 0,
+        );
+        release_at_exit(program);
+        last = Some(call?);
+        if lock(progress).record.interrupted.is_some() {
+            break;
+        }
+    }
+    Ok(last)
+}
+
+/// The atoms `program`'s answer sets are projected onto, as `--project`
+/// says.
+fn project(program: &mut GroundProgram, projection: Projection) {
+    match projection {
+        Projection::Show => program.projection = None, // even with `#project`
+        // No `#project` directive: clingo projects onto no atom at all.
+        Projection::Project => _ = program.projection.get_or_insert_with(Vec::new),
+        Projection::Auto | Projection::No => {}
+    }
+}
+
+/// After an input error, clingo still ends its output as for a search
+/// that found nothing: `UNKNOWN` and the summary in text, a complete JSON
+/// document with one empty call. Scripts that read it must not break on
+/// bad input. Other exit codes pass through.
+fn unknown_after_error(progress: &Mutex<Progress>, code: u8) -> u8 {
+    if code == EXIT_INPUT_ERROR {
+        let mut progress = lock(progress);
+        if progress.record.calls == 0 {
+            progress.begin_call();
+        }
+        progress.finish(Outcome::Unknown, None, None);
+    }
+    code
+}
+
+/// How a finished call ended, as clingo's summary says it.
+fn outcome(call: &Call, interrupted: bool) -> Outcome {
+    match (call.models, call.exhausted) {
+        (0, false) if interrupted => Outcome::Unknown,
+        (0, _) => Outcome::Unsatisfiable,
+        (_, true) => Outcome::Exhausted,
+        (_, false) => Outcome::Satisfiable,
+    }
+}
+
+/// Translates and searches one ground program as `plan` says, printing
+/// what the search reports; `first` prints clingo's warnings before it.
+/// `Err` holds the exit code.
+fn solve_call(
+    program: &Arc<GroundProgram>,
+    plan: &Plan,
+    config: &Config,
+    (progress, stop): (&Mutex<Progress>, &Arc<AtomicBool>),
+    sources: &SourceMap,
+    first: bool,
+) -> Result<(Call, Sizes), u8> {
+    let call = plan.call(program);
+    let listing_consequences = config.consequences != Consequences::None;
+    if first {
+        // clingo's warnings, in its words.
+        if call.to_optimum && config.opt_mode == OptMode::Opt && listing_consequences {
+            stderrln!(
+                "*** Warn : (asp2sat): Optimization: Consequences may depend on enumeration order."
+            );
+        } else if call.to_optimum && config.opt_mode == OptMode::Opt && call.models > 0 {
+            stderrln!(
+                "*** Warn : (asp2sat): #models not 0: optimality of last model not guaranteed."
+            );
+        }
+        if call.optimizing && config.opt_mode == OptMode::Enum {
+            stderrln!(
+                "*** Warn : (asp2sat): opt-mode=enum: No bound given, optimize statement ignored."
+            );
+        }
+    }
+    if let Threads::Single(Some(reason)) = call.threads
+        && first
+        && config.warnings.shows("other")
+    {
+        stderrln!("asp2sat: info: -t {}: {reason}", plan.parallel.threads);
+    }
+    let counters = lock(progress).counters.clone();
+    let mut report = CallReport {
+        progress,
+        symbols: &program.symbols,
+        objective: call.optimizing.then_some(config.opt_mode),
+        consequences: config.consequences,
+        started: Instant::now(),
+    };
+    let searched = driver::solve_call(program, &call, &counters, &mut report, stop);
+    let call_started = report.started;
+    let call = match searched {
+        Ok(call) => call,
+        Err(error) => return Err(report_errors(&[error], sources, "translation failed")),
+    };
+    let mut progress = lock(progress);
+    if let Some(code) = progress.output_failure() {
+        return Err(code);
+    }
+    if call.exhausted {
+        let since = progress.record.last_model.filter(|&t| t >= call_started);
+        progress.record.timings.unsat = since.unwrap_or(call_started).elapsed();
+    }
+    let sizes = Sizes {
+        solver: call.stats.backend.map_or("none", Backend::name),
+        atoms: program.atoms.len(),
+        rules: program.rules.len(),
+        variables: call.stats.variables,
+        clauses: call.stats.clauses,
+        loop_rounds: call.stats.loop_rounds,
+    };
+    Ok((call, sizes))
+}
