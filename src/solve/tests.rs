@@ -1,0 +1,505 @@
+//! The enumerator's tests: answer sets against the brute-force checker on
+//! random programs, with every backend and translation.
+
+use super::*;
+use crate::testing::{
+    Rng, head_cycle_free, parse, random_program, random_program_with_aggregates,
+    random_program_with_recursive_aggregates, recursive_aggregates, shown_of, stable_models,
+};
+
+/// Every answer set, sorted, found by the walk over the copy of the
+/// clauses; checked against the walk without it (one solver call per
+/// node off the last model), which a run asked for one answer set
+/// uses when asked for more.
+fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+    let enumerate = |max_models: usize| {
+        let options = SolveOptions {
+            max_models,
+            project,
+            ..SolveOptions::default()
+        };
+        let mut enumerator = Enumerator::new(program, options).unwrap();
+        enumerator.set_max_models(0);
+        let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+        assert!(enumerator.exhausted());
+        assert!(enumerator.next_answer_set().is_none());
+        sets.sort();
+        sets
+    };
+    let sets = enumerate(0);
+    assert_eq!(sets, enumerate(1), "the walk without a copy of the clauses");
+    sets
+}
+
+fn brute_force(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+    let mut sets: Vec<Vec<SymId>> = stable_models(program)
+        .into_iter()
+        .map(|m| shown_of(program, m))
+        .collect();
+    sets.sort();
+    if project {
+        sets.dedup();
+    }
+    sets
+}
+
+/// Answer sets as strings, e.g. `["", "a b"]`.
+fn answers(text: &str) -> Vec<String> {
+    let program = parse(text);
+    let options = SolveOptions::default();
+    let mut found: Vec<String> = Enumerator::new(&program, options)
+        .unwrap()
+        .map(|a| a.render(&program.symbols))
+        .collect();
+    found.sort();
+    assert_eq!(found, {
+        let mut expected: Vec<String> = brute_force(&program, false)
+            .iter()
+            .map(|s| AnswerSet { shown: s.clone() }.render(&program.symbols))
+            .collect();
+        expected.sort();
+        expected
+    });
+    found
+}
+
+/// Every backend, with its defaults and with the extremes of the
+/// settings the command line accepts (a restart after every conflict,
+/// the fastest decay, and the most frequent reductions of learned
+/// clauses varisat takes: the portfolio's settings), finds the answer
+/// sets of random programs, disjunctive ones among them (the
+/// minimality check's tester is of the same backend).
+#[test]
+fn every_backend_and_tuning_finds_the_same_answer_sets() {
+    let automatic = std::iter::once(None);
+    for backend in automatic.chain(backend::Backend::ALL.iter().copied().map(Some)) {
+        let tuned = SearchTuning {
+            backend,
+            vsids_decay: Some(0.5),
+            luby_restart_unit: Some(1),
+            reduce_locals_interval: Some(1),
+            reduce_mids_interval: Some(1),
+        };
+        let plain = SearchTuning {
+            backend,
+            ..SearchTuning::default()
+        };
+        let mut rng = Rng::new(12);
+        for round in 0..300 {
+            let program = random_program(&mut rng, 8, round % 2 == 1);
+            let expected = brute_force(&program, false);
+            for tuning in [plain, tuned] {
+                let options = SolveOptions {
+                    tuning,
+                    ..SolveOptions::default()
+                };
+                let mut found: Vec<Vec<SymId>> = (Enumerator::new(&program, options).unwrap())
+                    .map(|a| a.shown)
+                    .collect();
+                found.sort();
+                assert_eq!(found, expected, "{tuning:?}, round {round}");
+            }
+        }
+    }
+}
+
+#[test]
+fn solve_matches_brute_force_on_random_programs() {
+    let mut rng = Rng::new(2024);
+    let (mut compared, mut disjunctive, mut with_loops, mut nontrivial) = (0, 0, 0, 0);
+    for round in 0..7000 {
+        let program = random_program(&mut rng, 8, round % 2 == 1);
+        disjunctive += usize::from(!head_cycle_free(&program));
+        let expected = brute_force(&program, false);
+        assert_eq!(all(&program, false), expected, "round {round}: {program:?}");
+        assert_eq!(
+            all(&program, true),
+            brute_force(&program, true),
+            "round {round}"
+        );
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        enumerator.by_ref().for_each(drop);
+        if enumerator.stats().loop_rounds > 0 {
+            with_loops += 1;
+        }
+        if expected.len() > 1 {
+            nontrivial += 1;
+        }
+        compared += 1;
+    }
+    // The generator covers what it should.
+    assert!(
+        compared > 5000 && disjunctive > 100,
+        "{compared} compared, {disjunctive} not head-cycle-free"
+    );
+    assert!(with_loops > 1000, "{with_loops} with loop formulas");
+    assert!(nontrivial > 1000, "{nontrivial} with several answer sets");
+}
+
+/// Ground aggregates (not recursive) against the brute-force checker,
+/// which evaluates them in each candidate model.
+#[test]
+fn solve_matches_brute_force_with_aggregates() {
+    let mut rng = Rng::new(2027);
+    let (mut compared, mut nontrivial) = (0, 0);
+    for round in 0..3000 {
+        let program = random_program_with_aggregates(&mut rng, 7);
+        if !head_cycle_free(&program) {
+            continue;
+        }
+        let expected = brute_force(&program, false);
+        assert_eq!(all(&program, false), expected, "round {round}: {program:?}");
+        if expected.len() > 1 {
+            nontrivial += 1;
+        }
+        compared += 1;
+    }
+    assert!(compared > 2000, "{compared} compared");
+    assert!(nontrivial > 500, "{nontrivial} with several answer sets");
+}
+
+/// Recursive aggregates of every kind: the answer sets under the
+/// Ferraris reduct, or a refusal (non-monotone recursive aggregates, and
+/// disjunctions that are not head-cycle-free).
+#[test]
+fn solve_matches_brute_force_with_recursive_aggregates() {
+    let mut rng = Rng::new(2016);
+    let (mut compared, mut recursive, mut nonmonotone) = (0, 0, 0);
+    for round in 0..2500 {
+        let program = random_program_with_recursive_aggregates(&mut rng, 5);
+        let options = SolveOptions {
+            max_models: 0,
+            ..SolveOptions::default()
+        };
+        let mut enumerator = Enumerator::new(&program, options).expect("nothing to refuse");
+        nonmonotone += usize::from(
+            !enumerator.translation().minimality().is_empty() && head_cycle_free(&program),
+        );
+        let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+        sets.sort();
+        assert_eq!(
+            sets,
+            brute_force(&program, false),
+            "round {round}: {program:?}"
+        );
+        compared += 1;
+        recursive += usize::from(!recursive_aggregates(&program).is_empty());
+    }
+    assert!(compared == 2500, "{compared} compared");
+    assert!(
+        nonmonotone > 150,
+        "{nonmonotone} with non-monotone recursive aggregates"
+    );
+    assert!(recursive > 700, "{recursive} with recursive aggregates");
+}
+
+/// Atoms flagged as facts (as the grounder hands them over: no rules of
+/// their own) share one variable and still count as founded inside
+/// loops, in both translations.
+#[test]
+fn solve_flagged_facts_match_brute_force() {
+    let mut rng = Rng::new(7);
+    let mut with_loops = 0;
+    for round in 0..2000 {
+        let mut program = random_program(&mut rng, 8, false);
+        for (i, atom) in program.atoms.iter_mut().enumerate() {
+            atom.fact = (round + i) % 3 == 0;
+        }
+        let atoms = &program.atoms;
+        program.rules.retain(|rule| match &rule.head {
+            Head::Atom(a) => !atoms[a.index()].fact,
+            Head::Disjunction(heads) => heads.iter().all(|a| !atoms[a.index()].fact),
+            Head::Choice { elements, .. } => elements.iter().all(|e| !atoms[e.value.index()].fact),
+            Head::Constraint => true,
+        });
+        if !head_cycle_free(&program) {
+            continue;
+        }
+        let expected = brute_force(&program, false);
+        assert_eq!(all(&program, false), expected, "round {round}: {program:?}");
+        let eager = SolveOptions {
+            max_models: 0,
+            translation: TranslationMode::Eager,
+            ..SolveOptions::default()
+        };
+        let mut found: Vec<Vec<SymId>> = Enumerator::new(&program, eager)
+            .unwrap()
+            .map(|a| a.shown)
+            .collect();
+        found.sort();
+        assert_eq!(found, expected, "round {round} (eager)");
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        enumerator.by_ref().for_each(drop);
+        with_loops += usize::from(enumerator.stats().loop_rounds > 0);
+        let facts = program.atoms.iter().filter(|a| a.fact).count();
+        assert!(enumerator.stats().translation.atom_variables <= program.atoms.len() - facts + 1);
+    }
+    assert!(with_loops > 100, "{with_loops} with loop formulas");
+}
+
+/// The eager translation finds the same answer sets (projected or not)
+/// without a single loop-formula round.
+#[test]
+fn solve_eager_matches_lazy_on_random_programs() {
+    let mut rng = Rng::new(99);
+    let mut nontight = 0;
+    for round in 0..3000 {
+        let program = random_program(&mut rng, 8, round % 2 == 1);
+        if !head_cycle_free(&program) {
+            continue;
+        }
+        for project in [false, true] {
+            let run = |translation| {
+                let options = SolveOptions {
+                    max_models: 0,
+                    project,
+                    translation,
+                    ..SolveOptions::default()
+                };
+                let mut enumerator = Enumerator::new(&program, options).unwrap();
+                let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+                sets.sort();
+                (sets, enumerator.stats())
+            };
+            let (lazy, _) = run(TranslationMode::Lazy);
+            let (eager, stats) = run(TranslationMode::Eager);
+            assert_eq!(eager, lazy, "round {round}: {program:?}");
+            assert_eq!(stats.loop_rounds, 0);
+            // At most one satisfiable call per answer set, and one
+            // unsatisfiable call per distinguishing atom between two;
+            // none after the only answer set of a program without
+            // choices.
+            if stats.deterministic && !eager.is_empty() {
+                assert!(stats.sat_calls <= 1);
+            } else {
+                let atoms = program.atoms.len();
+                assert!(stats.sat_calls <= (atoms + 1) * (eager.len() + 1));
+            }
+            if !stats.tight && !project {
+                nontight += 1;
+            }
+        }
+    }
+    assert!(nontight > 500, "{nontight} non-tight programs");
+}
+
+#[test]
+fn solve_positive_loop_is_unfounded() {
+    assert_eq!(answers("a :- b. b :- a."), [""]);
+}
+
+#[test]
+fn solve_loop_with_external_support() {
+    assert_eq!(answers("{c}. a :- c. a :- b. b :- a."), ["", "a b c"]);
+}
+
+#[test]
+fn solve_even_negative_loop() {
+    assert_eq!(answers("a :- not b. b :- not a."), ["a", "b"]);
+}
+
+#[test]
+fn solve_odd_negative_loop_has_no_answer_set() {
+    assert!(answers("a :- not a.").is_empty());
+    assert!(answers("a :- not b. b :- not c. c :- not a.").is_empty());
+}
+
+#[test]
+fn solve_cardinality_bounds() {
+    assert_eq!(answers("1{a;b;c}1."), ["a", "b", "c"]);
+    assert_eq!(answers("2{a;b;c}."), ["a b", "a b c", "a c", "b c"]);
+    assert_eq!(answers("{a;b;c}2.").len(), 7);
+    assert_eq!(answers("{a;b;c}0."), [""]);
+    assert!(answers("4{a;b;c}.").is_empty());
+    assert_eq!(answers("2{a;b;c}1 :- d. {d}."), [""]);
+    assert_eq!(
+        answers("1{a : d; b; c : not d}1. {d}."),
+        ["a d", "b", "b d", "c"]
+    );
+}
+
+#[test]
+fn solve_disjunction() {
+    assert_eq!(answers("a | b."), ["a", "b"]);
+    assert_eq!(answers("a | b. a :- b."), ["a"]);
+    assert_eq!(answers("a | b | c :- d. d. :- a."), ["b d", "c d"]);
+}
+
+#[test]
+fn solve_disjunction_with_head_cycles() {
+    assert_eq!(answers("a | b. a :- b. b :- a."), ["a b"]);
+    assert_eq!(answers("a | b. a :- b. b :- a. c :- not a."), ["a b"]);
+    // Three minimal models of the positive program (clingo agrees).
+    assert_eq!(
+        answers("s1 | s2. s3 | s4. s1 :- s3, s4. s2 :- s4, s3. s3 :- s1, s2. s4 :- s1."),
+        ["s1 s4", "s2 s3", "s2 s4"]
+    );
+    // Minimality over a cycle of three: {a, b, c} is the only answer.
+    assert_eq!(answers("a | b | c. a :- b. b :- c. c :- a."), ["a b c"]);
+    let program = parse("a | b. a :- b. b :- a.");
+    let eager = SolveOptions {
+        translation: TranslationMode::Eager,
+        ..SolveOptions::default()
+    };
+    assert!(Enumerator::new(&program, eager).is_err());
+}
+
+#[test]
+fn solve_empty_program_has_one_empty_answer_set() {
+    assert_eq!(answers(""), [""]);
+    assert_eq!(answers(":- a. a :- b."), [""]);
+    assert!(answers(":- .").is_empty());
+}
+
+/// Directed Hamiltonian cycles of the complete graph on 4 nodes: 3! = 6.
+#[test]
+fn solve_hamiltonian_cycles() {
+    let mut text = String::from("r1.\n");
+    for x in 1..=4 {
+        let out: Vec<String> = (1..=4)
+            .filter(|&y| y != x)
+            .map(|y| format!("in{x}{y}"))
+            .collect();
+        let inn: Vec<String> = (1..=4)
+            .filter(|&y| y != x)
+            .map(|y| format!("in{y}{x}"))
+            .collect();
+        text += &format!("1{{{}}}1.\n", out.join(";"));
+        text += &format!(
+            ":- not {}, {}.\n",
+            inn[0],
+            inn[1..]
+                .iter()
+                .map(|a| format!("not {a}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        text += &format!(":- {}, {}.\n", inn[0], inn[1]);
+        text += &format!(":- {}, {}.\n", inn[0], inn[2]);
+        text += &format!(":- {}, {}.\n", inn[1], inn[2]);
+        for y in (1..=4).filter(|&y| y != x) {
+            text += &format!("r{y} :- r{x}, in{x}{y}.\n");
+        }
+        text += &format!(":- not r{x}.\n");
+    }
+    let program = parse(&text);
+    let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+    assert!(!enumerator.translation().is_tight());
+    let found: Vec<AnswerSet> = enumerator.by_ref().collect();
+    assert_eq!(found.len(), 6);
+    let stats = enumerator.stats();
+    assert_eq!(stats.models, 6);
+    assert!(stats.loop_rounds > 0 || stats.sat_calls == 7);
+    assert_eq!(found.len(), stable_models(&program).len());
+}
+
+#[test]
+fn solve_enumerates_by_propagation_and_by_calls() {
+    // A positive loop with external support under ten choices: the
+    // walk over its own copy of the clauses finds most answer sets by
+    // propagation; without the copy, each costs a call.
+    let choices: Vec<String> = (1..=10).map(|i| format!("a{i}")).collect();
+    let text = format!(
+        "{{{}}}.\n:- a1, a2.\nb :- c.\nc :- b.\nb :- a3, not a4.\n",
+        choices.join(";")
+    );
+    let found = answers(&text);
+    assert_eq!(found.len(), 768);
+    let program = parse(&text);
+    let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+    assert_eq!(enumerator.by_ref().count(), 768);
+    assert!(enumerator.stats().sat_calls < 768 / 8);
+    let one = SolveOptions {
+        max_models: 1,
+        ..SolveOptions::default()
+    };
+    let mut enumerator = Enumerator::new(&program, one).unwrap();
+    enumerator.set_max_models(0);
+    assert_eq!(enumerator.by_ref().count(), 768);
+    // One call finds each answer set; one more closes each empty
+    // subtree beside the path to it, about two here.
+    assert!(enumerator.stats().sat_calls < 4 * 768);
+}
+
+#[test]
+fn solve_max_models_and_exhaustion() {
+    let program = parse("{a; b}.");
+    let options = SolveOptions {
+        max_models: 2,
+        ..SolveOptions::default()
+    };
+    let mut enumerator = Enumerator::new(&program, options).unwrap();
+    assert!(enumerator.next_answer_set().is_some());
+    assert!(enumerator.next_answer_set().is_some());
+    assert!(enumerator.next_answer_set().is_none());
+    assert!(!enumerator.exhausted());
+    assert_eq!(enumerator.stats().models, 2);
+
+    // A program without choices is exhausted at its first model.
+    let program = parse("a. b :- a. :- c.");
+    let options = SolveOptions {
+        max_models: 1,
+        ..SolveOptions::default()
+    };
+    let mut enumerator = Enumerator::new(&program, options).unwrap();
+    assert!(enumerator.next_answer_set().is_some());
+    assert!(enumerator.exhausted());
+    assert!(!enumerator.has_more());
+    assert!(enumerator.next_answer_set().is_none());
+    assert_eq!(enumerator.stats().sat_calls, 1);
+
+    // With a choice, only a search can tell.
+    let program = parse("{a}. :- not a.");
+    let mut enumerator = Enumerator::new(&program, options).unwrap();
+    assert!(enumerator.next_answer_set().is_some());
+    assert!(!enumerator.exhausted());
+    assert!(!enumerator.has_more());
+    assert!(enumerator.exhausted());
+    assert!(enumerator.next_answer_set().is_none());
+
+    // has_more keeps the answer set it finds for next_answer_set.
+    let program = parse("1{a; b}1.");
+    let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+    assert!(enumerator.has_more());
+    assert!(enumerator.has_more());
+    assert_eq!(enumerator.stats().models, 0);
+    let first = enumerator.next_answer_set().unwrap();
+    assert!(enumerator.has_more());
+    assert!(!enumerator.exhausted());
+    let second = enumerator.next_answer_set().unwrap();
+    assert_ne!(first, second);
+    assert!(!enumerator.has_more());
+    assert!(enumerator.exhausted());
+    assert_eq!(enumerator.stats().models, 2);
+}
+
+#[test]
+fn solve_projection_reports_each_visible_set_once() {
+    let mut program = parse("{a; b}. c :- a. c :- b.");
+    for atom in program.atoms.iter_mut() {
+        atom.shown = program.symbols.display(atom.symbol).to_string() == "c";
+    }
+    let render = |sets: Vec<Vec<SymId>>| -> Vec<String> {
+        sets.into_iter()
+            .map(|s| AnswerSet { shown: s }.render(&program.symbols))
+            .collect()
+    };
+    assert_eq!(render(all(&program, false)), ["", "c", "c", "c"]);
+    assert_eq!(render(all(&program, true)), ["", "c"]);
+}
+
+#[test]
+fn solve_stats_count_clauses() {
+    let program = parse("a :- b. b :- a. {a}.");
+    let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+    let found: Vec<AnswerSet> = enumerator.by_ref().collect();
+    assert_eq!(found.len(), 2);
+    let stats = enumerator.stats();
+    assert!(!stats.tight);
+    // The enumeration excludes no answer set by a clause.
+    assert_eq!(
+        stats.clauses,
+        stats.translation.clauses() + stats.loop_clauses
+    );
+    assert_eq!(stats.variables, 2 + stats.translation.body_variables);
+}
