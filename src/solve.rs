@@ -196,7 +196,8 @@ impl Enumerator {
             solver.add_clause(clause);
         }
         let variables = written.formula.var_count();
-        let unfounded_check = connect_unfounded_check(&translation, variables, &mut *solver);
+        let unfounded_check =
+            backend.propagates() && connect_unfounded_check(&translation, variables, &mut *solver);
         let formula = Formula {
             solver,
             copy: written.copy,
