@@ -23,13 +23,27 @@ use super::gates::Gates;
 use super::{BodyId, Cond, Translation};
 use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Direction};
 use crate::syntax::ast::CmpOp;
+use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit};
+
+/// The diagrams of the sums defined so far in one sink, by their weighted
+/// elements: sums over the same elements share one, whatever their
+/// bounds.
+#[derive(Default)]
+pub struct SharedSums(FxHashMap<Vec<(Cond, i64)>, SumAtLeast>);
+
+impl SharedSums {
+    fn of(&mut self, weighted: &[(Cond, i64)]) -> &mut SumAtLeast {
+        (self.0.entry(weighted.to_vec())).or_insert_with(|| SumAtLeast::new(weighted))
+    }
+}
 
 /// Defines `atom` by its aggregate, given the truth of each element.
 pub fn define_aggregate<S: ExtendFormula>(
     definition: &AggregateDefinition,
     atom: Lit,
     elements: &[Cond],
+    sums: &mut SharedSums,
     sink: &mut S,
 ) {
     let mut gates = Gates { sink };
@@ -38,7 +52,13 @@ pub fn define_aggregate<S: ExtendFormula>(
         .zip(&definition.elements)
         .map(|(&cond, element)| (cond, element.value))
         .collect();
-    match aggregate_holds(definition.value, &definition.guards, &weighted, &mut gates) {
+    match aggregate_holds(
+        definition.value,
+        &definition.guards,
+        &weighted,
+        sums,
+        &mut gates,
+    ) {
         Cond::True => gates.sink.add_clause(&[atom]),
         Cond::False => gates.sink.add_clause(&[!atom]),
         Cond::Lit(l) => {
@@ -54,12 +74,13 @@ pub(crate) fn aggregate_holds<S: ExtendFormula>(
     value: AggregateValue,
     guards: &[(CmpOp, i64)],
     weighted: &[(Cond, i64)],
+    sums: &mut SharedSums,
     gates: &mut Gates<S>,
 ) -> Cond {
     let mut holds = Vec::with_capacity(guards.len());
     match value {
         AggregateValue::Sum => {
-            let mut bdd = SumAtLeast::new(weighted);
+            let bdd = sums.of(weighted);
             for &(op, bound) in guards {
                 let mut at_least = |k: i64, gates: &mut Gates<S>| bdd.at_least(k, gates);
                 holds.push(compare(op, bound, &mut at_least, gates));
@@ -226,6 +247,7 @@ impl RecursiveAggregate {
                 self.definition.value,
                 &[part],
                 &weighted,
+                &mut SharedSums::default(),
                 gates,
             ));
         }

@@ -293,6 +293,11 @@ impl<S: ExtendFormula> Completion<'_, S> {
         let empty = builder.intern_body(&Body::default(), writer);
         let (vars, clauses) = (writer.vars(), writer.clauses());
         let body_vars = builder.body_variables;
+        // Aggregates over the same elements (an assignment `T = #sum{…}`
+        // has one aggregate atom per value of `T`) share the elements'
+        // conditions and the sums' diagrams.
+        let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Vec<Cond>> = FxHashMap::default();
+        let mut sums = aggregates::SharedSums::default();
         for definition in &program.aggregates {
             let condition_bodies: Vec<Vec<BodyId>> = (definition.elements.iter())
                 .map(|element| {
@@ -301,11 +306,15 @@ impl<S: ExtendFormula> Completion<'_, S> {
                         .collect()
                 })
                 .collect();
-            let elements: Vec<Cond> = (condition_bodies.iter())
-                .map(|bodies| builder.any_body(bodies, writer))
-                .collect();
+            let elements = (element_conds.entry(condition_bodies.clone()))
+                .or_insert_with(|| {
+                    (condition_bodies.iter())
+                        .map(|bodies| builder.any_body(bodies, writer))
+                        .collect()
+                })
+                .clone();
             let atom = builder.atom_vars()[definition.atom.index()].positive();
-            aggregates::define_aggregate(definition, atom, &elements, writer);
+            aggregates::define_aggregate(definition, atom, &elements, &mut sums, writer);
             if analysis.on_cycle(definition.atom) {
                 recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
                 recursive_aggregates.push(RecursiveAggregate::new(definition, condition_bodies));
