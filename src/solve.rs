@@ -35,8 +35,10 @@ pub mod driver;
 pub mod explain;
 pub mod optimize;
 pub mod portfolio;
+mod propagators;
 pub mod unfounded_propagator;
 pub mod unfounded_sets;
+pub mod weight_constraints;
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
@@ -45,10 +47,14 @@ use crate::symbols::{SymId, SymbolTable};
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
 use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
+use propagators::Propagators;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use varisat_formula::{CnfFormula, ExtendFormula, Lit, Var};
+use weight_constraints::WeightConstraints;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolveOptions {
@@ -168,6 +174,18 @@ pub struct Enumerator {
     /// The flag the solver stops at, which the enumeration's walk reads
     /// too: it finds answer sets without calling the solver.
     stop: Option<Arc<AtomicBool>>,
+    /// The weight constraints inside the search, and their place among the
+    /// solver's propagators: on a backend that takes a propagator, for a
+    /// program with an objective (the bounds of its linear search).
+    weights: Option<SearchWeights>,
+}
+
+/// The weight constraints inside a search, and their place among its
+/// propagators.
+struct SearchWeights {
+    constraints: Rc<RefCell<WeightConstraints>>,
+    propagators: Rc<RefCell<Propagators>>,
+    member: usize,
 }
 
 impl Enumerator {
@@ -196,8 +214,11 @@ impl Enumerator {
             solver.add_clause(clause);
         }
         let variables = written.formula.var_count();
-        let unfounded_check =
-            backend.propagates() && connect_unfounded_check(&translation, variables, &mut *solver);
+        let (unfounded_check, weights) = if backend.propagates() {
+            connect_propagators(&translation, variables, &mut *solver)
+        } else {
+            (false, None)
+        };
         let formula = Formula {
             solver,
             copy: written.copy,
@@ -247,7 +268,42 @@ impl Enumerator {
             counters: Arc::default(),
             interrupted: false,
             stop: None,
+            weights,
         })
+    }
+
+    /// Adds the weight constraint `guard → Σ weight·lit ≥ bound` (no
+    /// guard: always) inside the search, or, when it can never hold, the
+    /// clause that the guard is false (no guard: the empty clause); `false`
+    /// when the backend propagates none, and the caller writes it as
+    /// clauses. Between searches only.
+    pub(crate) fn add_weight_constraint(
+        &mut self,
+        guard: Option<Lit>,
+        terms: &[(Lit, u64)],
+        bound: i64,
+    ) -> bool {
+        let Some(weights) = self.weights.as_ref() else {
+            return false;
+        };
+        let vars = WeightConstraints::variables(guard, terms);
+        (weights.propagators.borrow_mut()).observe(weights.member, &vars);
+        self.formula.solver.observe(&vars);
+        let added = weights.constraints.borrow_mut().add(guard, terms, bound);
+        if added == weight_constraints::Added::Unsatisfiable {
+            let clause: Vec<Lit> = guard.map(|g| !g).into_iter().collect();
+            self.formula.add_clause(&clause);
+        }
+        true
+    }
+
+    /// Makes `guard` false for good, and stops propagating the weight
+    /// constraints it guards.
+    pub(crate) fn retire_guard(&mut self, guard: Lit) {
+        self.formula.add_clause(&[!guard]);
+        if let Some(weights) = &self.weights {
+            weights.constraints.borrow_mut().retire(guard);
+        }
     }
 
     /// Publishes the loop-formula rounds in `counters` from now on.
@@ -598,21 +654,59 @@ fn distinguishing_literals(
 /// covers the program and the backend takes a propagator; whether it did.
 /// The loop formulas of [`Enumerator::cut_unfounded`] stay behind it: they
 /// find nothing on the models it lets through.
-fn connect_unfounded_check(
+/// Connects the propagators a program needs to `solver`, a backend that
+/// takes them: the unfounded-set check of a non-tight program it covers,
+/// and the weight constraints of an objective's bounds (none yet; the
+/// objective's variables observed from the start, as CaDiCaL eliminates
+/// variables it does not know to be observed). Whether the check is
+/// connected, and the weight constraints if they are.
+fn connect_propagators(
     translation: &Translation,
     variables: usize,
     solver: &mut dyn SatSolver,
-) -> bool {
-    if !translation.needs_loop_formulas() || unfounded_sets::covers(translation).is_err() {
-        return false;
+) -> (bool, Option<SearchWeights>) {
+    let mut propagators = Propagators::default();
+    let mut observed = Vec::new();
+    let mut unfounded_check = false;
+    if translation.needs_loop_formulas() && unfounded_sets::covers(translation).is_ok() {
+        let sets = unfounded_sets::UnfoundedSets::new(translation, variables);
+        let check_observes = sets.variables();
+        if !check_observes.is_empty() {
+            let propagator = unfounded_propagator::UnfoundedPropagator::new(sets, variables);
+            propagators.push(Box::new(propagator), &check_observes);
+            observed.extend(check_observes);
+            unfounded_check = true;
+        }
     }
-    let sets = unfounded_sets::UnfoundedSets::new(translation, variables);
-    let observed = sets.variables();
-    let propagator = unfounded_propagator::UnfoundedPropagator::new(sets, variables);
-    !observed.is_empty()
-        && solver
-            .connect_propagator(Box::new(propagator), &observed)
-            .is_ok()
+    let objective: Vec<Var> = (translation.costs().iter())
+        .flat_map(|level| level.soft_literals().0)
+        .map(|(lit, _)| lit.var())
+        .collect();
+    let mut weights = None;
+    if !objective.is_empty() {
+        let constraints = Rc::new(RefCell::new(WeightConstraints::default()));
+        weights = Some((constraints.clone(), propagators.members()));
+        propagators.push(Box::new(constraints), &objective);
+        observed.extend(objective);
+    }
+    if observed.is_empty() {
+        return (false, None);
+    }
+    observed.sort_unstable();
+    observed.dedup();
+    let propagators = Rc::new(RefCell::new(propagators));
+    if solver
+        .connect_propagator(Box::new(propagators.clone()), &observed)
+        .is_err()
+    {
+        return (false, None);
+    }
+    let weights = weights.map(|(constraints, member)| SearchWeights {
+        constraints,
+        propagators,
+        member,
+    });
+    (unfounded_check, weights)
 }
 
 /// The translation's clauses, before the solver is chosen, and the

@@ -69,6 +69,11 @@ pub trait SatSolver {
     ) -> Result<(), Box<dyn Propagator>> {
         Err(propagator)
     }
+
+    /// The connected propagator observes `vars` too, from the next search
+    /// on (those of the weight constraints added between searches). A
+    /// backend without a propagator ignores it.
+    fn observe(&mut self, _vars: &[Var]) {}
 }
 
 /// A propagator inside the search (IPASIR-UP's shape, over varisat-formula's

@@ -147,7 +147,8 @@ fn same(clingo: &Answer, ours: &Answer) -> bool {
 }
 
 /// The strategies, translations and solvers each random program is
-/// solved with (CaDiCaL in a build with the feature `cadical`).
+/// solved with (CaDiCaL and batsat in a build with their features; they
+/// propagate the bounds of weighted levels inside the search).
 const CONFIGURATIONS: &[&[&str]] = &[
     &["--opt-strategy=usc", "--translation=lazy"],
     &["--opt-strategy=usc", "--translation=eager"],
@@ -165,6 +166,14 @@ const CONFIGURATIONS: &[&[&str]] = &[
         "--translation=lazy",
         "--solver=cadical",
     ],
+    #[cfg(feature = "batsat")]
+    &[
+        "--opt-strategy=usc",
+        "--translation=lazy",
+        "--solver=batsat",
+    ],
+    #[cfg(feature = "batsat")]
+    &["--opt-strategy=bb", "--translation=lazy", "--solver=batsat"],
 ];
 
 /// The solvers the knapsacks are solved with.
@@ -172,6 +181,8 @@ const SOLVERS: &[&str] = &[
     "--solver=varisat",
     #[cfg(feature = "cadical")]
     "--solver=cadical",
+    #[cfg(feature = "batsat")]
+    "--solver=batsat",
 ];
 
 /// What the exact translation says of a program it does not translate.

@@ -162,6 +162,18 @@ impl SatSolver for Batsat {
         });
         Ok(())
     }
+
+    fn observe(&mut self, vars: &[Var]) {
+        if let Some(&max) = vars.iter().max_by_key(|v| v.index()) {
+            self.note_var(max);
+        }
+        if let Some(theory) = &mut self.theory {
+            theory.watched.resize(self.vars, false);
+            for var in vars {
+                theory.watched[var.index()] = true;
+            }
+        }
+    }
 }
 
 /// batsat's theory callbacks on a [`Propagator`]: the trail's literals over

@@ -203,10 +203,18 @@ impl SatSolver for Cadical {
             clause: Vec::new(),
             next: None,
         });
-        for &var in observed {
+        self.observe(observed);
+        Ok(())
+    }
+
+    fn observe(&mut self, vars: &[Var]) {
+        if let Some(&max) = vars.iter().max_by_key(|v| v.index()) {
+            self.note_var(max);
+            self.solver.resize(self.vars as i32);
+        }
+        for &var in vars {
             self.solver.add_observed_var(var.to_dimacs() as i32);
         }
-        Ok(())
     }
 }
 
