@@ -12,11 +12,10 @@
 //! literals on facts remove the instance, and a negative literal on an atom
 //! that a completed predicate never derived is dropped.
 
-use super::compile::{
-    CAggregate, CAtom, CElement, CHead, CLit, CRule, bind_step, literal_terms, placeable,
-};
+use super::compiled::{CAggregate, CAtom, CElement, CHead, CLit, CRule};
 use super::eval::{CTerm, compare};
 use super::predicates::{PredId, Predicates};
+use super::safety::{bind_step, literal_terms, placeable};
 use crate::diagnostics::Span;
 use crate::ground::program::{
     AggregateDefinition, AggregateValue, AtomId, Atoms, Body, ChoiceElement, CountBounds, Head,

@@ -12,11 +12,16 @@
 
 mod bounds;
 mod compile;
+mod compiled;
 mod eval;
+mod facts;
 pub mod incremental;
 mod instantiate;
+mod lower;
 mod predicates;
 pub mod program;
+mod rewrite;
+mod safety;
 mod shown;
 pub use shown::occurring_signatures;
 mod simplify;
@@ -28,7 +33,8 @@ use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
     self, CmpOp, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind,
 };
-use compile::{CElement, CHead, CLit, CRule, Compiler};
+use compile::Compiler;
+use compiled::{CElement, CHead, CLit, CRule};
 use instantiate::{AtomTable, Instantiator};
 use predicates::{PredId, Predicates};
 use program::{AtomId, Body, CostLevel, GroundProgram, WeightedElement};
@@ -566,7 +572,7 @@ fn resolve_constants(
             let (name, value, _) = definitions[current];
             // clingo replaces the constant in its own value once: `#const
             // a = f(a).` is `f(f(a))`, whose `a` is a symbol.
-            let value = &compile::substituted(value, name, value);
+            let value = &rewrite::substituted(value, name, value);
             let mut compiler = Compiler::new(symbols, preds, &values);
             compiler.undefined_consts = undefined.clone();
             match compiler.ground_term(value) {
@@ -678,7 +684,7 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
 
 /// Marks the conditional literals whose condition depends on their rule's
 /// head (`a :- b : c.` with `c` depending on `a`) as implications
-/// ([`CAggregate::implication`](compile::CAggregate)): under the Ferraris
+/// ([`CAggregate::implication`](compiled::CAggregate)): under the Ferraris
 /// reduct `a` is not monotone in `c`, which the aggregate a conditional
 /// literal otherwise grounds to does not capture.
 fn mark_recursive_conditions(rules: &mut [CRule], preds: &Predicates) {
