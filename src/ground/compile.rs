@@ -15,21 +15,15 @@ use super::eval::CTerm;
 use super::lower::{Scope, resolve_assignments};
 use super::predicates::{PredId, Predicates};
 use super::rewrite::arithmetic::separate_unbindable_arithmetic;
-use super::rewrite::conditional::conditional_as_aggregate;
-use super::rewrite::unpool::{
-    contains_pool, contains_pool_or_interval, product, unpool_aggregate, unpool_atom,
-    unpool_condition, unpool_guards, unpool_literal, unpool_term,
-};
+use super::rewrite::unpool::{contains_pool, unpool_atom, unpool_guards, unpool_term};
 use super::rewrite::{
-    atom_literal, auxiliary_head, collect_variable_names, is_defined, literal_head,
-    literal_variable_names,
+    auxiliary_head, collect_variable_names, literal_head, literal_variable_names,
 };
 use super::safety::check_safety;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::symbols::{SymId, SymbolTable};
 use crate::syntax::ast::{
-    self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind,
-    TupleEnd, UnaryOp,
+    self, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -267,33 +261,9 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn compile(&mut self, head: RuleHead<'_>, body: &[BodyElement], span: Span) {
-        // Pools in the body and in head atoms expand into rule copies; pools
-        // inside an aggregate's elements into more elements.
-        let mut bodies: Vec<Vec<BodyItem>> = vec![Vec::new()];
-        for element in body {
-            let alternatives: Vec<BodyItem> = match element {
-                BodyElement::Literal(l) => unpool_literal(l)
-                    .into_iter()
-                    .map(BodyItem::Literal)
-                    .collect(),
-                BodyElement::Aggregate(a) => unpool_aggregate(a)
-                    .into_iter()
-                    .map(BodyItem::Aggregate)
-                    .collect(),
-                BodyElement::Conditional {
-                    literal,
-                    condition,
-                    span,
-                } => unpool_aggregate(&conditional_as_aggregate(literal, condition, *span))
-                    .into_iter()
-                    .map(BodyItem::Conditional)
-                    .collect(),
-                BodyElement::Unsupported { what, span } => {
-                    return self.unsupported(*span, what);
-                }
-            };
-            bodies = product(&bodies, &alternatives);
-        }
+        let Some(bodies) = self.unpooled_bodies(body) else {
+            return;
+        };
         if let RuleHead::Ast(head @ (Head::Choice { guards, .. } | Head::Aggregate { guards, .. })) =
             head
             && guards.iter().any(|g| contains_pool(&g.term))
@@ -318,284 +288,43 @@ impl<'a> Compiler<'a> {
             RuleHead::Ast(Head::Disjunction(disjuncts))
                 if disjuncts.iter().any(|d| d.naf != Naf::Positive) =>
             {
-                // A negated disjunct moves into the body negated once more:
-                // `a | not b :- B.` is `a :- B, not not b.` (the reduct of
-                // `not b` depends on the answer set alone).
-                let mut moved = body.to_vec();
-                let mut positive = Vec::new();
-                for disjunct in disjuncts {
-                    if disjunct.naf == Naf::Positive {
-                        positive.push(disjunct.clone());
-                        continue;
-                    }
-                    if !disjunct.condition.is_empty() {
-                        // `not a : c` as `#conjK(V) : c`, which holds when
-                        // `c` does and `a` does not.
-                        positive.push(ast::HeadLiteral {
-                            naf: Naf::Positive,
-                            atom: self.conjunction(disjunct, body),
-                            condition: disjunct.condition.clone(),
-                            span: disjunct.span,
-                        });
-                        continue;
-                    }
-                    let naf = match disjunct.naf {
-                        Naf::Not => Naf::NotNot,
-                        _ => Naf::Not,
-                    };
-                    moved.push(BodyElement::Literal(atom_literal(naf, &disjunct.atom)));
-                }
-                let head = if positive.is_empty() {
-                    Head::Constraint
-                } else {
-                    Head::Disjunction(positive)
-                };
-                self.compile(RuleHead::Ast(&head), &moved, span);
+                self.negated_disjuncts(disjuncts, body, span)
             }
             RuleHead::Ast(Head::Disjunction(disjuncts)) => {
-                // `#false` (under any condition) adds nothing to a head;
-                // `#true` makes the rule hold; `#true : c` holds when `c`
-                // does, as a conditional disjunct of a fact `#true`.
-                let named = |d: &&ast::HeadLiteral, name: &str| matches!(&d.atom.term.kind, TermKind::Constant(n) if n == name);
-                if disjuncts
-                    .iter()
-                    .any(|d| d.condition.is_empty() && named(&d, "#true"))
-                {
-                    return;
-                }
-                let disjuncts: Vec<&ast::HeadLiteral> =
-                    disjuncts.iter().filter(|d| !named(d, "#false")).collect();
-                if disjuncts.is_empty() {
-                    return self.compile(RuleHead::Ast(&Head::Constraint), body, span);
-                }
-                if let Some(truth) = disjuncts.iter().find(|d| named(d, "#true")) {
-                    let fact = [ast::HeadLiteral {
-                        naf: Naf::Positive,
-                        atom: truth.atom.clone(),
-                        condition: Vec::new(),
-                        span,
-                    }];
-                    self.compile_one(RuleShape::Disjunction(&fact), &[], span);
-                }
-                // Pools in a plain disjunct make copies of the rule; in the
-                // condition of a conditional one (`p(X) : q(X;Y)`), more
-                // conditional disjuncts, as in a choice.
-                let mut heads: Vec<Vec<ast::HeadLiteral>> = vec![Vec::new()];
-                for disjunct in disjuncts {
-                    if disjunct.condition.is_empty() {
-                        let alternatives: Vec<ast::HeadLiteral> = unpool_atom(&disjunct.atom)
-                            .into_iter()
-                            .map(|atom| ast::HeadLiteral {
-                                naf: Naf::Positive,
-                                atom,
-                                condition: Vec::new(),
-                                span: disjunct.span,
-                            })
-                            .collect();
-                        heads = product(&heads, &alternatives);
-                        continue;
-                    }
-                    // clingo reads `p(1..2) : c` as the conjunction of the
-                    // atoms under `c`: an auxiliary atom stands for it.
-                    let atom = if contains_pool_or_interval(&disjunct.atom.term) {
-                        self.conjunction(disjunct, body)
-                    } else {
-                        disjunct.atom.clone()
-                    };
-                    let conditions = unpool_condition(&disjunct.condition);
-                    for head in &mut heads {
-                        for condition in &conditions {
-                            head.push(ast::HeadLiteral {
-                                naf: Naf::Positive,
-                                atom: atom.clone(),
-                                condition: condition.clone(),
-                                span: disjunct.span,
-                            });
-                        }
-                    }
-                }
-                for head in &heads {
-                    for body in &bodies {
-                        self.compile_one(RuleShape::Disjunction(head), body, span);
-                    }
-                }
+                self.disjunction(disjuncts, body, &bodies, span)
             }
-            // `H | l op r :- B.` is `H :- B, not l op r.` (a constraint
-            // when `H` is empty).
             RuleHead::Ast(Head::Comparison {
                 comparisons,
                 disjuncts,
-            }) => {
-                let mut body = body.to_vec();
-                body.extend(comparisons.iter().map(|c| {
-                    BodyElement::Literal(Literal::Comparison {
-                        naf: Naf::Not,
-                        lhs: c.lhs.clone(),
-                        op: c.op,
-                        rhs: c.rhs.clone(),
-                        span: c.span,
-                    })
-                }));
-                let head = if disjuncts.is_empty() {
-                    Head::Constraint
-                } else {
-                    Head::Disjunction(disjuncts.clone())
-                };
-                self.compile(RuleHead::Ast(&head), &body, span);
-            }
+            }) => self.comparison_head(comparisons, disjuncts, body, span),
             RuleHead::Ast(Head::Constraint) => {
                 for body in &bodies {
                     self.compile_one(RuleShape::Constraint, body, span);
                 }
             }
-            // Head aggregates and `!=` choice bounds are a choice rule and a
-            // constraint with a body aggregate: `#agg{ t : a : c } op k :- B.`
-            // chooses among the `a : c` and requires `#agg{ t : a, c } op k`.
             RuleHead::Ast(Head::Aggregate {
                 function,
                 elements,
                 guards,
                 span: aggregate_span,
-            }) => {
-                // An element whose tuple is undefined (or, in a sum, whose
-                // weight is not an integer) is dropped, as clingo does: its
-                // atom cannot be chosen either.
-                let defined = |e: &ast::HeadAggregateElement| -> Vec<Literal> {
-                    e.terms
-                        .iter()
-                        .enumerate()
-                        .map(|(i, t)| {
-                            let weight = i == 0
-                                && matches!(
-                                    function,
-                                    AggregateFunction::Sum | AggregateFunction::SumPlus
-                                );
-                            let term = if weight {
-                                let zero = Term {
-                                    kind: TermKind::Integer(0),
-                                    span: t.span,
-                                };
-                                Term {
-                                    kind: TermKind::Binary(
-                                        ast::BinaryOp::Add,
-                                        Box::new(t.clone()),
-                                        Box::new(zero),
-                                    ),
-                                    span: t.span,
-                                }
-                            } else {
-                                t.clone()
-                            };
-                            is_defined(term, t.span)
-                        })
-                        .collect()
-                };
-                let choice = Head::Choice {
-                    guards: Vec::new(),
-                    elements: (elements.iter())
-                        .filter(|e| e.naf == Naf::Positive)
-                        .map(|e| ast::ChoiceElement {
-                            naf: Naf::Positive,
-                            atom: e.atom.clone(),
-                            condition: e.condition.iter().cloned().chain(defined(e)).collect(),
-                            span: e.span,
-                        })
-                        .collect(),
-                    span: *aggregate_span,
-                };
-                // An undefined guard drops the instance, as in a choice
-                // rule: nothing is chosen (`g = g` fails on undefined `g`).
-                let mut choice_body = body.to_vec();
-                choice_body.extend(
-                    guards
-                        .iter()
-                        .map(|g| BodyElement::Literal(is_defined(g.term.clone(), g.term.span))),
-                );
-                self.compile(RuleHead::Ast(&choice), &choice_body, span);
-                let counted = elements.iter().map(|e| {
-                    (
-                        e.terms.clone(),
-                        e.tuple_end,
-                        e.naf,
-                        &e.atom,
-                        &e.condition[..],
-                        e.span,
-                    )
-                });
-                if !guards.is_empty() {
-                    self.require_aggregate(*function, counted, guards, *aggregate_span, body, span);
-                }
-            }
-            // A choice with a negated element is the head aggregate counting
-            // its literals: `1 { a; not b } 1` is `1 #count{ a; not b } 1`.
+            }) => self.head_aggregate(*function, elements, guards, *aggregate_span, body, span),
             RuleHead::Ast(Head::Choice {
                 guards,
                 elements,
                 span: choice_span,
             }) if elements.iter().any(|e| e.naf != Naf::Positive) => {
-                let aggregate = Head::Aggregate {
-                    function: AggregateFunction::Count,
-                    elements: (elements.iter().cloned())
-                        .map(ast::HeadAggregateElement::from)
-                        .collect(),
-                    guards: guards.clone(),
-                    span: *choice_span,
-                };
-                self.compile(RuleHead::Ast(&aggregate), body, span);
+                self.negated_choice(guards, elements, *choice_span, body, span)
             }
             RuleHead::Ast(Head::Choice {
                 guards,
                 elements,
                 span: choice_span,
             }) if guards.iter().any(|g| g.op == CmpOp::Ne) => {
-                let (unequal, kept): (Vec<ast::Guard>, Vec<ast::Guard>) =
-                    guards.iter().cloned().partition(|g| g.op == CmpOp::Ne);
-                let choice = Head::Choice {
-                    guards: kept,
-                    elements: elements.clone(),
-                    span: *choice_span,
-                };
-                self.compile(RuleHead::Ast(&choice), body, span);
-                let counted = elements.iter().map(|e| {
-                    (
-                        Vec::new(),
-                        TupleEnd::Literal,
-                        Naf::Positive,
-                        &e.atom,
-                        &e.condition[..],
-                        e.span,
-                    )
-                });
-                self.require_aggregate(
-                    AggregateFunction::Count,
-                    counted,
-                    &unequal,
-                    *choice_span,
-                    body,
-                    span,
-                );
+                self.unequal_choice(guards, elements, *choice_span, body, span)
             }
             RuleHead::Ast(Head::Choice {
                 guards, elements, ..
-            }) => {
-                let mut expanded = Vec::new();
-                for element in elements {
-                    let conditions = unpool_condition(&element.condition);
-                    for atom in unpool_atom(&element.atom) {
-                        for condition in &conditions {
-                            expanded.push(ast::ChoiceElement {
-                                naf: element.naf,
-                                atom: atom.clone(),
-                                condition: condition.clone(),
-                                span: element.span,
-                            });
-                        }
-                    }
-                }
-                for body in &bodies {
-                    self.compile_one(RuleShape::Choice(guards, &expanded), body, span);
-                }
-            }
+            }) => self.choice(guards, elements, &bodies, span),
         }
     }
 
@@ -623,7 +352,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles one pool-free rule.
-    fn compile_one(&mut self, shape: RuleShape<'_>, body: &[BodyItem], span: Span) {
+    pub fn compile_one(&mut self, shape: RuleShape<'_>, body: &[BodyItem], span: Span) {
         let mut scope = Scope::default();
         let mut out_body = Vec::new();
         // Body literals first: their variables, those of aggregate guards

@@ -65,159 +65,14 @@ impl Compiler<'_> {
         }
         let mut elements = Vec::new();
         for (index, element) in aggregate.elements.iter().enumerate() {
-            // An element with a term never defined is left out.
-            if let Some(span) = element
-                .terms
-                .iter()
-                .find_map(|t| self.undefined_operation(t))
+            if let Some(element) =
+                self.aggregate_element(index, element, conditional, globals, scope)?
             {
-                self.operation_undefined(span);
-                continue;
-            }
-            scope.enter_element(globals);
-            let mut condition = Vec::new();
-            let mut possible = true;
-            let mut literal_tuple = Vec::new();
-            let mut unless = None;
-            let own = if conditional {
-                literal_own_variables(&element.condition, globals)
-            } else {
-                Vec::new()
-            };
-            // An interval in `l` stands for one of its values, as a variable
-            // of `l`'s own would (clingo: `q(1..2) : c` holds with `q(1)`
-            // alone, and not at all with an empty or undefined interval).
-            let is_interval = |k: &TermKind| matches!(k, TermKind::Interval(..));
-            let interval_in_literal = conditional
-                && match element.condition.last() {
-                    Some(Literal::Atom { atom, .. }) => atom.term.contains(is_interval),
-                    Some(Literal::Comparison {
-                        naf: Naf::Positive | Naf::Not,
-                        lhs,
-                        rhs,
-                        ..
-                    }) => lhs.contains(is_interval) || rhs.contains(is_interval),
-                    _ => false,
-                };
-            let literal_binds = !own.is_empty() || interval_in_literal;
-            let literal_double_negated = conditional
-                && matches!(
-                    element.condition.last(),
-                    Some(Literal::Atom {
-                        naf: Naf::NotNot,
-                        ..
-                    })
-                );
-            let mut literal_bindings = Vec::new();
-            for (i, literal) in element.condition.iter().enumerate() {
-                let before = condition.len();
-                let last = i + 1 == element.condition.len();
-                let never_defined = (conditional && last)
-                    .then(|| self.never_defined(literal))
-                    .flatten();
-                let bound_literal;
-                let literal = match literal {
-                    // `not l` of a literal that binds: `l` itself (`2..1 > 1
-                    // : c` holds for none of the interval's values).
-                    Literal::Atom { .. } | Literal::Comparison { .. } if literal_binds && last => {
-                        bound_literal = complemented(literal);
-                        &bound_literal
-                    }
-                    // `not l` of `l = not not a`: `not a`.
-                    Literal::Atom { atom, .. } if literal_double_negated && last => {
-                        &Literal::Atom {
-                            naf: Naf::Not,
-                            atom: atom.clone(),
-                        }
-                    }
-                    literal => literal,
-                };
-                match literal {
-                    // `not l` of `l = not p(X,_)`: `p(X,_)` holds for some
-                    // value of `_`, which the projection of `p` says.
-                    Literal::Atom {
-                        naf: Naf::Positive,
-                        atom,
-                    } if conditional
-                        && last
-                        && !literal_binds
-                        && has_anonymous(&atom.term)
-                        && !atom.strong_negation =>
-                    {
-                        let projected = self.project(atom, scope, &mut condition)?;
-                        condition.push(CLit::Pos(projected));
-                    }
-                    // `l` never holds (clingo: `p(f(X)+1) : r(X)` is false
-                    // where `r` holds): no `unless`.
-                    _ if never_defined.is_some() => {
-                        self.operation_undefined(never_defined.expect("checked"))
-                    }
-                    literal => possible &= self.literal(literal, scope, &mut condition)?,
-                }
-                // The compiled literal is the last one pushed, after the
-                // bindings of any intervals inside it.
-                if i == 0 && element.tuple_end == TupleEnd::Literal {
-                    literal_tuple = self.literal_tuple(index, literal, condition.last());
-                }
-                if conditional && i + 1 == element.condition.len() && condition.len() > before {
-                    unless = condition.pop();
-                    if literal_binds {
-                        // The bindings of the intervals inside `l`.
-                        literal_bindings = condition.split_off(before);
-                    }
-                }
-            }
-            let mut terms = element
-                .terms
-                .iter()
-                .filter(|t| !matches!(&t.kind, TermKind::Variable(v) if own.contains(v)))
-                .map(|t| self.term(t, scope, &mut condition))
-                .collect::<Result<Vec<_>, _>>()?;
-            terms.extend(literal_tuple);
-            if possible {
-                elements.push(CAggregateElement {
-                    terms,
-                    condition,
-                    unless,
-                    literal_binds,
-                    literal_bindings,
-                    literal_double_negated,
-                });
+                elements.push(element);
             }
         }
         scope.leave_element();
-        // Global variables read inside elements, and every guard variable.
-        let global_indices: FxHashSet<usize> = globals
-            .iter()
-            .filter_map(|name| scope.names.get(name).copied())
-            .collect();
-        let mut inputs = FxHashSet::default();
-        for (_, term) in &guards {
-            term.for_each_var(&mut |v| {
-                inputs.insert(v);
-            });
-        }
-        for element in &elements {
-            let literals = element.condition.iter().chain(&element.unless);
-            for literal in literals {
-                literal_terms(literal, &mut |t| {
-                    t.for_each_var(&mut |v| {
-                        if global_indices.contains(&v) {
-                            inputs.insert(v);
-                        }
-                    })
-                });
-            }
-            for term in &element.terms {
-                term.for_each_var(&mut |v| {
-                    if global_indices.contains(&v) {
-                        inputs.insert(v);
-                    }
-                });
-            }
-        }
-        let mut inputs: Vec<usize> = inputs.into_iter().collect();
-        inputs.sort_unstable();
+        let inputs = aggregate_inputs(globals, scope, &guards, &elements);
         Ok(CAggregate {
             naf: aggregate.naf,
             function: aggregate.function,
@@ -229,6 +84,134 @@ impl Compiler<'_> {
             implication: false,
             span: aggregate.span,
         })
+    }
+
+    /// Compiles the `index`-th element of a body aggregate in a scope of its
+    /// own where only `globals` are shared with the rule; `None` when it is
+    /// left out (a term never defined, a condition that never holds).
+    fn aggregate_element(
+        &mut self,
+        index: usize,
+        element: &ast::AggregateElement,
+        conditional: bool,
+        globals: &FxHashSet<String>,
+        scope: &mut Scope,
+    ) -> Result<Option<CAggregateElement>, Diagnostic> {
+        // An element with a term never defined is left out.
+        if let Some(span) = element
+            .terms
+            .iter()
+            .find_map(|t| self.undefined_operation(t))
+        {
+            self.operation_undefined(span);
+            return Ok(None);
+        }
+        scope.enter_element(globals);
+        let mut condition = Vec::new();
+        let mut possible = true;
+        let mut literal_tuple = Vec::new();
+        let mut unless = None;
+        let own = if conditional {
+            literal_own_variables(&element.condition, globals)
+        } else {
+            Vec::new()
+        };
+        // An interval in `l` stands for one of its values, as a variable
+        // of `l`'s own would (clingo: `q(1..2) : c` holds with `q(1)`
+        // alone, and not at all with an empty or undefined interval).
+        let is_interval = |k: &TermKind| matches!(k, TermKind::Interval(..));
+        let interval_in_literal = conditional
+            && match element.condition.last() {
+                Some(Literal::Atom { atom, .. }) => atom.term.contains(is_interval),
+                Some(Literal::Comparison {
+                    naf: Naf::Positive | Naf::Not,
+                    lhs,
+                    rhs,
+                    ..
+                }) => lhs.contains(is_interval) || rhs.contains(is_interval),
+                _ => false,
+            };
+        let literal_binds = !own.is_empty() || interval_in_literal;
+        let literal_double_negated = conditional
+            && matches!(
+                element.condition.last(),
+                Some(Literal::Atom {
+                    naf: Naf::NotNot,
+                    ..
+                })
+            );
+        let mut literal_bindings = Vec::new();
+        for (i, literal) in element.condition.iter().enumerate() {
+            let before = condition.len();
+            let last = i + 1 == element.condition.len();
+            let never_defined = (conditional && last)
+                .then(|| self.never_defined(literal))
+                .flatten();
+            let bound_literal;
+            let literal = match literal {
+                // `not l` of a literal that binds: `l` itself (`2..1 > 1
+                // : c` holds for none of the interval's values).
+                Literal::Atom { .. } | Literal::Comparison { .. } if literal_binds && last => {
+                    bound_literal = complemented(literal);
+                    &bound_literal
+                }
+                // `not l` of `l = not not a`: `not a`.
+                Literal::Atom { atom, .. } if literal_double_negated && last => &Literal::Atom {
+                    naf: Naf::Not,
+                    atom: atom.clone(),
+                },
+                literal => literal,
+            };
+            match literal {
+                // `not l` of `l = not p(X,_)`: `p(X,_)` holds for some
+                // value of `_`, which the projection of `p` says.
+                Literal::Atom {
+                    naf: Naf::Positive,
+                    atom,
+                } if conditional
+                    && last
+                    && !literal_binds
+                    && has_anonymous(&atom.term)
+                    && !atom.strong_negation =>
+                {
+                    let projected = self.project(atom, scope, &mut condition)?;
+                    condition.push(CLit::Pos(projected));
+                }
+                // `l` never holds (clingo: `p(f(X)+1) : r(X)` is false
+                // where `r` holds): no `unless`.
+                _ if never_defined.is_some() => {
+                    self.operation_undefined(never_defined.expect("checked"))
+                }
+                literal => possible &= self.literal(literal, scope, &mut condition)?,
+            }
+            // The compiled literal is the last one pushed, after the
+            // bindings of any intervals inside it.
+            if i == 0 && element.tuple_end == TupleEnd::Literal {
+                literal_tuple = self.literal_tuple(index, literal, condition.last());
+            }
+            if conditional && i + 1 == element.condition.len() && condition.len() > before {
+                unless = condition.pop();
+                if literal_binds {
+                    // The bindings of the intervals inside `l`.
+                    literal_bindings = condition.split_off(before);
+                }
+            }
+        }
+        let mut terms = element
+            .terms
+            .iter()
+            .filter(|t| !matches!(&t.kind, TermKind::Variable(v) if own.contains(v)))
+            .map(|t| self.term(t, scope, &mut condition))
+            .collect::<Result<Vec<_>, _>>()?;
+        terms.extend(literal_tuple);
+        Ok(possible.then_some(CAggregateElement {
+            terms,
+            condition,
+            unless,
+            literal_binds,
+            literal_bindings,
+            literal_double_negated,
+        }))
     }
 
     /// The tuple that stands for a literal of a literal set, the `index`-th
@@ -563,4 +546,46 @@ pub fn resolve_assignments(body: &mut Vec<CLit>, scope: &mut Scope) {
         bind_fixpoint(&plain, &mut bound);
     }
     body.extend(bindings);
+}
+
+/// The variables a body aggregate reads that must be bound first: the
+/// global variables read inside its elements, and every guard variable.
+fn aggregate_inputs(
+    globals: &FxHashSet<String>,
+    scope: &Scope,
+    guards: &[(CmpOp, CTerm)],
+    elements: &[CAggregateElement],
+) -> Vec<usize> {
+    let global_indices: FxHashSet<usize> = globals
+        .iter()
+        .filter_map(|name| scope.names.get(name).copied())
+        .collect();
+    let mut inputs = FxHashSet::default();
+    for (_, term) in guards {
+        term.for_each_var(&mut |v| {
+            inputs.insert(v);
+        });
+    }
+    for element in elements {
+        let literals = element.condition.iter().chain(&element.unless);
+        for literal in literals {
+            literal_terms(literal, &mut |t| {
+                t.for_each_var(&mut |v| {
+                    if global_indices.contains(&v) {
+                        inputs.insert(v);
+                    }
+                })
+            });
+        }
+        for term in &element.terms {
+            term.for_each_var(&mut |v| {
+                if global_indices.contains(&v) {
+                    inputs.insert(v);
+                }
+            });
+        }
+    }
+    let mut inputs: Vec<usize> = inputs.into_iter().collect();
+    inputs.sort_unstable();
+    inputs
 }

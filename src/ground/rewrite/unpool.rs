@@ -6,7 +6,9 @@
 //! body and head atoms make copies of the rule, pools in an element
 //! (of an aggregate or choice, a condition) more elements.
 
-use crate::syntax::ast::{self, Atom, Literal, Term, TermKind, TupleEnd};
+use super::super::compile::{BodyItem, Compiler};
+use super::conditional::conditional_as_aggregate;
+use crate::syntax::ast::{self, Atom, BodyElement, Literal, Term, TermKind, TupleEnd};
 
 pub fn product<T: Clone>(prefixes: &[Vec<T>], alternatives: &[T]) -> Vec<Vec<T>> {
     let mut out = Vec::with_capacity(prefixes.len() * alternatives.len());
@@ -203,4 +205,39 @@ pub fn unpool_guards(guards: &[ast::Guard]) -> Vec<Vec<ast::Guard>> {
         guard_lists = product(&guard_lists, &alternatives);
     }
     guard_lists
+}
+
+impl Compiler<'_> {
+    /// The pool-free versions of a rule's body: pools in the body expand
+    /// into rule copies, pools inside an aggregate's elements into more
+    /// elements; `None` (with the error reported) for an unsupported element.
+    pub fn unpooled_bodies(&mut self, body: &[BodyElement]) -> Option<Vec<Vec<BodyItem>>> {
+        let mut bodies: Vec<Vec<BodyItem>> = vec![Vec::new()];
+        for element in body {
+            let alternatives: Vec<BodyItem> = match element {
+                BodyElement::Literal(l) => unpool_literal(l)
+                    .into_iter()
+                    .map(BodyItem::Literal)
+                    .collect(),
+                BodyElement::Aggregate(a) => unpool_aggregate(a)
+                    .into_iter()
+                    .map(BodyItem::Aggregate)
+                    .collect(),
+                BodyElement::Conditional {
+                    literal,
+                    condition,
+                    span,
+                } => unpool_aggregate(&conditional_as_aggregate(literal, condition, *span))
+                    .into_iter()
+                    .map(BodyItem::Conditional)
+                    .collect(),
+                BodyElement::Unsupported { what, span } => {
+                    self.unsupported(*span, what);
+                    return None;
+                }
+            };
+            bodies = product(&bodies, &alternatives);
+        }
+        Some(bodies)
+    }
 }
