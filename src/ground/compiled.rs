@@ -51,7 +51,7 @@ pub struct CAggregate {
     /// (`a :- b : c.` with `c` depending on `a`): grounded instead as one
     /// atom per instance standing for the implication `c → b`, under which
     /// `a` is not monotone in `c`
-    /// ([`super::instantiate::ImplicationAtoms`]).
+    /// ([`super::instantiate::auxiliary::ImplicationAtoms`]).
     pub implication: bool,
     pub span: Span,
 }

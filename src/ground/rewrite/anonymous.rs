@@ -6,11 +6,11 @@
 //! literal, the auxiliary rule compiled beside; elsewhere each `_` is a
 //! variable of its own, `#anonK`.
 
-use super::super::compile::Compiler;
-use super::super::compiled::{CAtom, CLit};
-use super::super::lower::Scope;
 use super::{literal_head, map_subterms};
 use crate::diagnostics::Diagnostic;
+use crate::ground::compile::Compiler;
+use crate::ground::compiled::{CAtom, CLit};
+use crate::ground::lower::Scope;
 use crate::syntax::ast::{Atom, BodyElement, Literal, Naf, Term, TermKind};
 
 impl Compiler<'_> {

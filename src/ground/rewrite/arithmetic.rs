@@ -8,12 +8,12 @@
 //! arithmetic over variables that only the atom itself binds (`q(D-J, J)`
 //! becomes `q(A, J), A = D-J`), so that every atom can be matched.
 
-use super::super::compile::Compiler;
-use super::super::compiled::{CHead, CLit, CRule};
-use super::super::eval::{CTerm, Op1, integer_binary, integer_unary};
-use super::super::lower::{Scope, op1};
-use super::super::safety::{bind_fixpoint, placeable_fixpoint};
 use crate::diagnostics::{Diagnostic, Span};
+use crate::ground::compile::Compiler;
+use crate::ground::compiled::{CHead, CLit, CRule};
+use crate::ground::eval::{CTerm, Op1, integer_binary, integer_unary};
+use crate::ground::lower::{Scope, op1};
+use crate::ground::safety::{bind_fixpoint, placeable_fixpoint};
 use crate::syntax::ast::{BinaryOp, CmpOp, Literal, Term, TermKind, UnaryOp};
 
 impl Compiler<'_> {

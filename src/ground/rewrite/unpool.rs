@@ -6,8 +6,8 @@
 //! body and head atoms make copies of the rule, pools in an element
 //! (of an aggregate or choice, a condition) more elements.
 
-use super::super::compile::{BodyItem, Compiler};
 use super::conditional::conditional_as_aggregate;
+use crate::ground::compile::{BodyItem, Compiler};
 use crate::syntax::ast::{self, Atom, BodyElement, Literal, Term, TermKind, TupleEnd};
 
 pub fn product<T: Clone>(prefixes: &[Vec<T>], alternatives: &[T]) -> Vec<Vec<T>> {
