@@ -19,12 +19,16 @@ pub mod incremental;
 mod instantiate;
 mod lower;
 mod predicates;
+#[cfg(test)]
+mod print;
 pub mod program;
 mod rewrite;
 mod safety;
 mod shown;
 pub use shown::occurring_signatures;
 mod simplify;
+#[cfg(test)]
+mod tests;
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;

@@ -26,6 +26,8 @@ mod instances;
 mod join;
 mod relations;
 mod rule_set;
+#[cfg(test)]
+mod tests;
 
 use super::compiled::{CHead, CLit, CRule};
 use super::predicates::{PredId, Predicates};

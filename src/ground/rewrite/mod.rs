@@ -9,6 +9,9 @@ pub mod conditional;
 pub mod heads;
 pub mod unpool;
 
+#[cfg(test)]
+mod tests;
+
 use crate::diagnostics::Span;
 use crate::syntax::ast::{self, Atom, CmpOp, Head, Literal, Naf, Term, TermKind};
 use rustc_hash::FxHashSet;
