@@ -2,12 +2,15 @@
 //!
 //! The stages, each in its own module:
 //! 1. [`bounds`]: variables that comparisons confine to a range are bound
-//!    by it (clingo 5.6's safety); [`compile`]: constants, pools, intervals
-//!    and anonymous variables are rewritten away, variables numbered,
-//!    safety checked;
+//!    by it (clingo 5.6's safety); [`compile`] orders the passes that
+//!    rewrite each statement into compiled rules ([`compiled`]): head forms,
+//!    unpooling, conditional literals, anonymous variables and arithmetic
+//!    ([`rewrite`]), constants replaced and variables numbered ([`lower`]),
+//!    safety checked ([`safety`]);
 //! 2. the predicate dependency graph is split into strongly connected
 //!    components ([`crate::graph`]);
-//! 3. [`instantiate`]: each component is grounded bottom-up, semi-naively;
+//! 3. [`instantiate`]: each component is grounded bottom-up, semi-naively
+//!    (relations, joins, rule instances, aggregates, conditionals);
 //! 4. [`simplify`]: facts are propagated and atoms renumbered densely.
 
 mod bounds;
