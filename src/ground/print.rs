@@ -13,7 +13,7 @@ use super::eval::{CTerm, Op1};
 use super::predicates::Predicates;
 use crate::diagnostics::{Diagnostic, FileId};
 use crate::symbols::SymbolTable;
-use crate::syntax::ast::{AggregateFunction, BinaryOp, CmpOp, Naf};
+use crate::syntax::ast::{AggregateFunction, Naf};
 use crate::syntax::parse_program;
 
 struct Printer<'p> {
@@ -35,7 +35,7 @@ impl Printer<'_> {
                 Op1::Abs => format!("|{}|", self.term(a)),
             },
             CTerm::Binary(op, a, b) => {
-                format!("({}{}{})", self.term(a), binary(*op), self.term(b))
+                format!("({}{}{})", self.term(a), op.as_str(), self.term(b))
             }
             CTerm::Linear { var, mul, add } => format!("linear({mul}*V{var}+{add})"),
         }
@@ -60,7 +60,7 @@ impl Printer<'_> {
             CLit::Pos(a) => self.atom(a),
             CLit::Neg(a) => format!("not {}", self.atom(a)),
             CLit::NotNot(a) => format!("not not {}", self.atom(a)),
-            CLit::Cmp(op, l, r) => format!("{}{}{}", self.term(l), cmp(*op), self.term(r)),
+            CLit::Cmp(op, l, r) => format!("{}{}{}", self.term(l), op.as_str(), self.term(r)),
             CLit::Interval(p, lo, hi) => {
                 format!("{}={}..{}", self.term(p), self.term(lo), self.term(hi))
             }
@@ -108,7 +108,7 @@ impl Printer<'_> {
             })
             .collect();
         let guards: Vec<String> = (aggregate.guards.iter())
-            .map(|(op, t)| format!("{}{}", cmp(*op), self.term(t)))
+            .map(|(op, t)| format!("{}{}", op.as_str(), self.term(t)))
             .collect();
         let assigns = aggregate.assigns.map(|v| format!("V{v} := "));
         let inputs: Vec<String> = aggregate.inputs.iter().map(|v| format!("V{v}")).collect();
@@ -152,7 +152,7 @@ impl Printer<'_> {
             CHead::Disjunction(elements) => self.elements(elements, " | "),
             CHead::Choice { elements, guards } => {
                 let guards: Vec<String> = (guards.iter())
-                    .map(|(op, t)| format!(" {}{}", cmp(*op), self.term(t)))
+                    .map(|(op, t)| format!(" {}{}", op.as_str(), self.term(t)))
                     .collect();
                 format!("{{ {} }}{}", self.elements(elements, "; "), guards.join(""))
             }
@@ -164,31 +164,6 @@ impl Printer<'_> {
             return format!("{head}.{vars}");
         }
         format!("{head} :- {}.{vars}", self.literals(&rule.body))
-    }
-}
-
-fn cmp(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "=",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-    }
-}
-
-fn binary(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Mod => "\\",
-        BinaryOp::Pow => "**",
-        BinaryOp::BitAnd => "&",
-        BinaryOp::BitOr => "?",
-        BinaryOp::BitXor => "^",
     }
 }
 

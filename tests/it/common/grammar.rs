@@ -469,6 +469,8 @@ impl Gen {
         let mut scope = vars.clone();
         scope.extend(local.map(String::from));
         let frame = StatementFrame {
+            production,
+            place,
             h,
             binder,
             vars,
@@ -485,9 +487,7 @@ impl Gen {
                 let literal = self.literal(production, place, at, vars, local);
                 format!("{h}({x}) :- {binder}, {literal}.")
             }
-            Place::Negated | Place::StrongNegated => {
-                self.negated_statement(production, place, &frame)
-            }
+            Place::Negated | Place::StrongNegated => self.negated_statement(&frame),
             Place::Comparison => {
                 self.literals
                     .push((LiteralKind::Comparison, LiteralPlace::Body));
@@ -509,12 +509,10 @@ impl Gen {
                 let condition = self.maybe_condition(LiteralPlace::DisjunctCondition, vars);
                 format!("{h}({a}) | {h}b({b}){condition} :- {binder}.")
             }
-            Place::ChoiceElement => self.choice_statement(production, place, &frame),
-            Place::HeadAggregate => self.head_aggregate_statement(production, place, &frame),
-            Place::AggregateElement | Place::AggregateTuple => {
-                self.aggregate_statement(production, place, &frame)
-            }
-            Place::Condition => self.condition_statement(production, place, &frame),
+            Place::ChoiceElement => self.choice_statement(&frame),
+            Place::HeadAggregate => self.head_aggregate_statement(&frame),
+            Place::AggregateElement | Place::AggregateTuple => self.aggregate_statement(&frame),
+            Place::Condition => self.condition_statement(&frame),
             Place::ConditionalLiteral => {
                 let at = LiteralPlace::ConditionalCondition;
                 let other = *self.rng.pick(&PRODUCTIONS);
@@ -524,9 +522,7 @@ impl Gen {
                 let literal = self.literal(production, place, at, &inner, None);
                 format!("{h}({x}) :- {binder}, {literal} : {condition}.")
             }
-            Place::MinimizeTuple | Place::MinimizeCondition => {
-                self.minimize_statement(production, place, &frame)
-            }
+            Place::MinimizeTuple | Place::MinimizeCondition => self.minimize_statement(&frame),
             Place::ShowTerm => {
                 let term = self.term(production, place, vars);
                 format!("#show {term} : {binder}.")
@@ -541,15 +537,9 @@ impl Gen {
         writeln!(self.text, "{text}").unwrap();
     }
 
-    fn negated_statement(
-        &mut self,
-        production: Production,
-        place: Place,
-        frame: &StatementFrame,
-    ) -> String {
-        let StatementFrame {
-            h, binder, vars, ..
-        } = frame;
+    fn negated_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
         let x = &vars[0];
         let (kind, sign) = match (place, self.rng.chance(0.5)) {
             (Place::StrongNegated, _) => (LiteralKind::StrongNegated, "-"),
@@ -564,15 +554,9 @@ impl Gen {
         format!("{h}({x}) :- {binder}, {sign}{atom}.")
     }
 
-    fn choice_statement(
-        &mut self,
-        production: Production,
-        place: Place,
-        frame: &StatementFrame,
-    ) -> String {
-        let StatementFrame {
-            h, binder, vars, ..
-        } = frame;
+    fn choice_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
         let arity = self.rng.range(1, 2) as usize;
         let args = self.arguments(production, place, arity, vars);
         let bounds = match self.rng.below(3) {
@@ -601,15 +585,9 @@ impl Gen {
 
     /// `#sum{ W,T : h(..) : c } >= k :- B.`: the atom's arguments and
     /// the tuple over the rule's variables and `J`, which `c` binds.
-    fn head_aggregate_statement(
-        &mut self,
-        production: Production,
-        place: Place,
-        frame: &StatementFrame,
-    ) -> String {
-        let StatementFrame {
-            h, binder, vars, ..
-        } = frame;
+    fn head_aggregate_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
         let at = LiteralPlace::HeadAggregateCondition;
         let other = *self.rng.pick(&PRODUCTIONS);
         let condition = self.condition(other, Place::Condition, at, vars, "J");
@@ -626,22 +604,10 @@ impl Gen {
         format!("{function}{{ {weight},J : {h}({args}) : {condition} }} {op} {bound} :- {binder}.")
     }
 
-    fn aggregate_statement(
-        &mut self,
-        production: Production,
-        place: Place,
-        frame: &StatementFrame,
-    ) -> String {
-        let StatementFrame {
-            h,
-            binder,
-            vars,
-            scope,
-            local,
-            ..
-        } = frame;
+    fn aggregate_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars, scope) = (&frame.h, &frame.binder, &frame.vars, &frame.scope);
+        let (production, place, local) = (frame.production, frame.place, frame.local);
         let x = &vars[0];
-        let local = *local;
         let at = LiteralPlace::AggregateCondition;
         let (atom_production, tuple_production) = match place {
             Place::AggregateElement => (production, *self.rng.pick(&PRODUCTIONS)),
@@ -691,15 +657,9 @@ impl Gen {
         }
     }
 
-    fn condition_statement(
-        &mut self,
-        production: Production,
-        place: Place,
-        frame: &StatementFrame,
-    ) -> String {
-        let StatementFrame {
-            h, binder, vars, ..
-        } = frame;
+    fn condition_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
         let x = &vars[0];
         let local = "J";
         match self.rng.below(3) {
@@ -722,20 +682,9 @@ impl Gen {
         }
     }
 
-    fn minimize_statement(
-        &mut self,
-        production: Production,
-        place: Place,
-        frame: &StatementFrame,
-    ) -> String {
-        let StatementFrame {
-            binder,
-            vars,
-            scope,
-            local,
-            ..
-        } = frame;
-        let local = *local;
+    fn minimize_statement(&mut self, frame: &StatementFrame) -> String {
+        let (binder, vars, scope) = (&frame.binder, &frame.vars, &frame.scope);
+        let (production, place, local) = (frame.production, frame.place, frame.local);
         self.optimizes = true;
         let at = LiteralPlace::MinimizeCondition;
         let (tuple_production, condition_production) = match place {
@@ -764,9 +713,11 @@ impl Gen {
 }
 
 /// What the generator of one statement chose before its place's form: the
-/// head's predicate `h`, the binder of the rule's variables, those
+/// production and place it writes, the head's predicate `h`, the binder of the rule's variables, those
 /// variables (`scope` with an element's own `J` when there is one).
 struct StatementFrame {
+    production: Production,
+    place: Place,
     h: String,
     binder: String,
     vars: Vec<String>,
