@@ -96,15 +96,10 @@ impl Printer<'_> {
                 if !e.literal_bindings.is_empty() {
                     text += &format!(" then {}", self.literals(&e.literal_bindings));
                 }
-                for (flag, name) in [
+                text + &marks(&[
                     (e.literal_binds, "binds"),
                     (e.literal_double_negated, "not-not"),
-                ] {
-                    if flag {
-                        text += &format!(" [{name}]");
-                    }
-                }
-                text
+                ])
             })
             .collect();
         let guards: Vec<String> = (aggregate.guards.iter())
@@ -112,22 +107,17 @@ impl Printer<'_> {
             .collect();
         let assigns = aggregate.assigns.map(|v| format!("V{v} := "));
         let inputs: Vec<String> = aggregate.inputs.iter().map(|v| format!("V{v}")).collect();
-        let mut text = format!(
+        let text = format!(
             "{naf}{}{function}{{ {} }}{} in({})",
             assigns.unwrap_or_default(),
             elements.join("; "),
             guards.join(""),
             inputs.join(",")
         );
-        for (flag, name) in [
+        text + &marks(&[
             (aggregate.conditional, "conditional"),
             (aggregate.implication, "implication"),
-        ] {
-            if flag {
-                text += &format!(" [{name}]");
-            }
-        }
-        text
+        ])
     }
 
     fn element(&self, element: &CElement) -> String {
@@ -165,6 +155,12 @@ impl Printer<'_> {
         }
         format!("{head} :- {}.{vars}", self.literals(&rule.body))
     }
+}
+
+/// ` [name]` for each flag that is set.
+fn marks(flags: &[(bool, &str)]) -> String {
+    let set = flags.iter().filter(|(flag, _)| *flag);
+    set.map(|(_, name)| format!(" [{name}]")).collect()
 }
 
 /// The diagnostics, one a line, each with the text it points at.
