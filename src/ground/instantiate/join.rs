@@ -52,6 +52,12 @@ pub(super) enum Step<'r> {
         /// Those literals are all that reads `V`: every value that passes
         /// them gives the same instance, so the first is tried alone.
         witness: bool,
+        /// The steps after it that only say whether some values of `V` and
+        /// of the variables they join it with exist (`1 < V < W`, with
+        /// `W = lo..hi`), positions in the plan: every value of `V` for
+        /// which they hold gives the same instances, so only the first one
+        /// is tried ([`existential_group`]).
+        group: Vec<usize>,
     },
     /// `pattern` (bound) is an integer in `lo..hi`.
     InRange {
@@ -122,9 +128,108 @@ impl<'r> Narrowing<'r> {
             narrowing.readers.push(literal);
             narrowing.occurrences += occurrences;
         }
+        narrowing.clips.extend(peer_clips(v, literals, done, bound));
         narrowing.clips.retain(|(op, _)| *op != CmpOp::Ne);
         narrowing
     }
+}
+
+/// The bounds that comparisons `V op W` with another interval's variable
+/// `W = lo..hi` (not yet evaluated, `lo` and `hi` bound) put on `V`: `V <
+/// W` needs `V < hi`, `V > W` needs `V > lo` (`1 < 2..9 < 1..1` tries no
+/// value of its middle).
+fn peer_clips<'r>(
+    v: usize,
+    literals: &'r [CLit],
+    done: &[bool],
+    bound: &[bool],
+) -> Vec<(CmpOp, &'r CTerm)> {
+    let pending = || literals.iter().zip(done).filter(|(_, done)| !**done);
+    let interval_of = |w: usize| {
+        pending().find_map(|(literal, _)| match literal {
+            CLit::Interval(CTerm::Var(p), lo, hi)
+                if *p == w && lo.is_bound(bound) && hi.is_bound(bound) =>
+            {
+                Some((lo, hi))
+            }
+            _ => None,
+        })
+    };
+    let mut clips = Vec::new();
+    for (literal, _) in pending() {
+        let (op, w) = match literal {
+            CLit::Cmp(op, CTerm::Var(l), CTerm::Var(r)) if *l == v && *r != v => (*op, *r),
+            CLit::Cmp(op, CTerm::Var(l), CTerm::Var(r)) if *r == v && *l != v => (op.flip(), *l),
+            _ => continue,
+        };
+        let Some((lo, hi)) = interval_of(w).filter(|_| !bound[w]) else {
+            continue;
+        };
+        match op {
+            CmpOp::Lt | CmpOp::Le => clips.push((op, hi)),
+            CmpOp::Gt | CmpOp::Ge => clips.push((op, lo)),
+            CmpOp::Eq => clips.extend([(CmpOp::Ge, lo), (CmpOp::Le, hi)]),
+            CmpOp::Ne => {}
+        }
+    }
+    clips
+}
+
+/// The literals not yet `done` that decide only whether some values of
+/// `v` (the variable of an interval about to be evaluated) and of the
+/// variables they join it with exist: comparisons and intervals,
+/// connected to `v` through variables not `bound`, whose variables occur
+/// nowhere else in the rule (`uses`). Empty unless they join `v` with
+/// another variable (alone, `v` is a witness).
+pub(super) fn existential_group(
+    v: usize,
+    literals: &[CLit],
+    done: &[bool],
+    bound: &[bool],
+    uses: &[usize],
+) -> Vec<usize> {
+    let mut vars = vec![v];
+    let mut group = Vec::new();
+    let mut grown = true;
+    while grown {
+        grown = false;
+        for (j, literal) in literals.iter().enumerate() {
+            if done[j] || group.contains(&j) {
+                continue;
+            }
+            let mut reads = false;
+            literal_terms(literal, &mut |t| {
+                t.for_each_var(&mut |w| reads |= vars.contains(&w))
+            });
+            if !reads {
+                continue;
+            }
+            if !matches!(literal, CLit::Cmp(..) | CLit::Interval(CTerm::Var(_), ..)) {
+                return Vec::new();
+            }
+            group.push(j);
+            grown = true;
+            literal_terms(literal, &mut |t| {
+                t.for_each_var(&mut |w| {
+                    if !bound[w] && !vars.contains(&w) {
+                        vars.push(w);
+                    }
+                })
+            });
+        }
+    }
+    let mut occurrences = vec![0; bound.len()];
+    occurrences[v] += 1; // the interval's own pattern
+    for &j in &group {
+        literal_terms(&literals[j], &mut |t| {
+            t.for_each_var(&mut |w| occurrences[w] += 1)
+        });
+    }
+    let only_here = vars.iter().all(|&w| uses.get(w) == Some(&occurrences[w]));
+    if vars.len() < 2 || !only_here {
+        return Vec::new();
+    }
+    group
 }
 
 pub(super) struct ElementPlan<'r> {
@@ -145,6 +250,7 @@ impl Instantiator<'_> {
     ) -> Vec<Step<'r>> {
         let mut done = vec![false; literals.len()];
         let mut steps = Vec::with_capacity(literals.len());
+        let mut step_of = vec![usize::MAX; literals.len()];
         // The literal over new atoms goes first when nothing else must bind
         // its inputs (`f(N-1)` binds N by inversion, `f(N*N)` cannot).
         let delta_ready = |done: &[bool], bound: &[bool]| {
@@ -198,12 +304,19 @@ impl Instantiator<'_> {
                     };
                     let witness = matches!(pattern, CTerm::Var(v)
                         if self.uses.get(*v) == Some(&(1 + narrowing.occurrences)));
+                    let group = match pattern {
+                        CTerm::Var(v) if !witness => {
+                            existential_group(*v, literals, &done, bound, &self.uses)
+                        }
+                        _ => Vec::new(),
+                    };
                     Step::Interval {
                         pattern,
                         lo,
                         hi,
                         narrowing,
                         witness,
+                        group,
                     }
                 }
                 CLit::Aggregate(aggregate) => Step::Aggregate {
@@ -240,9 +353,17 @@ impl Instantiator<'_> {
                 },
             };
             bind_step(&literals[i], bound);
+            step_of[i] = steps.len();
             steps.push(step);
         }
         assert!(done.iter().all(|&d| d), "safety guarantees a complete plan");
+        // The groups by the positions their literals took in the plan.
+        for step in &mut steps {
+            if let Step::Interval { group, .. } = step {
+                group.iter_mut().for_each(|j| *j = step_of[*j]);
+                group.sort_unstable();
+            }
+        }
         steps
     }
 
@@ -433,15 +554,22 @@ impl Exec<'_> {
                 hi,
                 narrowing,
                 witness,
+                group,
             } => {
                 let Some((lo, hi)) = self.clipped_interval(lo, hi, &narrowing.clips) else {
                     return;
                 };
                 for n in lo..=hi {
                     let value = self.symbols.number(n);
-                    if !*witness {
+                    let first = if *witness {
+                        self.passes(pattern, value, &narrowing.readers)
+                    } else if !group.is_empty() {
+                        self.exists_with(pattern, value, steps, group)
+                    } else {
                         self.with_match(pattern, value, steps, k, leaf);
-                    } else if self.passes(pattern, value, &narrowing.readers) {
+                        continue;
+                    };
+                    if first {
                         self.with_match(pattern, value, steps, k, leaf);
                         break;
                     }
@@ -559,6 +687,55 @@ impl Exec<'_> {
             self.run(steps, k + 1, leaf);
         }
         self.undo(mark);
+    }
+
+    /// Whether the steps at the positions `group` hold for some values of
+    /// the variables they bind, each step taken as in [`Self::run`].
+    pub(super) fn exists(&mut self, steps: &[Step<'_>], group: &[usize]) -> bool {
+        let Some((&first, rest)) = group.split_first() else {
+            return true;
+        };
+        match &steps[first] {
+            Step::Filter(op, l, r) => self.holds(*op, l, r) && self.exists(steps, rest),
+            Step::InRange { pattern, lo, hi } => {
+                self.in_range(pattern, lo, hi) && self.exists(steps, rest)
+            }
+            Step::Bind { pattern, value } => match value.eval(self.symbols, &self.env) {
+                Some(value) => self.exists_with(pattern, value, steps, rest),
+                None => false,
+            },
+            Step::Interval {
+                pattern,
+                lo,
+                hi,
+                narrowing,
+                ..
+            } => {
+                let Some((lo, hi)) = self.clipped_interval(lo, hi, &narrowing.clips) else {
+                    return false;
+                };
+                (lo..=hi).any(|n| {
+                    let value = self.symbols.number(n);
+                    self.exists_with(pattern, value, steps, rest)
+                })
+            }
+            _ => unreachable!("a group has comparisons and intervals only"),
+        }
+    }
+
+    /// [`Self::exists`] with `pattern` matched to `value` first.
+    pub(super) fn exists_with(
+        &mut self,
+        pattern: &CTerm,
+        value: SymId,
+        steps: &[Step<'_>],
+        group: &[usize],
+    ) -> bool {
+        let mark = self.trail.len();
+        let found = pattern.matches(self.symbols, value, &mut self.env, &mut self.trail)
+            && self.exists(steps, group);
+        self.undo(mark);
+        found
     }
 
     /// Whether `member` is the first fact this step matches with its
