@@ -56,7 +56,7 @@ pub(super) enum Step<'r> {
         /// of the variables they join it with exist (`1 < V < W`, with
         /// `W = lo..hi`), positions in the plan: every value of `V` for
         /// which they hold gives the same instances, so only the first one
-        /// is tried ([`existential_group`]).
+        /// is tried ([`Existential::group`]).
         group: Vec<usize>,
     },
     /// `pattern` (bound) is an integer in `lo..hi`.
@@ -145,91 +145,146 @@ fn peer_clips<'r>(
     bound: &[bool],
 ) -> Vec<(CmpOp, &'r CTerm)> {
     let pending = || literals.iter().zip(done).filter(|(_, done)| !**done);
-    let interval_of = |w: usize| {
-        pending().find_map(|(literal, _)| match literal {
-            CLit::Interval(CTerm::Var(p), lo, hi)
-                if *p == w && lo.is_bound(bound) && hi.is_bound(bound) =>
-            {
-                Some((lo, hi))
-            }
-            _ => None,
-        })
-    };
-    let mut clips = Vec::new();
+    let mut peers: Vec<(CmpOp, usize)> = Vec::new();
     for (literal, _) in pending() {
-        let (op, w) = match literal {
-            CLit::Cmp(op, CTerm::Var(l), CTerm::Var(r)) if *l == v && *r != v => (*op, *r),
-            CLit::Cmp(op, CTerm::Var(l), CTerm::Var(r)) if *r == v && *l != v => (op.flip(), *l),
-            _ => continue,
-        };
-        let Some((lo, hi)) = interval_of(w).filter(|_| !bound[w]) else {
+        match literal {
+            CLit::Cmp(op, CTerm::Var(l), CTerm::Var(r)) if *l == v && *r != v && !bound[*r] => {
+                peers.push((*op, *r))
+            }
+            CLit::Cmp(op, CTerm::Var(l), CTerm::Var(r)) if *r == v && *l != v && !bound[*l] => {
+                peers.push((op.flip(), *l))
+            }
+            _ => {}
+        }
+    }
+    let mut clips = Vec::new();
+    if peers.is_empty() {
+        return clips;
+    }
+    for (literal, _) in pending() {
+        let CLit::Interval(CTerm::Var(w), lo, hi) = literal else {
             continue;
         };
-        match op {
-            CmpOp::Lt | CmpOp::Le => clips.push((op, hi)),
-            CmpOp::Gt | CmpOp::Ge => clips.push((op, lo)),
-            CmpOp::Eq => clips.extend([(CmpOp::Ge, lo), (CmpOp::Le, hi)]),
-            CmpOp::Ne => {}
+        if !(lo.is_bound(bound) && hi.is_bound(bound)) {
+            continue;
+        }
+        for &(op, _) in peers.iter().filter(|(_, peer)| peer == w) {
+            match op {
+                CmpOp::Lt | CmpOp::Le => clips.push((op, hi)),
+                CmpOp::Gt | CmpOp::Ge => clips.push((op, lo)),
+                CmpOp::Eq => clips.extend([(CmpOp::Ge, lo), (CmpOp::Le, hi)]),
+                CmpOp::Ne => {}
+            }
         }
     }
     clips
 }
 
-/// The literals not yet `done` that decide only whether some values of
-/// `v` (the variable of an interval about to be evaluated) and of the
-/// variables they join it with exist: comparisons and intervals,
-/// connected to `v` through variables not `bound`, whose variables occur
-/// nowhere else in the rule (`uses`). Empty unless they join `v` with
-/// another variable (alone, `v` is a witness).
-pub(super) fn existential_group(
-    v: usize,
-    literals: &[CLit],
-    done: &[bool],
-    bound: &[bool],
-    uses: &[usize],
-) -> Vec<usize> {
-    let mut vars = vec![v];
-    let mut group = Vec::new();
-    let mut grown = true;
-    while grown {
-        grown = false;
+/// What a plan knows of the variables of its literals, to find the
+/// existential groups of its intervals ([`Existential::group`]).
+pub(super) struct Existential {
+    /// The literals that read each variable.
+    readers: Vec<Vec<usize>>,
+    /// The variable occurs nowhere in the rule but in these literals, and
+    /// only in comparisons and intervals of a variable.
+    local: Vec<bool>,
+    /// A group from it met a variable that is not local: so would any
+    /// group from it later (conservatively: binding may cut the way).
+    tainted: Vec<bool>,
+    /// The marks of one search: variables and literals met.
+    seen_var: Vec<usize>,
+    seen_literal: Vec<usize>,
+    search: usize,
+}
+
+impl Existential {
+    /// `None` unless the literals have an interval of a variable.
+    pub(super) fn of(literals: &[CLit], uses: &[usize]) -> Option<Existential> {
+        if !literals
+            .iter()
+            .any(|l| matches!(l, CLit::Interval(CTerm::Var(_), ..)))
+        {
+            return None;
+        }
+        let n = uses.len();
+        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut occurrences = vec![0; n];
+        let mut local = vec![true; n];
         for (j, literal) in literals.iter().enumerate() {
-            if done[j] || group.contains(&j) {
-                continue;
-            }
-            let mut reads = false;
-            literal_terms(literal, &mut |t| {
-                t.for_each_var(&mut |w| reads |= vars.contains(&w))
-            });
-            if !reads {
-                continue;
-            }
-            if !matches!(literal, CLit::Cmp(..) | CLit::Interval(CTerm::Var(_), ..)) {
-                return Vec::new();
-            }
-            group.push(j);
-            grown = true;
+            let kind = matches!(literal, CLit::Cmp(..) | CLit::Interval(CTerm::Var(_), ..));
             literal_terms(literal, &mut |t| {
                 t.for_each_var(&mut |w| {
-                    if !bound[w] && !vars.contains(&w) {
-                        vars.push(w);
+                    if w >= n {
+                        return;
+                    }
+                    occurrences[w] += 1;
+                    local[w] &= kind;
+                    if readers[w].last() != Some(&j) {
+                        readers[w].push(j);
                     }
                 })
             });
         }
+        for (w, local) in local.iter_mut().enumerate() {
+            *local &= uses[w] == occurrences[w];
+        }
+        Some(Existential {
+            readers,
+            local,
+            tainted: vec![false; n],
+            seen_var: vec![0; n],
+            seen_literal: vec![0; literals.len()],
+            search: 0,
+        })
     }
-    let mut occurrences = vec![0; bound.len()];
-    occurrences[v] += 1; // the interval's own pattern
-    for &j in &group {
-        literal_terms(&literals[j], &mut |t| {
-            t.for_each_var(&mut |w| occurrences[w] += 1)
-        });
+
+    /// The literals not yet `done` that decide only whether some values of
+    /// `v` (the variable of an interval about to be evaluated) and of the
+    /// variables they join it with exist: connected to `v` through
+    /// variables not `bound`, all of them local. Empty unless they join
+    /// `v` with another variable (alone, `v` is a witness).
+    pub(super) fn group(
+        &mut self,
+        v: usize,
+        literals: &[CLit],
+        done: &[bool],
+        bound: &[bool],
+    ) -> Vec<usize> {
+        if v >= self.local.len() || self.tainted[v] {
+            return Vec::new();
+        }
+        self.search += 1;
+        let search = self.search;
+        self.seen_var[v] = search;
+        let (mut pending, mut met) = (vec![v], vec![v]);
+        let mut group = Vec::new();
+        while let Some(w) = pending.pop() {
+            if !self.local[w] {
+                met.iter().for_each(|&u| self.tainted[u] = true);
+                return Vec::new();
+            }
+            for &j in &self.readers[w] {
+                if done[j] || self.seen_literal[j] == search {
+                    continue;
+                }
+                self.seen_literal[j] = search;
+                group.push(j);
+                literal_terms(&literals[j], &mut |t| {
+                    t.for_each_var(&mut |u| {
+                        if !bound[u] && self.seen_var[u] != search {
+                            self.seen_var[u] = search;
+                            pending.push(u);
+                            met.push(u);
+                        }
+                    })
+                });
+            }
+        }
+        if met.len() < 2 {
+            return Vec::new();
+        }
+        group
     }
-    let only_here = vars.iter().all(|&w| uses.get(w) == Some(&occurrences[w]));
-    if vars.len() < 2 || !only_here {
-        return Vec::new();
-    }
-    group
 }
 
 pub(super) struct ElementPlan<'r> {
@@ -251,6 +306,7 @@ impl Instantiator<'_> {
         let mut done = vec![false; literals.len()];
         let mut steps = Vec::with_capacity(literals.len());
         let mut step_of = vec![usize::MAX; literals.len()];
+        let mut existential = Existential::of(literals, &self.uses);
         // The literal over new atoms goes first when nothing else must bind
         // its inputs (`f(N-1)` binds N by inversion, `f(N*N)` cannot).
         let delta_ready = |done: &[bool], bound: &[bool]| {
@@ -304,9 +360,9 @@ impl Instantiator<'_> {
                     };
                     let witness = matches!(pattern, CTerm::Var(v)
                         if self.uses.get(*v) == Some(&(1 + narrowing.occurrences)));
-                    let group = match pattern {
-                        CTerm::Var(v) if !witness => {
-                            existential_group(*v, literals, &done, bound, &self.uses)
+                    let group = match (pattern, &mut existential) {
+                        (CTerm::Var(v), Some(existential)) if !witness => {
+                            existential.group(*v, literals, &done, bound)
                         }
                         _ => Vec::new(),
                     };
