@@ -2,24 +2,36 @@
 //!
 //! The stages, each in its own module:
 //! 1. [`bounds`]: variables that comparisons confine to a range are bound
-//!    by it (clingo 5.6's safety); [`compile`]: constants, pools, intervals
-//!    and anonymous variables are rewritten away, variables numbered,
-//!    safety checked;
+//!    by it (clingo 5.6's safety); [`compile`] orders the passes that
+//!    rewrite each statement into compiled rules ([`compiled`]): head forms,
+//!    unpooling, conditional literals, anonymous variables and arithmetic
+//!    ([`rewrite`]), constants replaced and variables numbered ([`lower`]),
+//!    safety checked ([`safety`]);
 //! 2. the predicate dependency graph is split into strongly connected
 //!    components ([`crate::graph`]);
-//! 3. [`instantiate`]: each component is grounded bottom-up, semi-naively;
+//! 3. [`instantiate`]: each component is grounded bottom-up, semi-naively
+//!    (relations, joins, rule instances, aggregates, conditionals);
 //! 4. [`simplify`]: facts are propagated and atoms renumbered densely.
 
 mod bounds;
 mod compile;
+mod compiled;
 mod eval;
+mod facts;
 pub mod incremental;
 mod instantiate;
+mod lower;
 mod predicates;
+#[cfg(test)]
+mod print;
 pub mod program;
+mod rewrite;
+mod safety;
 mod shown;
 pub use shown::occurring_signatures;
 mod simplify;
+#[cfg(test)]
+mod tests;
 
 use crate::diagnostics::{Diagnostic, Span};
 use crate::graph::tarjan;
@@ -28,7 +40,8 @@ use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::{
     self, CmpOp, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind,
 };
-use compile::{CElement, CHead, CLit, CRule, Compiler};
+use compile::Compiler;
+use compiled::{CElement, CHead, CLit, CRule};
 use instantiate::{AtomTable, Instantiator};
 use predicates::{PredId, Predicates};
 use program::{AtomId, Body, CostLevel, GroundProgram, WeightedElement};
@@ -146,7 +159,112 @@ pub fn ground_parts(
     );
 
     let sections = statement_parts(statements);
+    let Directives {
+        show,
+        declared,
+        projected,
+        with_edges,
+    } = directives(statements, &sections, parts, &mut diagnostics);
 
+    let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
+    compiler.undefined_consts = undefined_consts;
+    let mut groups = compile_groups(&mut compiler, statements, &sections, parts, &consts);
+    diagnostics.append(&mut compiler.errors);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics);
+    }
+    let declared: FxHashSet<&Signature> = statements
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StatementKind::Defined(signature) => Some(signature),
+            _ => None,
+        })
+        .chain(&declared)
+        .collect();
+    diagnostics.extend(undefined_predicate_infos(&groups, &preds, &declared));
+
+    let aggregate_pred = preds.intern("#agg", 1, false);
+    let disjunct_pred = preds.intern("#disjunct", 1, false);
+    let negation_pred = preds.intern("#not", 1, false);
+    let implication_pred = preds.intern("#impl", 1, false);
+    for group in &mut groups {
+        mark_recursive_conditions(&mut group.rules, &preds);
+    }
+    let mut grounder = Instantiator::new(
+        &mut symbols,
+        &preds,
+        counters,
+        [
+            aggregate_pred,
+            disjunct_pred,
+            negation_pred,
+            implication_pred,
+        ],
+    );
+    if let Err(errors) = ground_groups(&mut grounder, &groups, &preds) {
+        return (None, errors);
+    }
+    let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
+    // Among the rules, so that the program's own `:- p, -p.` is not repeated.
+    add_strong_negation_constraints(&atoms, &symbols, &mut rules);
+    let rules = rules.into_rules();
+
+    let costs = cost_levels(&atoms, &preds, &symbols);
+    let shown_preds: Vec<bool> = preds
+        .ids()
+        .map(|p| show.shows(&preds.signature(p)))
+        .collect();
+    let shown = |a: usize| shown_preds[atoms.preds[a].index()];
+    let projected =
+        projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
+    // The hidden atoms of the program's own predicates (not `#agg`,
+    // `#edge`, `#project`, ..) may be unfolded away by the simplifier,
+    // unless answer sets are told apart by them (`#project`).
+    let mut unfoldable: Vec<bool> = preds
+        .ids()
+        .map(|p| !shown_preds[p.index()] && !preds.get(p).name.starts_with('#'))
+        .collect();
+    for (a, pred) in atoms.preds.iter().enumerate() {
+        if projected
+            .as_ref()
+            .is_some_and(|p| p.contains(&atoms.syms[a]))
+        {
+            unfoldable[pred.index()] = false;
+        }
+    }
+    let mut program = Simplifier::new(&atoms, &unfoldable)
+        .run(rules, show_terms, aggregates, costs, symbols, shown);
+    if let Some(projected) = projected {
+        let atoms = program
+            .atom_ids()
+            .filter(|&a| projected.contains(&program.symbol(a)));
+        program.projection = Some(atoms.collect());
+    }
+    if with_edges {
+        program.edges = edges(&program);
+    }
+    // Last, as gringo reports them once grounding is done.
+    diagnostics.extend(shown::unmatched_show_infos(statements));
+    (Some(program), diagnostics)
+}
+
+/// What the directives of a run say: the `#show`/`#hide` configuration,
+/// the predicates declared (`#external`, atoms assigned true), the
+/// signatures `#project` names (`Some` once any `#project` is called) and
+/// whether `#edge` is; clingo's infos on what has no effect on the way.
+struct Directives {
+    show: ShowConfig,
+    declared: Vec<Signature>,
+    projected: Option<Vec<Signature>>,
+    with_edges: bool,
+}
+
+fn directives(
+    statements: &[Statement],
+    sections: &[(&str, &[String])],
+    parts: &Parts,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Directives {
     let mut show = ShowConfig::default();
     let mut declared: Vec<Signature> = Vec::new();
     let mut projected: Option<Vec<Signature>> = None;
@@ -154,7 +272,7 @@ pub fn ground_parts(
     let mut external_reported = false;
     let mut with_edges = false;
     let mut uncalled_reported: FxHashSet<(&str, usize)> = FxHashSet::default();
-    for (statement, &(part, params)) in statements.iter().zip(&sections) {
+    for (statement, &(part, params)) in statements.iter().zip(sections) {
         let span = statement.span;
         let called = parts.calls(part, params.len());
         match &statement.kind {
@@ -214,15 +332,28 @@ pub fn ground_parts(
         }
     }
     declared.extend(parts.assigned_true.iter().map(atom_signature));
+    Directives {
+        show,
+        declared,
+        projected,
+        with_edges,
+    }
+}
 
-    // The rules of each group, every part called compiled with its
-    // arguments bound to its parameters.
-    let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
-    compiler.undefined_consts = undefined_consts;
+/// The rules of each group, every part called compiled with its arguments
+/// bound to its parameters; the parts no call grounds are checked too, as
+/// clingo checks them: their errors count, their rules are dropped.
+fn compile_groups(
+    compiler: &mut Compiler,
+    statements: &[Statement],
+    sections: &[(&str, &[String])],
+    parts: &Parts,
+    consts: &FxHashMap<String, SymId>,
+) -> Vec<CompiledGroup> {
     let mut groups: Vec<CompiledGroup> = Vec::with_capacity(parts.groups.len());
     for (index, group) in parts.groups.iter().enumerate() {
         for call in group {
-            for (statement, &(part, params)) in statements.iter().zip(&sections) {
+            for (statement, &(part, params)) in statements.iter().zip(sections) {
                 if part != call.name || params.len() != call.args.len() {
                     continue;
                 }
@@ -240,11 +371,7 @@ pub fn ground_parts(
                     value.and_then(|&v| compiler.symbols.as_number(v))
                 };
                 let ranged = bounds::with_ranges(&statement.kind, &integer_constant);
-                compile_statement(
-                    &mut compiler,
-                    ranged.as_ref().unwrap_or(&statement.kind),
-                    span,
-                );
+                compile_statement(compiler, ranged.as_ref().unwrap_or(&statement.kind), span);
             }
         }
         compiler.params.clear();
@@ -261,7 +388,7 @@ pub fn ground_parts(
     }
     // The parts no call grounds are still checked, as clingo checks them:
     // their errors count, their rules are dropped.
-    for (statement, &(part, params)) in statements.iter().zip(&sections) {
+    for (statement, &(part, params)) in statements.iter().zip(sections) {
         if parts.called_in_run(part, params.len())
             || matches!(statement.kind, StatementKind::Program { .. })
         {
@@ -269,47 +396,25 @@ pub fn ground_parts(
         }
         let zero = compiler.symbols.number(0);
         compiler.params = params.iter().map(|p| (p.clone(), zero)).collect();
-        compile_statement(&mut compiler, &statement.kind, statement.span);
+        compile_statement(compiler, &statement.kind, statement.span);
     }
     compiler.params.clear();
     compiler.rules.clear();
     compiler.facts = Default::default();
     compiler.fact_origins.clear();
-    diagnostics.append(&mut compiler.errors);
-    if diagnostics.iter().any(Diagnostic::is_error) {
-        return (None, diagnostics);
-    }
-    let declared: FxHashSet<&Signature> = statements
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StatementKind::Defined(signature) => Some(signature),
-            _ => None,
-        })
-        .chain(&declared)
-        .collect();
-    diagnostics.extend(undefined_predicate_infos(&groups, &preds, &declared));
+    groups
+}
 
-    let aggregate_pred = preds.intern("#agg", 1, false);
-    let disjunct_pred = preds.intern("#disjunct", 1, false);
-    let negation_pred = preds.intern("#not", 1, false);
-    let implication_pred = preds.intern("#impl", 1, false);
-    for group in &mut groups {
-        mark_recursive_conditions(&mut group.rules, &preds);
-    }
-    let mut grounder = Instantiator::new(
-        &mut symbols,
-        &preds,
-        counters,
-        [
-            aggregate_pred,
-            disjunct_pred,
-            negation_pred,
-            implication_pred,
-        ],
-    );
-    for group in &groups {
+/// Grounds the groups one after another into `grounder`; the errors of
+/// the first group that redefines an atom an earlier one defines.
+fn ground_groups(
+    grounder: &mut Instantiator,
+    groups: &[CompiledGroup],
+    preds: &Predicates,
+) -> Result<(), Vec<Diagnostic>> {
+    for group in groups {
         let rules = &group.rules;
-        let (components, mut final_rules) = schedule(rules, &preds);
+        let (components, mut final_rules) = schedule(rules, preds);
         let defined: Vec<PredId> = components.iter().flat_map(|(c, _)| c.clone()).collect();
         let before = grounder.begin_group(&defined);
         grounder.add_facts(&group.facts);
@@ -344,51 +449,10 @@ pub fn ground_parts(
                     format!("redefinition of atom `{atom}`: an earlier step defines it"),
                 )
             });
-            return (None, errors.collect());
+            return Err(errors.collect());
         }
     }
-    let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
-    // Among the rules, so that the program's own `:- p, -p.` is not repeated.
-    add_strong_negation_constraints(&atoms, &symbols, &mut rules);
-    let rules = rules.into_rules();
-
-    let costs = cost_levels(&atoms, &preds, &symbols);
-    let shown_preds: Vec<bool> = preds
-        .ids()
-        .map(|p| show.shows(&preds.signature(p)))
-        .collect();
-    let shown = |a: usize| shown_preds[atoms.preds[a].index()];
-    let projected =
-        projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
-    // The hidden atoms of the program's own predicates (not `#agg`,
-    // `#edge`, `#project`, ..) may be unfolded away by the simplifier,
-    // unless answer sets are told apart by them (`#project`).
-    let mut unfoldable: Vec<bool> = preds
-        .ids()
-        .map(|p| !shown_preds[p.index()] && !preds.get(p).name.starts_with('#'))
-        .collect();
-    for (a, pred) in atoms.preds.iter().enumerate() {
-        if projected
-            .as_ref()
-            .is_some_and(|p| p.contains(&atoms.syms[a]))
-        {
-            unfoldable[pred.index()] = false;
-        }
-    }
-    let mut program = Simplifier::new(&atoms, &unfoldable)
-        .run(rules, show_terms, aggregates, costs, symbols, shown);
-    if let Some(projected) = projected {
-        let atoms = program
-            .atom_ids()
-            .filter(|&a| projected.contains(&program.symbol(a)));
-        program.projection = Some(atoms.collect());
-    }
-    if with_edges {
-        program.edges = edges(&program);
-    }
-    // Last, as gringo reports them once grounding is done.
-    diagnostics.extend(shown::unmatched_show_infos(statements));
-    (Some(program), diagnostics)
+    Ok(())
 }
 
 /// The symbols of the atoms that `#project` directives name: every atom of
@@ -566,7 +630,7 @@ fn resolve_constants(
             let (name, value, _) = definitions[current];
             // clingo replaces the constant in its own value once: `#const
             // a = f(a).` is `f(f(a))`, whose `a` is a symbol.
-            let value = &compile::substituted(value, name, value);
+            let value = &rewrite::substituted(value, name, value);
             let mut compiler = Compiler::new(symbols, preds, &values);
             compiler.undefined_consts = undefined.clone();
             match compiler.ground_term(value) {
@@ -678,7 +742,7 @@ fn schedule<'r>(rules: &'r [CRule], preds: &Predicates) -> Schedule<'r> {
 
 /// Marks the conditional literals whose condition depends on their rule's
 /// head (`a :- b : c.` with `c` depending on `a`) as implications
-/// ([`CAggregate::implication`](compile::CAggregate)): under the Ferraris
+/// ([`CAggregate::implication`](compiled::CAggregate)): under the Ferraris
 /// reduct `a` is not monotone in `c`, which the aggregate a conditional
 /// literal otherwise grounds to does not capture.
 fn mark_recursive_conditions(rules: &mut [CRule], preds: &Predicates) {

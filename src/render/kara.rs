@@ -437,8 +437,26 @@ impl Program {
                 });
                 Ok(())
             }
-            ("viscolor" | "visbackgroundcolor", 2) => {
-                let colour = colour(symbols, args[1]).ok_or(None)?;
+            (
+                "viscolor" | "visbackgroundcolor" | "visthickness" | "visfontsize"
+                | "visfontfamily" | "visfontstyle" | "visfontweight",
+                2,
+            ) => self.read_style(symbols, name, id, args[1]),
+            _ => Err(None),
+        }
+    }
+
+    /// Reads one style atom `name(id, value)`.
+    fn read_style(
+        &mut self,
+        symbols: &SymbolTable,
+        name: &str,
+        id: SymId,
+        value: SymId,
+    ) -> Result<(), Unused> {
+        match name {
+            "viscolor" | "visbackgroundcolor" => {
+                let colour = colour(symbols, value).ok_or(None)?;
                 let style = self.styles.entry(id).or_default();
                 if name == "viscolor" {
                     style.color = Some(colour);
@@ -447,26 +465,26 @@ impl Program {
                 }
                 Ok(())
             }
-            ("visthickness", 2) => {
-                let thickness = number(symbols, args[1])?;
+            "visthickness" => {
+                let thickness = number(symbols, value)?;
                 if thickness < 0.0 {
                     return Err(None);
                 }
                 self.styles.entry(id).or_default().thickness = Some(thickness);
                 Ok(())
             }
-            ("visfontsize", 2) => {
-                let size = count(symbols, args[1])?;
+            "visfontsize" => {
+                let size = count(symbols, value)?;
                 self.styles.entry(id).or_default().font_size = Some(size as f64);
                 Ok(())
             }
-            ("visfontfamily", 2) => {
-                self.styles.entry(id).or_default().font_family = Some(label(symbols, args[1]));
+            "visfontfamily" => {
+                self.styles.entry(id).or_default().font_family = Some(label(symbols, value));
                 Ok(())
             }
-            ("visfontstyle", 2) => {
+            "visfontstyle" => {
                 let style = self.styles.entry(id).or_default();
-                match label(symbols, args[1]).as_str() {
+                match label(symbols, value).as_str() {
                     "bold" => style.font_weight = Some("bold".to_string()),
                     plain @ ("normal" | "italic" | "oblique") => {
                         style.font_style = Some(plain.to_string());
@@ -475,8 +493,8 @@ impl Program {
                 }
                 Ok(())
             }
-            ("visfontweight", 2) => {
-                let weight = label(symbols, args[1]);
+            "visfontweight" => {
+                let weight = label(symbols, value);
                 let numeric = weight
                     .parse::<u32>()
                     .is_ok_and(|w| (100..=900).contains(&w));

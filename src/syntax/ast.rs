@@ -107,6 +107,23 @@ pub enum BinaryOp {
     BitXor,
 }
 
+impl BinaryOp {
+    /// clingo's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "\\",
+            BinaryOp::Pow => "**",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "?",
+            BinaryOp::BitXor => "^",
+        }
+    }
+}
+
 /// `=`, `==` and the old `:=` are all [`CmpOp::Eq`]; `!=` and `<>` are `Ne`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {

@@ -351,54 +351,24 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
         }
     };
     // Another solver answers as the default one does, whatever clingo says.
-    if let (Some(solver), Some(got)) = (case.solver, &got) {
-        let default = asp2sat_solve(&args, None);
-        let differences = match parse_json_answer(&default.stdout) {
-            Ok(by_default) => compare(&by_default, default.code, got, a.code),
-            Err(e) => vec![format!(
-                "the default solver's output is not clingo JSON: {e}"
-            )],
-        };
-        if !differences.is_empty() {
-            let problem = format!(
-                "--solver={solver} against the default solver (as 'clingo'):\n{}",
-                differences.join("\n")
-            );
-            return Outcome::Fail(head(&problem));
-        }
+    if let (Some(solver), Some(got)) = (case.solver, &got)
+        && let Some(problem) = solver_against_default(solver, &args, got, a.code)
+    {
+        return Outcome::Fail(head(&problem));
     }
     let mut second = None;
     if let Some(got) = &got {
         problems.extend(compare(&want, c.code, got, a.code));
         if !problems.is_empty() {
-            match clingo_without_eq(Tool::Clingo, &case.text, &args[4..], &file) {
-                Ok((want2, code2)) => {
-                    if compare(&want2, code2, got, a.code).is_empty() {
-                        discard(&file);
-                        return pass(true);
-                    }
-                    second = Some(want2);
-                }
-                Err(e) => problems.push(e),
-            }
-            // clingo 5.8 exits 0 whatever it finds: compare the answers.
-            // Where 5.8 finds the objective empty (5.4.1 takes `1*J` for `J`
-            // also when `J` is a constant, and keeps the tuple), compare
-            // all answer sets, as above.
-            let extra = &args[4..];
-            let third = clingo_without_eq(Tool::PythonClingo, &case.text, extra, &file);
-            let agrees = match third {
-                Ok((want3, _))
-                    if !extra.is_empty() && want3.costs.is_none() && want3.number > 0 =>
-                {
-                    let all = clingo_without_eq(Tool::PythonClingo, &case.text, &[], &file);
-                    let ours = ours(&args[..4]);
-                    matches!((all, parse_json_answer(&ours.stdout)),
-                        (Ok((want3, _)), Ok(got3)) if compare(&want3, ours.code, &got3, ours.code).is_empty())
-                }
-                Ok((want3, _)) => compare(&want3, a.code, got, a.code).is_empty(),
-                Err(_) => false,
-            };
+            let agrees = agrees_without_eq(
+                case,
+                &args,
+                &file,
+                (got, a.code),
+                &ours,
+                &mut problems,
+                &mut second,
+            );
             if agrees {
                 discard(&file);
                 return pass(true);
@@ -409,14 +379,98 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
         discard(&file);
         return pass(false);
     }
-    let mut msg = head(&problems.join("\n"));
+    let text = head(&problems.join("\n"));
+    Outcome::Fail(failure_message(
+        text,
+        &want,
+        second.as_ref(),
+        got.as_ref(),
+        &a,
+    ))
+}
+
+/// Whether clingo agrees with asp2sat's answer `got` (exit code `code`)
+/// once the program's equalities are read without clingo's `--eq`
+/// preprocessing: clingo 5.4.1 first, its answer kept in `second` when it
+/// differs, then clingo 5.8, which exits 0 whatever it finds.
+fn agrees_without_eq(
+    case: &Case,
+    args: &[String],
+    file: &std::path::Path,
+    (got, code): (&Answer, Option<i32>),
+    ours: &dyn Fn(&[String]) -> Output,
+    problems: &mut Vec<String>,
+    second: &mut Option<Answer>,
+) -> bool {
+    match clingo_without_eq(Tool::Clingo, &case.text, &args[4..], file) {
+        Ok((want2, code2)) => {
+            if compare(&want2, code2, got, code).is_empty() {
+                return true;
+            }
+            *second = Some(want2);
+        }
+        Err(e) => problems.push(e),
+    }
+    // clingo 5.8 exits 0 whatever it finds: compare the answers.
+    // Where 5.8 finds the objective empty (5.4.1 takes `1*J` for `J`
+    // also when `J` is a constant, and keeps the tuple), compare
+    // all answer sets, as above.
+    let extra = &args[4..];
+    let third = clingo_without_eq(Tool::PythonClingo, &case.text, extra, file);
+    match third {
+        Ok((want3, _)) if !extra.is_empty() && want3.costs.is_none() && want3.number > 0 => {
+            let all = clingo_without_eq(Tool::PythonClingo, &case.text, &[], file);
+            let ours = ours(&args[..4]);
+            matches!((all, parse_json_answer(&ours.stdout)),
+                (Ok((want3, _)), Ok(got3)) if compare(&want3, ours.code, &got3, ours.code).is_empty())
+        }
+        Ok((want3, _)) => compare(&want3, code, got, code).is_empty(),
+        Err(_) => false,
+    }
+}
+
+/// What differs between the answer `got` (exit code `code`) of
+/// `--solver=solver` and the default solver's, as a problem; `None` if
+/// nothing.
+fn solver_against_default(
+    solver: &str,
+    args: &[String],
+    got: &Answer,
+    code: Option<i32>,
+) -> Option<String> {
+    let default = asp2sat_solve(args, None);
+    let differences = match parse_json_answer(&default.stdout) {
+        Ok(by_default) => compare(&by_default, default.code, got, code),
+        Err(e) => vec![format!(
+            "the default solver's output is not clingo JSON: {e}"
+        )],
+    };
+    (!differences.is_empty()).then(|| {
+        format!(
+            "--solver={solver} against the default solver (as 'clingo'):\n{}",
+            differences.join("\n")
+        )
+    })
+}
+
+/// The message of a failed case: `text`, then the answer sets of clingo
+/// (`want`, and `second` of clingo without `--eq` if they differ), of
+/// asp2sat (`got`), and asp2sat's messages.
+fn failure_message(
+    text: String,
+    want: &Answer,
+    second: Option<&Answer>,
+    got: Option<&Answer>,
+    a: &Output,
+) -> String {
+    let mut msg = text;
     let _ = write!(
         msg,
         "clingo ({} answer sets):\n{}",
         want.witnesses.len(),
         show_sets(&want.sorted(), 12)
     );
-    if let Some(w2) = &second
+    if let Some(w2) = second
         && w2.sorted() != want.sorted()
     {
         let _ = write!(
@@ -426,7 +480,7 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
             show_sets(&w2.sorted(), 12)
         );
     }
-    if let Some(got) = &got {
+    if let Some(got) = got {
         let _ = write!(
             msg,
             "asp2sat ({} answer sets):\n{}",
@@ -437,7 +491,7 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
     if !a.stderr.trim().is_empty() {
         let _ = writeln!(msg, "asp2sat stderr:\n{}", a.stderr.trim_end());
     }
-    Outcome::Fail(msg)
+    msg
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use crate::diagnostics::{FileId, Span};
 use crate::syntax::ast::{
-    Aggregate, AggregateElement, AggregateFunction, Atom, BinaryOp, BodyElement, Head, Literal,
-    Naf, ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, TupleEnd, UnaryOp,
+    Aggregate, AggregateElement, AggregateFunction, Atom, BodyElement, Head, Literal, Naf,
+    ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, TupleEnd, UnaryOp,
 };
 use crate::syntax::parser::parse_program;
 use std::fmt::Write as _;
@@ -28,20 +28,7 @@ pub(super) fn term(t: &Term) -> String {
             UnaryOp::BitNot => format!("~({})", term(a)),
             UnaryOp::Abs => format!("|{}|", term(a)),
         },
-        TermKind::Binary(op, a, b) => {
-            let op = match op {
-                BinaryOp::Add => "+",
-                BinaryOp::Sub => "-",
-                BinaryOp::Mul => "*",
-                BinaryOp::Div => "/",
-                BinaryOp::Mod => "\\",
-                BinaryOp::Pow => "**",
-                BinaryOp::BitAnd => "&",
-                BinaryOp::BitOr => "?",
-                BinaryOp::BitXor => "^",
-            };
-            format!("({}{op}{})", term(a), term(b))
-        }
+        TermKind::Binary(op, a, b) => format!("({}{}{})", term(a), op.as_str(), term(b)),
     }
 }
 

@@ -464,221 +464,265 @@ impl Gen {
         // semantics' readings: disjunctions read numbers only, so that
         // their arithmetic is defined.
         let (binder, vars) = self.binder(place == Place::Disjunction);
-        let x = &vars[0];
         let h = self.fresh("h");
         let local = self.rng.chance(0.5).then_some("J");
         let mut scope = vars.clone();
         scope.extend(local.map(String::from));
+        let frame = StatementFrame {
+            production,
+            place,
+            h,
+            binder,
+            vars,
+            scope,
+            local,
+        };
+        let StatementFrame {
+            h, binder, vars, ..
+        } = &frame;
+        let x = &vars[0];
         let text = match place {
             Place::Body => {
                 let at = LiteralPlace::Body;
-                let literal = self.literal(production, place, at, &vars, local);
+                let literal = self.literal(production, place, at, vars, local);
                 format!("{h}({x}) :- {binder}, {literal}.")
             }
-            Place::Negated | Place::StrongNegated => {
-                let (kind, sign) = match (place, self.rng.chance(0.5)) {
-                    (Place::StrongNegated, _) => (LiteralKind::StrongNegated, "-"),
-                    (_, true) => (LiteralKind::Negated, "not "),
-                    (_, false) => (LiteralKind::DoubleNegated, "not not "),
-                };
-                self.literals.push((kind, LiteralPlace::Body));
-                let atom = match place {
-                    Place::StrongNegated => format!("p({})", self.term(production, place, &vars)),
-                    _ => self.binding_atom(production, place, &vars, None),
-                };
-                format!("{h}({x}) :- {binder}, {sign}{atom}.")
-            }
+            Place::Negated | Place::StrongNegated => self.negated_statement(&frame),
             Place::Comparison => {
                 self.literals
                     .push((LiteralKind::Comparison, LiteralPlace::Body));
                 let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
-                let lhs = self.term(production, place, &vars);
+                let lhs = self.term(production, place, vars);
                 let other = *self.rng.pick(&PRODUCTIONS);
-                let rhs = self.term(other, place, &vars);
+                let rhs = self.term(other, place, vars);
                 format!("{h}({x}) :- {binder}, {lhs} {op} {rhs}.")
             }
             Place::Head => {
                 let arity = self.rng.range(1, 2) as usize;
-                let args = self.arguments(production, place, arity, &vars);
+                let args = self.arguments(production, place, arity, vars);
                 format!("{h}({args}) :- {binder}.")
             }
             Place::Disjunction => {
-                let a = self.arguments(production, place, 1, &vars);
+                let a = self.arguments(production, place, 1, vars);
                 let other = *self.rng.pick(&PRODUCTIONS);
-                let b = self.arguments(other, place, 2, &vars);
-                let condition = self.maybe_condition(LiteralPlace::DisjunctCondition, &vars);
+                let b = self.arguments(other, place, 2, vars);
+                let condition = self.maybe_condition(LiteralPlace::DisjunctCondition, vars);
                 format!("{h}({a}) | {h}b({b}){condition} :- {binder}.")
             }
-            Place::ChoiceElement => {
-                let arity = self.rng.range(1, 2) as usize;
-                let args = self.arguments(production, place, arity, &vars);
-                let bounds = match self.rng.below(3) {
-                    0 => ("", ""),
-                    1 => ("", " 1"),
-                    _ => ("1 ", ""),
-                };
-                let condition = self.maybe_condition(LiteralPlace::ChoiceCondition, &vars);
-                let mut elements = format!("{h}({args}){condition}");
-                // Now and then literals beside the atom, one of them twice:
-                // each element counts for itself.
-                if self.rng.chance(0.4) {
-                    let other = *self.rng.pick(&PRODUCTIONS);
-                    let literal = self.set_element(other, LiteralPlace::ChoiceLiteral, &vars);
-                    let again = if self.rng.chance(0.3) {
-                        literal.clone()
-                    } else {
-                        String::new()
-                    };
-                    for element in [literal, again].iter().filter(|e| !e.is_empty()) {
-                        write!(elements, "; {element}").unwrap();
-                    }
-                }
-                format!("{}{{ {elements} }}{} :- {binder}.", bounds.0, bounds.1)
-            }
-            // `#sum{ W,T : h(..) : c } >= k :- B.`: the atom's arguments and
-            // the tuple over the rule's variables and `J`, which `c` binds.
-            Place::HeadAggregate => {
-                let at = LiteralPlace::HeadAggregateCondition;
-                let other = *self.rng.pick(&PRODUCTIONS);
-                let condition = self.condition(other, Place::Condition, at, &vars, "J");
-                let inner = scope_with(&vars, "J");
-                let arity = self.rng.range(1, 2) as usize;
-                let args = self.arguments(production, place, arity, &inner);
-                let weight = self.term(production, place, &inner);
-                // No `#sum+`: clingo 5.4 and 5.8 add the negative weights of
-                // a head aggregate's `#sum+` (tests/it/regressions.rs,
-                // `SEMANTICS_OVER_CLINGO`).
-                let function = *self.rng.pick(&["#count", "#sum", "#min", "#max"]);
-                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
-                let bound = self.rng.range(-1, 3);
-                format!(
-                    "{function}{{ {weight},J : {h}({args}) : {condition} }} {op} {bound} :- {binder}."
-                )
-            }
-            Place::AggregateElement | Place::AggregateTuple => {
-                let at = LiteralPlace::AggregateCondition;
-                let (atom_production, tuple_production) = match place {
-                    Place::AggregateElement => (production, *self.rng.pick(&PRODUCTIONS)),
-                    _ => (*self.rng.pick(&PRODUCTIONS), production),
-                };
-                let condition =
-                    self.literal(atom_production, Place::AggregateElement, at, &vars, local);
-                let first = self.term(tuple_production, Place::AggregateTuple, &scope);
-                let second = self.term(Production::Variable, Place::AggregateTuple, &scope);
-                let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
-                let element = format!("{first},{second} : {condition}");
-                match self.rng.below(4) {
-                    // A literal set, one of its elements now and then twice:
-                    // each element counts for itself (`{2>1; 2>1}` is two).
-                    3 => {
-                        let at = LiteralPlace::SetElement;
-                        let mut elements = vec![self.set_element(atom_production, at, &vars)];
-                        if self.rng.chance(0.3) {
-                            elements.push(elements[0].clone());
-                        }
-                        if self.rng.chance(0.5) {
-                            let other = *self.rng.pick(&PRODUCTIONS);
-                            elements.push(self.set_element(other, at, &vars));
-                        }
-                        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
-                        let bound = self.rng.range(0, 3);
-                        let elements = elements.join("; ");
-                        format!("{h}({x}) :- {binder}, {{ {elements} }} {op} {bound}.")
-                    }
-                    0 => {
-                        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
-                        let bound = self.rng.range(-1, 3);
-                        format!("{h}({x}) :- {binder}, {function}{{ {element} }} {op} {bound}.")
-                    }
-                    1 => format!("{h}({x}) :- {binder}, {x} <= {function}{{ {element} }}."),
-                    // An atom the aggregate defines, sometimes the objective.
-                    _ => {
-                        let defined =
-                            format!("{h}({x},S) :- {binder}, S = {function}{{ {element} }}.");
-                        if self.rng.chance(0.4) {
-                            self.optimizes = true;
-                            let sense = *self.rng.pick(&["#minimize", "#maximize"]);
-                            let priority = self.rng.range(0, 2);
-                            format!("{defined}\n{sense} {{ S@{priority},{x} : {h}({x},S) }}.")
-                        } else {
-                            defined
-                        }
-                    }
-                }
-            }
-            Place::Condition => {
-                let local = "J";
-                match self.rng.below(3) {
-                    0 => {
-                        let at = LiteralPlace::ConditionalCondition;
-                        let condition = self.condition(production, place, at, &vars, local);
-                        let head = *self.rng.pick(&["p(J)", "d(J)", "u(J)"]);
-                        format!("{h}({x}) :- {binder}, {head} : {condition}.")
-                    }
-                    1 => {
-                        let at = LiteralPlace::ChoiceCondition;
-                        let condition = self.condition(production, place, at, &vars, local);
-                        format!("{{ {h}({x},{local}) : {condition} }} :- {binder}.")
-                    }
-                    _ => {
-                        let at = LiteralPlace::DisjunctCondition;
-                        let condition = self.condition(production, place, at, &vars, local);
-                        format!("{h}({local}) : {condition} :- {binder}.")
-                    }
-                }
-            }
+            Place::ChoiceElement => self.choice_statement(&frame),
+            Place::HeadAggregate => self.head_aggregate_statement(&frame),
+            Place::AggregateElement | Place::AggregateTuple => self.aggregate_statement(&frame),
+            Place::Condition => self.condition_statement(&frame),
             Place::ConditionalLiteral => {
                 let at = LiteralPlace::ConditionalCondition;
                 let other = *self.rng.pick(&PRODUCTIONS);
-                let condition = self.condition(other, Place::Condition, at, &vars, "J");
-                let inner = scope_with(&vars, "J");
+                let condition = self.condition(other, Place::Condition, at, vars, "J");
+                let inner = scope_with(vars, "J");
                 let at = LiteralPlace::ConditionalLiteral;
                 let literal = self.literal(production, place, at, &inner, None);
                 format!("{h}({x}) :- {binder}, {literal} : {condition}.")
             }
-            Place::MinimizeTuple | Place::MinimizeCondition => {
-                self.optimizes = true;
-                let at = LiteralPlace::MinimizeCondition;
-                let (tuple_production, condition_production) = match place {
-                    Place::MinimizeTuple => (production, *self.rng.pick(&PRODUCTIONS)),
-                    _ => (*self.rng.pick(&PRODUCTIONS), production),
-                };
-                let condition = self.literal(
-                    condition_production,
-                    Place::MinimizeCondition,
-                    at,
-                    &vars,
-                    local,
-                );
-                let weight = match self.rng.chance(0.5) {
-                    true => self.term(tuple_production, Place::MinimizeTuple, &scope),
-                    false => self.rng.range(-2, 3).to_string(),
-                };
-                let term = self.term(tuple_production, Place::MinimizeTuple, &scope);
-                let priority = self.rng.range(0, 2);
-                match self.rng.below(3) {
-                    0 => format!(
-                        "#minimize {{ {weight}@{priority},{term} : {binder}, {condition} }}."
-                    ),
-                    1 => format!(
-                        "#maximize {{ {weight}@{priority},{term} : {binder}, {condition} }}."
-                    ),
-                    _ => format!(":~ {binder}, {condition}. [{weight}@{priority},{term}]"),
-                }
-            }
+            Place::MinimizeTuple | Place::MinimizeCondition => self.minimize_statement(&frame),
             Place::ShowTerm => {
-                let term = self.term(production, place, &vars);
+                let term = self.term(production, place, vars);
                 format!("#show {term} : {binder}.")
             }
             Place::ShowCondition => {
                 let at = LiteralPlace::ShowCondition;
-                let condition = self.literal(production, place, at, &vars, local);
+                let condition = self.literal(production, place, at, vars, local);
                 let shown = local.unwrap_or(x);
                 format!("#show ({x},{shown}) : {binder}, {condition}.")
             }
         };
         writeln!(self.text, "{text}").unwrap();
     }
+
+    fn negated_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
+        let x = &vars[0];
+        let (kind, sign) = match (place, self.rng.chance(0.5)) {
+            (Place::StrongNegated, _) => (LiteralKind::StrongNegated, "-"),
+            (_, true) => (LiteralKind::Negated, "not "),
+            (_, false) => (LiteralKind::DoubleNegated, "not not "),
+        };
+        self.literals.push((kind, LiteralPlace::Body));
+        let atom = match place {
+            Place::StrongNegated => format!("p({})", self.term(production, place, vars)),
+            _ => self.binding_atom(production, place, vars, None),
+        };
+        format!("{h}({x}) :- {binder}, {sign}{atom}.")
+    }
+
+    fn choice_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
+        let arity = self.rng.range(1, 2) as usize;
+        let args = self.arguments(production, place, arity, vars);
+        let bounds = match self.rng.below(3) {
+            0 => ("", ""),
+            1 => ("", " 1"),
+            _ => ("1 ", ""),
+        };
+        let condition = self.maybe_condition(LiteralPlace::ChoiceCondition, vars);
+        let mut elements = format!("{h}({args}){condition}");
+        // Now and then literals beside the atom, one of them twice:
+        // each element counts for itself.
+        if self.rng.chance(0.4) {
+            let other = *self.rng.pick(&PRODUCTIONS);
+            let literal = self.set_element(other, LiteralPlace::ChoiceLiteral, vars);
+            let again = if self.rng.chance(0.3) {
+                literal.clone()
+            } else {
+                String::new()
+            };
+            for element in [literal, again].iter().filter(|e| !e.is_empty()) {
+                write!(elements, "; {element}").unwrap();
+            }
+        }
+        format!("{}{{ {elements} }}{} :- {binder}.", bounds.0, bounds.1)
+    }
+
+    /// `#sum{ W,T : h(..) : c } >= k :- B.`: the atom's arguments and
+    /// the tuple over the rule's variables and `J`, which `c` binds.
+    fn head_aggregate_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
+        let at = LiteralPlace::HeadAggregateCondition;
+        let other = *self.rng.pick(&PRODUCTIONS);
+        let condition = self.condition(other, Place::Condition, at, vars, "J");
+        let inner = scope_with(vars, "J");
+        let arity = self.rng.range(1, 2) as usize;
+        let args = self.arguments(production, place, arity, &inner);
+        let weight = self.term(production, place, &inner);
+        // No `#sum+`: clingo 5.4 and 5.8 add the negative weights of
+        // a head aggregate's `#sum+` (tests/it/regressions.rs,
+        // `SEMANTICS_OVER_CLINGO`).
+        let function = *self.rng.pick(&["#count", "#sum", "#min", "#max"]);
+        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+        let bound = self.rng.range(-1, 3);
+        format!("{function}{{ {weight},J : {h}({args}) : {condition} }} {op} {bound} :- {binder}.")
+    }
+
+    fn aggregate_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars, scope) = (&frame.h, &frame.binder, &frame.vars, &frame.scope);
+        let (production, place, local) = (frame.production, frame.place, frame.local);
+        let x = &vars[0];
+        let at = LiteralPlace::AggregateCondition;
+        let (atom_production, tuple_production) = match place {
+            Place::AggregateElement => (production, *self.rng.pick(&PRODUCTIONS)),
+            _ => (*self.rng.pick(&PRODUCTIONS), production),
+        };
+        let condition = self.literal(atom_production, Place::AggregateElement, at, vars, local);
+        let first = self.term(tuple_production, Place::AggregateTuple, scope);
+        let second = self.term(Production::Variable, Place::AggregateTuple, scope);
+        let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
+        let element = format!("{first},{second} : {condition}");
+        match self.rng.below(4) {
+            // A literal set, one of its elements now and then twice:
+            // each element counts for itself (`{2>1; 2>1}` is two).
+            3 => {
+                let at = LiteralPlace::SetElement;
+                let mut elements = vec![self.set_element(atom_production, at, vars)];
+                if self.rng.chance(0.3) {
+                    elements.push(elements[0].clone());
+                }
+                if self.rng.chance(0.5) {
+                    let other = *self.rng.pick(&PRODUCTIONS);
+                    elements.push(self.set_element(other, at, vars));
+                }
+                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                let bound = self.rng.range(0, 3);
+                let elements = elements.join("; ");
+                format!("{h}({x}) :- {binder}, {{ {elements} }} {op} {bound}.")
+            }
+            0 => {
+                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                let bound = self.rng.range(-1, 3);
+                format!("{h}({x}) :- {binder}, {function}{{ {element} }} {op} {bound}.")
+            }
+            1 => format!("{h}({x}) :- {binder}, {x} <= {function}{{ {element} }}."),
+            // An atom the aggregate defines, sometimes the objective.
+            _ => {
+                let defined = format!("{h}({x},S) :- {binder}, S = {function}{{ {element} }}.");
+                if self.rng.chance(0.4) {
+                    self.optimizes = true;
+                    let sense = *self.rng.pick(&["#minimize", "#maximize"]);
+                    let priority = self.rng.range(0, 2);
+                    format!("{defined}\n{sense} {{ S@{priority},{x} : {h}({x},S) }}.")
+                } else {
+                    defined
+                }
+            }
+        }
+    }
+
+    fn condition_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let (production, place) = (frame.production, frame.place);
+        let x = &vars[0];
+        let local = "J";
+        match self.rng.below(3) {
+            0 => {
+                let at = LiteralPlace::ConditionalCondition;
+                let condition = self.condition(production, place, at, vars, local);
+                let head = *self.rng.pick(&["p(J)", "d(J)", "u(J)"]);
+                format!("{h}({x}) :- {binder}, {head} : {condition}.")
+            }
+            1 => {
+                let at = LiteralPlace::ChoiceCondition;
+                let condition = self.condition(production, place, at, vars, local);
+                format!("{{ {h}({x},{local}) : {condition} }} :- {binder}.")
+            }
+            _ => {
+                let at = LiteralPlace::DisjunctCondition;
+                let condition = self.condition(production, place, at, vars, local);
+                format!("{h}({local}) : {condition} :- {binder}.")
+            }
+        }
+    }
+
+    fn minimize_statement(&mut self, frame: &StatementFrame) -> String {
+        let (binder, vars, scope) = (&frame.binder, &frame.vars, &frame.scope);
+        let (production, place, local) = (frame.production, frame.place, frame.local);
+        self.optimizes = true;
+        let at = LiteralPlace::MinimizeCondition;
+        let (tuple_production, condition_production) = match place {
+            Place::MinimizeTuple => (production, *self.rng.pick(&PRODUCTIONS)),
+            _ => (*self.rng.pick(&PRODUCTIONS), production),
+        };
+        let condition = self.literal(
+            condition_production,
+            Place::MinimizeCondition,
+            at,
+            vars,
+            local,
+        );
+        let weight = match self.rng.chance(0.5) {
+            true => self.term(tuple_production, Place::MinimizeTuple, scope),
+            false => self.rng.range(-2, 3).to_string(),
+        };
+        let term = self.term(tuple_production, Place::MinimizeTuple, scope);
+        let priority = self.rng.range(0, 2);
+        match self.rng.below(3) {
+            0 => format!("#minimize {{ {weight}@{priority},{term} : {binder}, {condition} }}."),
+            1 => format!("#maximize {{ {weight}@{priority},{term} : {binder}, {condition} }}."),
+            _ => format!(":~ {binder}, {condition}. [{weight}@{priority},{term}]"),
+        }
+    }
+}
+
+/// What the generator of one statement chose before its place's form: the
+/// production and place it writes, the head's predicate `h`, the binder of the rule's variables, those
+/// variables (`scope` with an element's own `J` when there is one).
+struct StatementFrame {
+    production: Production,
+    place: Place,
+    h: String,
+    binder: String,
+    vars: Vec<String>,
+    scope: Vec<String>,
+    local: Option<&'static str>,
 }
 
 fn scope_with(vars: &[String], local: &str) -> Vec<String> {

@@ -1,0 +1,79 @@
+//! The ground rules, deduplicated: a rule's origin is that of its first
+//! instance.
+
+use crate::diagnostics::Span;
+use crate::ground::program::{AtomId, Atoms, Body, Head, Rule};
+use crate::symbols::hash_step;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
+use std::hash::BuildHasher;
+
+/// `hash` continued by the atoms of a body `pos, not neg`, each list ended
+/// by a separator that no atom id takes.
+pub(in crate::ground) fn hash_body(hash: u64, pos: &[AtomId], neg: &[AtomId]) -> u64 {
+    let end = u32::MAX;
+    hash_step(hash_atoms(hash_step(hash_atoms(hash, pos), end), neg), end)
+}
+
+pub(super) fn hash_atoms(hash: u64, atoms: &[AtomId]) -> u64 {
+    atoms.iter().fold(hash, |h, a| hash_step(h, a.0))
+}
+
+/// Distinct ground rules in order of first derivation; a rule's origin is
+/// that of its first instance. The table holds indices into `rules`, so
+/// every rule is stored once; each rule's hash is kept beside it, so that
+/// growing the table does not hash every rule again.
+#[derive(Default)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    pub(super) hashes: Vec<u64>,
+    pub(super) table: HashTable<u32>,
+}
+
+impl RuleSet {
+    /// The hash of a rule: its head's and then its body's atoms, each
+    /// list ended by a separator that no atom id takes, folded by
+    /// [`hash_step`].
+    pub(super) fn hash(head: &Head, pos: &[AtomId], neg: &[AtomId]) -> u64 {
+        let end = u32::MAX;
+        let h = match head {
+            Head::Constraint => hash_step(0, end - 1),
+            Head::Atom(a) => hash_step(hash_step(0, end - 2), a.0),
+            Head::Disjunction(heads) => hash_step(hash_atoms(hash_step(0, end - 3), heads), end),
+            Head::Choice { .. } => FxBuildHasher.hash_one(head),
+        };
+        hash_body(h, pos, neg)
+    }
+
+    /// The rules, the table that deduplicated them freed.
+    pub fn into_rules(self) -> Vec<Rule> {
+        self.rules
+    }
+
+    /// Adds `:- pos.` (sorted and distinct) unless it is there already.
+    pub fn insert_constraint(&mut self, pos: &[AtomId]) {
+        self.insert(Head::Constraint, pos, &[], Span::default());
+    }
+
+    /// Adds `head :- pos, not neg` (both sorted and distinct) unless it is
+    /// there already; the body is only allocated for a new rule.
+    pub(super) fn insert(&mut self, head: Head, pos: &[AtomId], neg: &[AtomId], origin: Span) {
+        let hash = Self::hash(&head, pos, neg);
+        let rules = &self.rules;
+        let same = |&i: &u32| {
+            let other = &rules[i as usize];
+            other.head == head && other.body.pos[..] == *pos && other.body.neg[..] == *neg
+        };
+        if self.table.find(hash, same).is_none() {
+            let hashes = &self.hashes;
+            self.table
+                .insert_unique(hash, self.rules.len() as u32, |&i| hashes[i as usize]);
+            self.hashes.push(hash);
+            let body = Body {
+                pos: Atoms::from_slice(pos),
+                neg: Atoms::from_slice(neg),
+            };
+            self.rules.push(Rule { head, body, origin });
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The ground program instantiation makes, one small program per step and
+//! behaviour (`print::ground`: clingo's `--text` form, then the
+//! diagnostics).
+
+mod join {
+    use crate::ground::print::{ground, snapshot_cases};
+
+    snapshot_cases! { ground;
+        comparison_filter: "q(1..3). p(X) :- q(X), X > 1.";
+        recursion: "e(1,2). e(2,3). e(3,1). path(X,Y) :- e(X,Y). path(X,Z) :- path(X,Y), e(Y,Z).";
+        interval_narrowed: "h(X) :- X = 1..1000000, X < 3.";
+        interval_narrowed_both_sides: "h(X) :- X = 1..1000000, X > 2, X <= 4.";
+        comparison_chain: "h :- 1 < 2..5 < 4.";
+        arithmetic_match: "q(3,1). q(5,2). r(4). r(7). p(D) :- r(D), q(D-J,J).";
+        linear_match: "q(1..5). p(X) :- q(2*X+1).";
+        anonymous_once: "e(1,2). e(1,3). e(2,3). s(X) :- e(X,_).";
+        negation_open: "{ q(1..2) }. p(X) :- X = 1..3, not q(X).";
+        negation_on_fact: "q(1). p(X) :- X = 1..2, not q(X).";
+        double_negation: "{ q }. p :- not not q.";
+    }
+}
+
+mod aggregates {
+    use crate::ground::print::{ground, snapshot_cases};
+
+    snapshot_cases! { ground;
+        undecided_sum: "{ q(1..3) }. a :- #sum{ X : q(X) } >= 4.";
+        decided_by_facts: "q(1..3). a :- #count{ X : q(X) } = 3.";
+        never_holds: "q(1..3). a :- #count{ X : q(X) } > 3.";
+        assignment: "{ q(1..2) }. s(N) :- N = #count{ X : q(X) }.";
+        min_max: "{ q(1..3) }. lo(N) :- N = #min{ X : q(X) }. hi(N) :- N = #max{ X : q(X) }.";
+        element_arithmetic: "{ q(1..3) }. a :- #sum{ X*2,X : q(X) } > 6.";
+        condition_arithmetic: "{ q(1..3) }. r(2..4). a :- #count{ X : q(X), r(X+1) } >= 2.";
+        equal_tuples_once: "{ q(1..2) }. a :- #sum{ 1 : q(X) } >= 2.";
+        negated: "{ q(1..2) }. a :- not #count{ X : q(X) } > 1.";
+        head_aggregate: "#sum{ X,X : p(X) : X = 1..3 } = 3.";
+    }
+}
+
+mod conditionals {
+    use crate::ground::print::{ground, snapshot_cases};
+
+    snapshot_cases! { ground;
+        body: "{ q(1..2) }. { p(1..2) }. a :- p(X) : q(X).";
+        literal_arithmetic: "{ q(1..2) }. { p(2..3) }. a :- p(X+1) : q(X).";
+        certain_condition: "q(1..2). { p(1..2) }. a :- p(X) : q(X).";
+        empty_condition: "a :- p(X) : q(X).";
+        negated_literal: "{ q(1..2) }. { p(1..2) }. a :- not p(X) : q(X).";
+        recursive_condition: "{ q }. a :- b : c. c :- a, q.";
+        disjunct: "r. { q(1..2) }. p(X) : q(X) :- r.";
+        disjunct_interval: "r. { q }. p(1..2) : q :- r.";
+    }
+}
+
+mod instances {
+    use crate::ground::print::{ground, snapshot_cases};
+
+    snapshot_cases! { ground;
+        facts_dropped: "q(1). { r }. p :- q(1), not r.";
+        choice_bounds: "1 { p(1..3) } 2.";
+        choice_element_condition: "q(1..2). { p(X*2) : q(X) }.";
+        disjunction: "q(1..2). p(X) | p(X+2) :- q(X).";
+        show_term: "q(1..2). #show X*2 : q(X).";
+        minimize: "{ q(1..2) }. #minimize { X*3@1,X : q(X) }.";
+        head_arithmetic: "q(1..2). p(X*X,X\\2) :- q(X).";
+        constraint: "{ q(1..2) }. :- q(1), q(2).";
+        external: "#external p(1..2).";
+        duplicate_rules: "{ q }. a :- q. a :- q, q.";
+    }
+}
