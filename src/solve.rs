@@ -44,6 +44,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
 use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolTable};
+use crate::translate::analysis::Analysis;
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
 use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
@@ -193,35 +194,51 @@ impl Enumerator {
     /// translation refuses.
     pub fn new(program: &GroundProgram, options: SolveOptions) -> Result<Self, Diagnostic> {
         let start = Instant::now();
-        // The backend is chosen by what the translation holds, so the
-        // clauses wait in `written` until it is known.
-        let mut written = Written {
-            formula: CnfFormula::new(),
-            // Only an enumeration walks over the copy.
-            copy: Propagator::new(options.max_models != 1),
+        let analysis = Analysis::new(program);
+        let loop_formulas = !analysis.is_tight() && options.translation == TranslationMode::Lazy;
+        // Only an enumeration walks over the copy.
+        let copy = Propagator::new(options.max_models != 1);
+        let chosen = (options.tuning.backend)
+            .or_else(|| backend::Backend::before_translation(program, &analysis, loop_formulas));
+        let (translation, mut formula, backend) = match chosen {
+            Some(backend) => {
+                let solver =
+                    backend::new_search_solver(backend, &options.tuning, analysis.is_tight());
+                let mut formula = Formula { solver, copy };
+                let translation =
+                    translate_into(program, &analysis, options.translation, &mut formula)?;
+                (translation, formula, backend)
+            }
+            None => {
+                // Chosen by what the translation holds: the clauses wait in
+                // `written` until it is known.
+                let mut written = Written {
+                    formula: CnfFormula::new(),
+                    copy,
+                };
+                let translation =
+                    translate_into(program, &analysis, options.translation, &mut written)?;
+                let backend = backend::Backend::for_translation(&translation);
+                let mut solver =
+                    backend::new_search_solver(backend, &options.tuning, analysis.is_tight());
+                for _ in 0..written.formula.var_count() {
+                    solver.new_var();
+                }
+                for clause in written.formula.iter() {
+                    solver.add_clause(clause);
+                }
+                let formula = Formula {
+                    solver,
+                    copy: written.copy,
+                };
+                (translation, formula, backend)
+            }
         };
-        let translation = match options.translation {
-            TranslationMode::Lazy => translate::translate(program, &mut written)?,
-            TranslationMode::Eager => translate::translate_exact(program, &mut written)?,
-        };
-        let backend = (options.tuning.backend)
-            .unwrap_or_else(|| backend::Backend::for_translation(&translation));
-        let mut solver = backend::new_search_solver(backend, &options.tuning, &translation);
-        for _ in 0..written.formula.var_count() {
-            solver.new_var();
-        }
-        for clause in written.formula.iter() {
-            solver.add_clause(clause);
-        }
-        let variables = written.formula.var_count();
+        let variables = formula.copy.variables();
         let (unfounded_check, weights) = if backend.propagates() {
-            connect_propagators(&translation, variables, &mut *solver)
+            connect_propagators(&translation, variables, &mut *formula.solver)
         } else {
             (false, None)
-        };
-        let formula = Formula {
-            solver,
-            copy: written.copy,
         };
         let stats = SolveStats {
             variables: translation.stats().variables(),
@@ -654,6 +671,19 @@ fn distinguishing_literals(
 /// covers the program and the backend takes a propagator; whether it did.
 /// The loop formulas of [`Enumerator::cut_unfounded`] stay behind it: they
 /// find nothing on the models it lets through.
+/// Translates `program` (of `analysis`) into `sink`, lazily or exactly.
+fn translate_into(
+    program: &GroundProgram,
+    analysis: &Analysis,
+    mode: TranslationMode,
+    sink: &mut impl ExtendFormula,
+) -> Result<Translation, Diagnostic> {
+    match mode {
+        TranslationMode::Lazy => translate::translate_analyzed(program, analysis, sink),
+        TranslationMode::Eager => translate::translate_exact_analyzed(program, analysis, sink),
+    }
+}
+
 /// Connects the propagators a program needs to `solver`, a backend that
 /// takes them: the unfounded-set check of a non-tight program it covers,
 /// and the weight constraints of an objective's bounds (none yet; the

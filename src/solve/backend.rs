@@ -18,7 +18,9 @@ pub mod cadical;
 mod varisat;
 
 use super::{SearchTuning, unfounded_sets};
+use crate::ground::program::GroundProgram;
 use crate::translate::Translation;
+use crate::translate::analysis::Analysis;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use varisat_formula::{Lit, Var};
@@ -185,17 +187,48 @@ impl Backend {
     ///
     /// A backend not built in falls back to the next in that order.
     pub fn for_translation(translation: &Translation) -> Backend {
+        if translation.needs_loop_formulas() {
+            return Self::non_tight(
+                unfounded_sets::covers(translation).is_ok(),
+                translation.minimality().is_empty(),
+            );
+        }
         let stats = translation.stats();
         let weights = stats.aggregate_clauses + stats.objective_clauses;
-        let preferred: &[Option<Backend>] = if translation.needs_loop_formulas() {
-            if unfounded_sets::covers(translation).is_ok() {
-                &[BATSAT, CADICAL]
-            } else if translation.minimality().is_empty() {
-                &[CADICAL]
-            } else {
-                &[]
-            }
-        } else if weights * WEIGHTED_SHARE > stats.clauses() && stats.clauses() >= LARGE {
+        if weights * WEIGHTED_SHARE > stats.clauses() && stats.clauses() >= LARGE {
+            CADICAL.unwrap_or(Backend::Varisat)
+        } else {
+            Backend::Varisat
+        }
+    }
+
+    /// [`Self::for_translation`]'s choice where the program and its
+    /// analysis decide it before any clause is written (the choice by the
+    /// share of weight constraints needs the clauses): a non-tight program
+    /// searched with loop formulas (`loop_formulas`), or a tight one
+    /// without aggregates or objective. Then the translation goes straight
+    /// into the solver, and its clauses are not held twice.
+    pub(crate) fn before_translation(
+        program: &GroundProgram,
+        analysis: &Analysis,
+        loop_formulas: bool,
+    ) -> Option<Backend> {
+        if loop_formulas {
+            Some(Self::non_tight(
+                analysis.in_search_check_covers(program),
+                analysis.needs_no_minimality_check(),
+            ))
+        } else if program.aggregates.is_empty() && program.costs.is_empty() {
+            Some(Backend::Varisat)
+        } else {
+            None
+        }
+    }
+
+    fn non_tight(check_covers: bool, no_minimality_check: bool) -> Backend {
+        let preferred: &[Option<Backend>] = if check_covers {
+            &[BATSAT, CADICAL]
+        } else if no_minimality_check {
             &[CADICAL]
         } else {
             &[]
@@ -232,11 +265,11 @@ const CADICAL: Option<Backend> = None;
 pub fn new_search_solver(
     backend: Backend,
     tuning: &SearchTuning,
-    translation: &Translation,
+    tight: bool,
 ) -> Box<dyn SatSolver> {
     match backend {
         #[cfg(feature = "cadical")]
-        Backend::Cadical if translation.is_tight() => {
+        Backend::Cadical if tight => {
             let mut solver = cadical::Cadical::new(tuning);
             solver.set_option("lucky", 1);
             Box::new(solver)

@@ -32,7 +32,7 @@
 
 mod acyclicity;
 mod aggregates;
-mod analysis;
+pub(crate) mod analysis;
 mod bdd;
 mod bodies;
 pub mod cardinality;
@@ -462,8 +462,17 @@ pub fn translate(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let analysis = Analysis::new(program);
-    let mut translation = completion::complete(program, &analysis, sink);
+    translate_analyzed(program, &Analysis::new(program), sink)
+}
+
+/// [`translate`], given the program's analysis (computed by a caller that
+/// chooses its solver by it before any clause is written).
+pub(crate) fn translate_analyzed(
+    program: &GroundProgram,
+    analysis: &Analysis,
+    sink: &mut impl ExtendFormula,
+) -> Result<Translation, Diagnostic> {
+    let mut translation = completion::complete(program, analysis, sink);
     if !analysis.is_tight() {
         translation.loop_index = Some(loops::LoopIndex::new(&translation));
     }
@@ -485,14 +494,22 @@ pub fn translate_exact(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let analysis = Analysis::new(program);
+    translate_exact_analyzed(program, &Analysis::new(program), sink)
+}
+
+/// [`translate_exact`], given the program's analysis.
+pub(crate) fn translate_exact_analyzed(
+    program: &GroundProgram,
+    analysis: &Analysis,
+    sink: &mut impl ExtendFormula,
+) -> Result<Translation, Diagnostic> {
     if let Some(refusal) = analysis.refusal(program) {
         return Err(refusal);
     }
-    let mut translation = completion::complete(program, &analysis, sink);
+    let mut translation = completion::complete(program, analysis, sink);
     let mut writer = ClauseWriter::new(sink);
     if !analysis.is_tight() {
-        translation.ranking = ranking::encode(&translation, &analysis, &mut writer);
+        translation.ranking = ranking::encode(&translation, analysis, &mut writer);
     }
     translation.stats.ranking_variables = writer.vars();
     translation.stats.ranking_clauses = writer.clauses();
