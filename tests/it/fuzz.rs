@@ -313,23 +313,22 @@ fn searching(stdout: &str) -> bool {
 }
 
 /// asp2sat could not finish grounding in time: a runaway unless clingo
-/// cannot either.
+/// cannot either (clingo 5.8, `python3 -m clingo`, where clingo 5.4
+/// cannot parse what 5.8 reads, such as comparison chains).
 fn judge_slow_grounding(file: &Path, limit: Duration) -> Outcome {
     // clingo 5 reads no lparse `:=`, `#hide.` or DLV `v`: it judges a
     // mechanical rewrite (as scripts/bench does).
     let rewrite = file.with_extension("clingo.lp");
     std::fs::write(&rewrite, clingo_syntax(&std::fs::read(file).unwrap())).unwrap();
-    let clingo = run(
-        &clingo_bin(),
-        &[
-            "--mode=gringo".into(),
-            "--text".into(),
-            rewrite.to_string_lossy().into_owned(),
-        ],
-        &root(),
-        None,
-        limit,
-    );
+    let ground = |bin: PathBuf, mut args: Vec<String>| {
+        args.extend(["--mode=gringo", "--text"].map(String::from));
+        args.push(rewrite.to_string_lossy().into_owned());
+        run(&bin, &args, &root(), None, limit)
+    };
+    let mut clingo = ground(clingo_bin(), Vec::new());
+    if clingo.stderr.contains("syntax error") {
+        clingo = ground("python3".into(), vec!["-m".into(), "clingo".into()]);
+    }
     let _ = std::fs::remove_file(&rewrite);
     if clingo.timed_out {
         Outcome::SlowLikeClingo
