@@ -129,6 +129,16 @@ impl<P: Propagator> Propagator for std::rc::Rc<std::cell::RefCell<P>> {
     }
 }
 
+/// [`Propagator::clause`] of a propagator whose only clauses are the
+/// refusals of [`Propagator::check_model`]: the one kept, if any, handed
+/// over once.
+pub(crate) fn hand_over_refusal(refusal: &mut Option<Vec<Lit>>, clause: &mut Vec<Lit>) -> bool {
+    refusal
+        .take()
+        .map(|refused| clause.extend(refused))
+        .is_some()
+}
+
 /// A model as [`SatSolver::model`] gives it: one literal per variable,
 /// from its value.
 fn model_literals(values: &[bool]) -> Vec<Lit> {

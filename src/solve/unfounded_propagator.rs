@@ -192,13 +192,7 @@ impl Propagator for UnfoundedPropagator {
     }
 
     fn clause(&mut self, clause: &mut Vec<Lit>) -> bool {
-        match self.refusal.take() {
-            Some(refusal) => {
-                clause.extend(refusal);
-                true
-            }
-            None => false,
-        }
+        super::backend::hand_over_refusal(&mut self.refusal, clause)
     }
 }
 

@@ -54,6 +54,12 @@ pub struct Batsat {
     theory: Option<TheoryBridge>,
 }
 
+impl Default for Batsat {
+    fn default() -> Batsat {
+        Batsat::new()
+    }
+}
+
 impl Batsat {
     pub fn new() -> Batsat {
         Batsat {
