@@ -213,7 +213,7 @@ impl Optimizer {
     /// answer set can cost less. The guard of the bound before is made
     /// false: this one is tighter.
     fn cheaper_than(&mut self, target: i64) -> Option<Lit> {
-        let (soft, always) = self.enumerator.translation().costs()[self.level].soft_literals();
+        let (_, always) = self.enumerator.translation().costs()[self.level].soft_literals();
         if always >= target {
             return None;
         }
@@ -221,12 +221,7 @@ impl Optimizer {
         if let Some(previous) = self.guard.replace(guard) {
             self.enumerator.retire_guard(previous);
         }
-        // cost ≤ target − 1, as the soft literals that hold: Σ w·s ≥ W − (target − 1 − always).
-        let total: u64 = soft.iter().map(|&(_, w)| w).sum();
-        let holding = total as i64 - (target - 1 - always);
-        if !(weighted(&soft)
-            && (self.enumerator).add_weight_constraint(Some(guard), &soft, holding))
-        {
+        if !self.propagate_at_most(Some(guard), target - 1) {
             let bound = &mut self.bounds[self.level];
             self.enumerator
                 .extend(|sink| match bound.at_least(target, sink) {
@@ -250,14 +245,23 @@ impl Optimizer {
     /// clauses only for the enumeration of the optimal answer sets,
     /// [`Self::into_enumerator`]), else as clauses.
     fn fix_level(&mut self, optimum: i64) {
-        let (soft, always) = self.enumerator.translation().costs()[self.level].soft_literals();
-        let total: u64 = soft.iter().map(|&(_, w)| w).sum();
-        let holding = total as i64 - (optimum - always);
-        if weighted(&soft) && (self.enumerator).add_weight_constraint(None, &soft, holding) {
+        if self.propagate_at_most(None, optimum) {
             self.fixed_inside.push((self.level, optimum));
         } else {
             self.write_fixed_level(self.level, optimum);
         }
+    }
+
+    /// `guard → cost ≤ most` on the current level as a weight constraint
+    /// inside the search, if its weights differ ([`weighted`]) and the
+    /// backend propagates it; whether it is.
+    fn propagate_at_most(&mut self, guard: Option<Lit>, most: i64) -> bool {
+        let (soft, always) = self.enumerator.translation().costs()[self.level].soft_literals();
+        // The cost is `always` plus the weights of the soft literals that
+        // fail: at most `most` when those that hold weigh W − (most − always).
+        let total: u64 = soft.iter().map(|&(_, w)| w).sum();
+        let holding = total as i64 - (most - always);
+        weighted(&soft) && (self.enumerator).add_weight_constraint(guard, &soft, holding)
     }
 
     /// The clauses `cost ≤ optimum` of `level`.
