@@ -804,7 +804,7 @@ pub(crate) fn minimality_cuts<S: ExtendFormula>(
             continue;
         }
         let unfounded: Vec<AtomId> = (tester.model().iter())
-            .filter(|l| l.is_positive() && l.index() < search.atoms.len())
+            .filter(|l| l.is_negative() && l.index() < search.atoms.len())
             .map(|l| search.atoms[l.index()])
             .collect();
         clauses.extend(check.cut(
