@@ -77,6 +77,8 @@ pub struct SearchTuning {
     /// Which solver (`--solver`); `None` chooses by the program
     /// ([`backend::Backend::for_translation`]).
     pub backend: Option<backend::Backend>,
+    /// Which sums are propagated (`--sums`).
+    pub sums: SumMode,
     /// The decay of VSIDS activities, in `[0.5, 1)` (clasp's
     /// `--heuristic=Vsids,<n>`).
     pub vsids_decay: Option<f32>,
@@ -87,6 +89,24 @@ pub struct SearchTuning {
     /// least (its local tier) and of those it keeps longer (its mid tier).
     pub reduce_locals_interval: Option<u64>,
     pub reduce_mids_interval: Option<u64>,
+}
+
+/// Which sums of body aggregates the search propagates as weight
+/// constraints instead of their clauses (`--sums`), on a backend that
+/// takes a propagator; varisat's are always clauses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SumMode {
+    /// Those worth it ([`translate::native_sums`]), where the solver's
+    /// search is the one consumer of the clauses (one answer set sought,
+    /// or an optimum); the backend chosen for them.
+    #[default]
+    Auto,
+    /// None: every sum as clauses.
+    Clauses,
+    /// Every sum not on a positive cycle, in every search (the
+    /// enumeration's walk checks them at its leaves): the tests' way to
+    /// run the propagated sums on any program.
+    Propagate,
 }
 
 /// How non-tight programs are translated.
@@ -198,15 +218,33 @@ impl Enumerator {
         let loop_formulas = !analysis.is_tight() && options.translation == TranslationMode::Lazy;
         // Only an enumeration walks over the copy.
         let copy = Propagator::new(options.max_models != 1);
-        let chosen = (options.tuning.backend)
-            .or_else(|| backend::Backend::before_translation(program, &analysis, loop_formulas));
+        // Sums left to the search, by default only where the solver's
+        // search is the one consumer of the clauses; never in the exact
+        // translation.
+        let sums = options.tuning.sums;
+        let propagated_sums = options.translation == TranslationMode::Lazy
+            && match sums {
+                SumMode::Auto => analysis.has_propagated_sums() && !copy.recording(),
+                SumMode::Clauses => false,
+                SumMode::Propagate => !program.aggregates.is_empty(),
+            };
+        let chosen = (options.tuning.backend).or_else(|| {
+            backend::Backend::before_translation(program, &analysis, loop_formulas, propagated_sums)
+        });
         let (translation, mut formula, backend) = match chosen {
             Some(backend) => {
                 let solver =
                     backend::new_search_solver(backend, &options.tuning, analysis.is_tight());
                 let mut formula = Formula { solver, copy };
+                let sums = match sums {
+                    _ if !(propagated_sums && backend.propagates()) => {
+                        translate::SumEncoding::Clauses
+                    }
+                    SumMode::Propagate => translate::SumEncoding::EveryNative,
+                    _ => translate::SumEncoding::Native,
+                };
                 let translation =
-                    translate_into(program, &analysis, options.translation, &mut formula)?;
+                    translate_into(program, &analysis, options.translation, sums, &mut formula)?;
                 (translation, formula, backend)
             }
             None => {
@@ -216,8 +254,13 @@ impl Enumerator {
                     formula: CnfFormula::new(),
                     copy,
                 };
-                let translation =
-                    translate_into(program, &analysis, options.translation, &mut written)?;
+                let translation = translate_into(
+                    program,
+                    &analysis,
+                    options.translation,
+                    translate::SumEncoding::Clauses,
+                    &mut written,
+                )?;
                 let backend = backend::Backend::for_translation(&translation);
                 let mut solver =
                     backend::new_search_solver(backend, &options.tuning, analysis.is_tight());
@@ -234,9 +277,8 @@ impl Enumerator {
                 (translation, formula, backend)
             }
         };
-        let variables = formula.copy.variables();
         let (unfounded_check, weights) = if backend.propagates() {
-            connect_propagators(&translation, variables, &mut *formula.solver)
+            connect_propagators(&translation, &mut formula)
         } else {
             (false, None)
         };
@@ -401,6 +443,13 @@ impl Enumerator {
                     self.values.resize(copy.variables(), false);
                     for (i, value) in self.values.iter_mut().enumerate() {
                         *value = copy.value(Var::from_index(i).positive()) == Some(true);
+                    }
+                    // The walk propagates clauses only: a leaf that breaks
+                    // a sum left to the search is one of its conflicts.
+                    let value = |lit: Lit| self.values[lit.index()] == lit.is_positive();
+                    if !(self.translation.native_sums().iter()).all(|sum| sum.holds(value)) {
+                        self.backtracking.violated(&mut self.formula.copy);
+                        continue;
                     }
                     self.read_atoms();
                     if self.translation.needs_loop_formulas() && self.cut_unfounded() {
@@ -671,30 +720,33 @@ fn distinguishing_literals(
 /// covers the program and the backend takes a propagator; whether it did.
 /// The loop formulas of [`Enumerator::cut_unfounded`] stay behind it: they
 /// find nothing on the models it lets through.
-/// Translates `program` (of `analysis`) into `sink`, lazily or exactly.
+/// Translates `program` (of `analysis`) into `sink`, lazily (its sums as
+/// `sums` says) or exactly.
 fn translate_into(
     program: &GroundProgram,
     analysis: &Analysis,
     mode: TranslationMode,
+    sums: translate::SumEncoding,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
     match mode {
-        TranslationMode::Lazy => translate::translate_analyzed(program, analysis, sink),
+        TranslationMode::Lazy => translate::translate_analyzed(program, analysis, sums, sink),
         TranslationMode::Eager => translate::translate_exact_analyzed(program, analysis, sink),
     }
 }
 
-/// Connects the propagators a program needs to `solver`, a backend that
-/// takes them: the unfounded-set check of a non-tight program it covers,
-/// and the weight constraints of an objective's bounds (none yet; the
-/// objective's variables observed from the start, as CaDiCaL eliminates
-/// variables it does not know to be observed). Whether the check is
-/// connected, and the weight constraints if they are.
+/// Connects the propagators a program needs to the solver of `formula`, a
+/// backend that takes them: the unfounded-set check of a non-tight
+/// program it covers, and the weight constraints of the sums left to the
+/// search and of an objective's bounds (none yet; the objective's
+/// variables observed from the start, as CaDiCaL eliminates variables it
+/// does not know to be observed). Whether the check is connected, and the
+/// weight constraints if they are.
 fn connect_propagators(
     translation: &Translation,
-    variables: usize,
-    solver: &mut dyn SatSolver,
+    formula: &mut Formula,
 ) -> (bool, Option<SearchWeights>) {
+    let variables = formula.copy.variables();
     let mut propagators = Propagators::default();
     let mut observed = Vec::new();
     let mut unfounded_check = false;
@@ -708,16 +760,26 @@ fn connect_propagators(
             unfounded_check = true;
         }
     }
-    let objective: Vec<Var> = (translation.costs().iter())
+    let mut weighted: Vec<Var> = (translation.costs().iter())
         .flat_map(|level| level.soft_literals().0)
         .map(|(lit, _)| lit.var())
         .collect();
     let mut weights = None;
-    if !objective.is_empty() {
-        let constraints = Rc::new(RefCell::new(WeightConstraints::default()));
+    let sums = translation.native_sums();
+    if !weighted.is_empty() || !sums.is_empty() {
+        let mut constraints = WeightConstraints::default();
+        for (guard, terms, bound) in sums.iter().flat_map(|sum| sum.implications()) {
+            weighted.extend(WeightConstraints::variables(Some(guard), &terms));
+            if constraints.add(Some(guard), &terms, bound)
+                == weight_constraints::Added::Unsatisfiable
+            {
+                formula.add_clause(&[!guard]);
+            }
+        }
+        let constraints = Rc::new(RefCell::new(constraints));
         weights = Some((constraints.clone(), propagators.members()));
-        propagators.push(Box::new(constraints), &objective);
-        observed.extend(objective);
+        propagators.push(Box::new(constraints), &weighted);
+        observed.extend(weighted);
     }
     if observed.is_empty() {
         return (false, None);
@@ -725,10 +787,10 @@ fn connect_propagators(
     observed.sort_unstable();
     observed.dedup();
     let propagators = Rc::new(RefCell::new(propagators));
-    if solver
-        .connect_propagator(Box::new(propagators.clone()), &observed)
-        .is_err()
-    {
+    let connected = (formula.solver).connect_propagator(Box::new(propagators.clone()), &observed);
+    if connected.is_err() {
+        // Only a backend that takes a propagator is given sums to propagate.
+        assert!(sums.is_empty(), "the sums left to the search are dropped");
         return (false, None);
     }
     let weights = weights.map(|(constraints, member)| SearchWeights {

@@ -12,11 +12,11 @@
 use super::output::{Format, Verbosity};
 use super::pictures::Pictures;
 use super::tuning::{TUNING_OPTIONS, Tuning, TuningOption};
-use crate::solve::TranslationMode;
 use crate::solve::backend::Backend;
 use crate::solve::driver::{Consequences, Plan};
 use crate::solve::explain::Scope;
 use crate::solve::optimize::{OptMode, Strategy};
+use crate::solve::{SumMode, TranslationMode};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -146,6 +146,19 @@ enum TranslationArg {
     Eager,
 }
 
+/// `--sums` of `solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum SumsArg {
+    /// Large sums of different weights propagated when one answer set or
+    /// an optimum is sought.
+    #[default]
+    Auto,
+    /// Every sum as clauses.
+    Clauses,
+    /// Every sum not on a positive cycle propagated, in every search.
+    Propagate,
+}
+
 /// `--solver` of `solve`: every name, whether built in or not, so that a
 /// build without one names the feature it needs.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,6 +173,16 @@ enum SolverArg {
     Cadical,
     /// batsat, in a build with the cargo feature `batsat` (a default).
     Batsat,
+}
+
+impl SumsArg {
+    fn mode(self) -> SumMode {
+        match self {
+            SumsArg::Auto => SumMode::Auto,
+            SumsArg::Clauses => SumMode::Clauses,
+            SumsArg::Propagate => SumMode::Propagate,
+        }
+    }
 }
 
 impl SolverArg {
@@ -254,6 +277,11 @@ pub struct SolveArgs {
     /// `varisat`, `cadical` (CaDiCaL) or `batsat`.
     #[arg(long, value_enum, value_name = "NAME", default_value_t = SolverArg::Auto)]
     solver: SolverArg,
+    /// Which sums of body aggregates the search propagates as weight
+    /// constraints, on a solver that can (CaDiCaL, batsat): `auto`,
+    /// `clauses` (none) or `propagate` (all but recursive ones).
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = SumsArg::Auto)]
+    sums: SumsArg,
     /// Print the ground program after simplification, in clingo's `--text`
     /// syntax, instead of solving.
     #[arg(long)]
@@ -467,7 +495,7 @@ impl Config {
                 Some(ExplainArg::Facts) => Some(Scope::Facts),
                 Some(ExplainArg::Rules) => Some(Scope::Rules),
             },
-            tuning: Tuning::read(tuning, args.solver.backend()?)?,
+            tuning: Tuning::read(tuning, args.solver.backend()?, args.sums.mode())?,
         })
     }
 }

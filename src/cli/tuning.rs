@@ -5,9 +5,9 @@
 //! threads ([`Tuning`]), and the others are accepted with one info line
 //! ([`without_effect`]).
 
-use crate::solve::SearchTuning;
 use crate::solve::backend::Backend;
 use crate::solve::portfolio::{self, Mode, Parallel};
+use crate::solve::{SearchTuning, SumMode};
 use std::ffi::OsString;
 
 /// Whether one of clingo's tuning options needs a value, which clingo's
@@ -124,9 +124,14 @@ impl Tuning {
     /// interprets are checked, as clingo checks them: `--restarts=L,<n>`
     /// with `n` from 1 to 2³²-1, `--heuristic=Vsids[,<n>]`,
     /// `--parallel-mode=<n>[,<mode>]`; the messages name `backend`.
-    pub fn read(options: &[TuningOption], backend: Option<Backend>) -> Result<Tuning, String> {
+    pub fn read(
+        options: &[TuningOption],
+        backend: Option<Backend>,
+        sums: SumMode,
+    ) -> Result<Tuning, String> {
         let mut tuning = Tuning::default();
         tuning.search.backend = backend;
+        tuning.search.sums = sums;
         for option in options {
             let value = option.value.as_deref().unwrap_or_default();
             match option.name {
@@ -460,7 +465,7 @@ mod tests {
         let Invocation::Parse(_, options) = invocation(raw) else {
             panic!("not a run")
         };
-        Tuning::read(&options, None)
+        Tuning::read(&options, None, SumMode::Auto)
     }
 
     #[test]

@@ -225,19 +225,25 @@ impl Backend {
     /// [`Self::for_translation`]'s choice where the program and its
     /// analysis decide it before any clause is written (the choice by the
     /// share of weight constraints needs the clauses): a non-tight program
-    /// searched with loop formulas (`loop_formulas`), or a tight one
-    /// without aggregates or objective. Then the translation goes straight
-    /// into the solver, and its clauses are not held twice.
+    /// searched with loop formulas (`loop_formulas`), a tight one with sums
+    /// worth propagating when the search can take them (`propagated_sums`:
+    /// batsat, else CaDiCaL; on bin packing batsat is as fast or faster,
+    /// fixtures/bench/ANALYSIS.md), or a tight one without aggregates or
+    /// objective. Then the translation goes straight into the solver, and
+    /// its clauses are not held twice.
     pub(crate) fn before_translation(
         program: &GroundProgram,
         analysis: &Analysis,
         loop_formulas: bool,
+        propagated_sums: bool,
     ) -> Option<Backend> {
         if loop_formulas {
             Some(Self::non_tight(
                 analysis.in_search_check_covers(program),
                 analysis.needs_no_minimality_check(),
             ))
+        } else if propagated_sums {
+            Some((BATSAT.or(CADICAL)).unwrap_or(Backend::Varisat))
         } else if program.aggregates.is_empty() && program.costs.is_empty() {
             let disjunctive =
                 (program.rules.iter()).any(|r| matches!(r.head, Head::Disjunction(_)));

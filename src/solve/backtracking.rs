@@ -457,6 +457,13 @@ impl Backtracking {
         self.flip(propagator);
     }
 
+    /// The complete assignment breaks a constraint the propagator does
+    /// not hold (a sum left to the solver's search): a conflict.
+    pub(super) fn violated(&mut self, propagator: &mut Propagator) {
+        self.conflicts += 1;
+        self.flip(propagator);
+    }
+
     /// The complete assignment has unfounded atoms, and their loop
     /// formulas are in the propagator.
     pub(super) fn rejected(&mut self, propagator: &mut Propagator) {

@@ -124,6 +124,7 @@ pub fn tuning(thread: usize, base: SearchTuning) -> SearchTuning {
     let round = ((thread - 1) / variations.len()) as u32;
     SearchTuning {
         backend: base.backend,
+        sums: base.sums,
         vsids_decay: base.vsids_decay.or(Some(decay)),
         luby_restart_unit: base.luby_restart_unit.or(Some(unit << round)),
         reduce_locals_interval: base.reduce_locals_interval.or(Some(reduce)),

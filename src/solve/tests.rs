@@ -75,6 +75,7 @@ fn every_backend_and_tuning_finds_the_same_answer_sets() {
     for backend in automatic.chain(backend::Backend::ALL.iter().copied().map(Some)) {
         let tuned = SearchTuning {
             backend,
+            sums: SumMode::Auto,
             vsids_decay: Some(0.5),
             luby_restart_unit: Some(1),
             reduce_locals_interval: Some(1),
@@ -156,6 +157,115 @@ fn solve_matches_brute_force_with_aggregates() {
     }
     assert!(compared > 2000, "{compared} compared");
     assert!(nontrivial > 500, "{nontrivial} with several answer sets");
+}
+
+/// The answer sets of `program` with every sum not on a positive cycle
+/// propagated inside the search of `backend`: by the walk, which checks
+/// the sums at its leaves (`max_models` 0), and by the solver alone, one
+/// call per node (`max_models` 1, then all); and how many sums the
+/// translation left to the search.
+fn all_propagated(program: &GroundProgram, backend: backend::Backend) -> (Vec<Vec<SymId>>, usize) {
+    let enumerate = |max_models: usize| {
+        let mut options = SolveOptions {
+            max_models,
+            ..SolveOptions::default()
+        };
+        options.tuning.backend = Some(backend);
+        options.tuning.sums = SumMode::Propagate;
+        let mut enumerator = Enumerator::new(program, options).unwrap();
+        enumerator.set_max_models(0);
+        let mut sets: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+        assert!(enumerator.exhausted());
+        sets.sort();
+        (sets, enumerator.stats().translation.native_sums)
+    };
+    let (sets, native) = enumerate(0);
+    assert_eq!(sets, enumerate(1).0, "{}: the solver alone", backend.name());
+    (sets, native)
+}
+
+/// Aggregates, recursive ones among them, with their sums propagated by
+/// every backend that can (`--sums=propagate`), against the brute-force
+/// checker: a bound off by one in the weight constraints, or a sum the
+/// walk lets through unchecked, fails it.
+#[test]
+fn propagated_sums_match_brute_force() {
+    let mut rng = Rng::new(2025);
+    let (mut compared, mut propagated, mut nontrivial) = (0, 0, 0);
+    for round in 0..3000 {
+        let program = if round % 3 == 2 {
+            random_program_with_recursive_aggregates(&mut rng, 5)
+        } else {
+            random_program_with_aggregates(&mut rng, 7)
+        };
+        if !head_cycle_free(&program) {
+            continue;
+        }
+        let expected = brute_force(&program, false);
+        for &backend in backend::Backend::ALL.iter().filter(|b| b.propagates()) {
+            let (found, native) = all_propagated(&program, backend);
+            assert_eq!(
+                found,
+                expected,
+                "{}, round {round}: {program:?}",
+                backend.name()
+            );
+            propagated += usize::from(native > 0);
+        }
+        nontrivial += usize::from(expected.len() > 1);
+        compared += 1;
+    }
+    let backends = backend::Backend::ALL
+        .iter()
+        .filter(|b| b.propagates())
+        .count();
+    assert!(compared > 2000, "{compared} compared");
+    assert!(
+        propagated > 1000 * backends,
+        "{propagated} with sums propagated"
+    );
+    assert!(nontrivial > 500, "{nontrivial} with several answer sets");
+}
+
+/// Optimization over programs whose sums are propagated: the optimum and
+/// the optimal answer sets of the brute-force checker, by linear and
+/// core-guided search on every backend that propagates.
+#[test]
+fn propagated_sums_keep_the_optimum() {
+    use crate::testing::{add_random_costs, optimal_models};
+    use optimize::{Optimizer, Strategy};
+    let mut rng = Rng::new(2026);
+    let mut optimal_found = 0;
+    for round in 0..1500 {
+        let mut program = random_program_with_aggregates(&mut rng, 7);
+        add_random_costs(&mut rng, &mut program);
+        let strategy = [Strategy::Linear, Strategy::Core][round % 2];
+        for &backend in backend::Backend::ALL.iter().filter(|b| b.propagates()) {
+            let mut options = SolveOptions::default();
+            options.tuning.backend = Some(backend);
+            options.tuning.sums = SumMode::Propagate;
+            let enumerator = Enumerator::new(&program, options).unwrap();
+            let mut optimizer = Optimizer::new(enumerator, strategy);
+            while optimizer.next_better().is_some() {}
+            let best = optimizer.best().map(<[i64]>::to_vec);
+            let mut optimal: Vec<Vec<SymId>> =
+                optimizer.into_enumerator().map(|a| a.shown).collect();
+            optimal.sort();
+            let context = format!("{}, round {round}: {program:?}", backend.name());
+            match optimal_models(&program) {
+                None => assert_eq!(best, None, "{context}"),
+                Some((optimum, models)) => {
+                    assert_eq!(best, Some(optimum), "{context}");
+                    let mut expected: Vec<Vec<SymId>> =
+                        models.iter().map(|&m| shown_of(&program, m)).collect();
+                    expected.sort();
+                    assert_eq!(optimal, expected, "{context}");
+                    optimal_found += 1;
+                }
+            }
+        }
+    }
+    assert!(optimal_found > 1000, "{optimal_found} optima compared");
 }
 
 /// Recursive aggregates of every kind: the answer sets under the

@@ -20,29 +20,71 @@
 use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
 use super::gates::Gates;
+use super::native_sums::{NativeSum, ReifiedSum};
 use super::{BodyId, Cond, Translation};
 use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Direction};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit};
 
-/// The diagrams of the sums defined so far in one sink, by their weighted
-/// elements: sums over the same elements share one, whatever their
-/// bounds.
+/// The sums defined so far in one sink, by their weighted elements: sums
+/// over the same elements share one diagram (or one [`NativeSum`]),
+/// whatever their bounds.
 #[derive(Default)]
-pub struct SharedSums(FxHashMap<Vec<(Cond, i64)>, SumAtLeast>);
+pub struct SharedSums {
+    diagrams: FxHashMap<Vec<(Cond, i64)>, SumAtLeast>,
+    /// The sums left to the search, in the order first asked for, and
+    /// each one's index by its elements.
+    native: Vec<NativeSum>,
+    native_of: FxHashMap<Vec<(Cond, i64)>, usize>,
+}
 
-impl SharedSums {
-    fn of(&mut self, weighted: &[(Cond, i64)]) -> &mut SumAtLeast {
-        (self.0.entry(weighted.to_vec())).or_insert_with(|| SumAtLeast::new(weighted))
+/// One sum's encoding.
+enum SumEncoder<'s> {
+    Diagram(&'s mut SumAtLeast),
+    Native(&'s mut NativeSum),
+}
+
+impl SumEncoder<'_> {
+    fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
+        match self {
+            SumEncoder::Diagram(sum) => sum.at_least(k, gates),
+            SumEncoder::Native(sum) => sum.at_least(k, gates),
+        }
     }
 }
 
-/// Defines `atom` by its aggregate, given the truth of each element.
+impl SharedSums {
+    /// The sum over `weighted`, left to the search (`native`) or a diagram.
+    fn of(&mut self, weighted: &[(Cond, i64)], native: bool) -> SumEncoder<'_> {
+        if native {
+            let index = *(self.native_of.entry(weighted.to_vec())).or_insert_with(|| {
+                self.native.push(NativeSum::new(weighted));
+                self.native.len() - 1
+            });
+            SumEncoder::Native(&mut self.native[index])
+        } else {
+            let diagram = (self.diagrams.entry(weighted.to_vec()))
+                .or_insert_with(|| SumAtLeast::new(weighted));
+            SumEncoder::Diagram(diagram)
+        }
+    }
+
+    /// The sums left to the search, each bound once.
+    pub fn into_native(self) -> Vec<ReifiedSum> {
+        (self.native.into_iter())
+            .flat_map(NativeSum::into_reified)
+            .collect()
+    }
+}
+
+/// Defines `atom` by its aggregate, given the truth of each element; a sum
+/// is left to the search when `native`.
 pub fn define_aggregate<S: ExtendFormula>(
     definition: &AggregateDefinition,
     atom: Lit,
     elements: &[Cond],
+    native: bool,
     sums: &mut SharedSums,
     sink: &mut S,
 ) {
@@ -56,7 +98,7 @@ pub fn define_aggregate<S: ExtendFormula>(
         definition.value,
         &definition.guards,
         &weighted,
-        sums,
+        (sums, native),
         &mut gates,
     ) {
         Cond::True => gates.sink.add_clause(&[atom]),
@@ -69,20 +111,21 @@ pub fn define_aggregate<S: ExtendFormula>(
 }
 
 /// The condition that every guard holds for the value of `weighted`
-/// (each element's truth and weight).
+/// (each element's truth and weight); a sum left to the search when
+/// `sums.1`.
 pub(crate) fn aggregate_holds<S: ExtendFormula>(
     value: AggregateValue,
     guards: &[(CmpOp, i64)],
     weighted: &[(Cond, i64)],
-    sums: &mut SharedSums,
+    sums: (&mut SharedSums, bool),
     gates: &mut Gates<S>,
 ) -> Cond {
     let mut holds = Vec::with_capacity(guards.len());
     match value {
         AggregateValue::Sum => {
-            let bdd = sums.of(weighted);
+            let mut sum = sums.0.of(weighted, sums.1);
             for &(op, bound) in guards {
-                let mut at_least = |k: i64, gates: &mut Gates<S>| bdd.at_least(k, gates);
+                let mut at_least = |k: i64, gates: &mut Gates<S>| sum.at_least(k, gates);
                 holds.push(compare(op, bound, &mut at_least, gates));
             }
         }
@@ -247,7 +290,7 @@ impl RecursiveAggregate {
                 self.definition.value,
                 &[part],
                 &weighted,
-                &mut SharedSums::default(),
+                (&mut SharedSums::default(), false),
                 gates,
             ));
         }

@@ -36,6 +36,9 @@ pub(crate) struct Analysis {
     /// The components with a non-monotone recursive aggregate, each with
     /// the exact translation's error for its first such aggregate.
     nonmonotone: BTreeMap<u32, Diagnostic>,
+    /// Per aggregate: whether its sum is worth leaving to the search
+    /// ([`super::native_sums::propagated_sums`]).
+    propagated_sums: Vec<bool>,
 }
 
 impl Analysis {
@@ -45,13 +48,28 @@ impl Analysis {
         let (size, cyclic) = cyclic_components(&components, &graph);
         let head_cycles = head_cycles(program, &components);
         let nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
+        let propagated_sums = super::native_sums::propagated_sums(program, |aggregate| {
+            cyclic[components.component[aggregate.atom.index()] as usize]
+        });
         Analysis {
             components,
             size,
             cyclic,
             head_cycles,
             nonmonotone,
+            propagated_sums,
         }
+    }
+
+    /// Whether the sum of the `index`-th aggregate is worth leaving to a
+    /// search that propagates it ([`super::SumEncoding::Native`]).
+    pub(crate) fn propagates_sum(&self, index: usize) -> bool {
+        self.propagated_sums[index]
+    }
+
+    /// Whether some aggregate's sum is worth leaving to the search.
+    pub(crate) fn has_propagated_sums(&self) -> bool {
+        self.propagated_sums.contains(&true)
     }
 
     /// Whether the positive dependency graph is acyclic: then the models

@@ -24,9 +24,10 @@
 use super::aggregates::{self, RecursiveAggregate};
 use super::analysis::Analysis;
 use super::bodies::{Bodies, BodyBuilder};
+use super::native_sums::ReifiedSum;
 use super::{
-    BodyId, ClauseWriter, Cond, CostTerms, Translation, TranslationStats, acyclicity, cardinality,
-    gates, minimality, ranking,
+    BodyId, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats, acyclicity,
+    cardinality, gates, minimality, ranking,
 };
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head};
 use crate::symbols::SymId;
@@ -34,10 +35,11 @@ use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit, Var};
 
 /// The Clark completion of `program`, its shown symbols and statistics,
-/// written into `sink`; no loop index, no ranking.
+/// written into `sink`, its sums as `sums` says; no loop index, no ranking.
 pub(super) fn complete<S: ExtendFormula>(
     program: &GroundProgram,
     analysis: &Analysis,
+    sums: SumEncoding,
     sink: &mut S,
 ) -> Translation {
     let minimality = minimality::MinimalityCheck::new(program, analysis);
@@ -58,8 +60,9 @@ pub(super) fn complete<S: ExtendFormula>(
         completion.fact_supports(program);
     }
     completion.rules(program, &mut stats);
-    let (recursive_aggregates, recursive_aggregate_of) =
-        completion.aggregates(program, analysis, &mut stats);
+    let (recursive_aggregates, recursive_aggregate_of, native_sums) =
+        completion.aggregates(program, analysis, sums, &mut stats);
+    stats.native_sums = native_sums.len();
     let (support_start, support_bodies) = completion.supports(&recursive_aggregate_of);
     completion.edges(program, &mut stats);
     let show_terms = completion.show_terms(program);
@@ -103,6 +106,7 @@ pub(super) fn complete<S: ExtendFormula>(
         recursive_aggregate_of,
         minimality,
         costs,
+        native_sums,
         stats,
     }
 }
@@ -277,17 +281,23 @@ impl<S: ExtendFormula> Completion<'_, S> {
     /// off positive cycles, supported by the empty body, like a choice.
     /// Those on cycles have no support bodies: the unfounded-set check,
     /// loop formulas and ranking treat them as recursive aggregates,
-    /// returned with each one's index by atom.
+    /// returned with each one's index by atom. With [`SumEncoding::Native`]
+    /// the sums of the others are left to the search, and returned too.
     fn aggregates(
         &mut self,
         program: &GroundProgram,
         analysis: &Analysis,
+        encoding: SumEncoding,
         stats: &mut TranslationStats,
-    ) -> (Vec<RecursiveAggregate>, FxHashMap<AtomId, u32>) {
+    ) -> (
+        Vec<RecursiveAggregate>,
+        FxHashMap<AtomId, u32>,
+        Vec<ReifiedSum>,
+    ) {
         let mut recursive_aggregates = Vec::new();
         let mut recursive_aggregate_of = FxHashMap::default();
         if program.aggregates.is_empty() {
-            return (recursive_aggregates, recursive_aggregate_of);
+            return (recursive_aggregates, recursive_aggregate_of, Vec::new());
         }
         let (builder, writer) = (&mut self.builder, &mut self.writer);
         let empty = builder.intern_body(&Body::default(), writer);
@@ -298,7 +308,7 @@ impl<S: ExtendFormula> Completion<'_, S> {
         // conditions and the sums' diagrams.
         let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Vec<Cond>> = FxHashMap::default();
         let mut sums = aggregates::SharedSums::default();
-        for definition in &program.aggregates {
+        for (index, definition) in program.aggregates.iter().enumerate() {
             let condition_bodies: Vec<Vec<BodyId>> = (definition.elements.iter())
                 .map(|element| {
                     (element.conditions.iter())
@@ -314,8 +324,14 @@ impl<S: ExtendFormula> Completion<'_, S> {
                 })
                 .clone();
             let atom = builder.atom_vars()[definition.atom.index()].positive();
-            aggregates::define_aggregate(definition, atom, &elements, &mut sums, writer);
-            if analysis.on_cycle(definition.atom) {
+            let recursive = analysis.on_cycle(definition.atom);
+            let native = match encoding {
+                SumEncoding::Clauses => false,
+                SumEncoding::Native => analysis.propagates_sum(index),
+                SumEncoding::EveryNative => !recursive,
+            };
+            aggregates::define_aggregate(definition, atom, &elements, native, &mut sums, writer);
+            if recursive {
                 recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
                 recursive_aggregates.push(RecursiveAggregate::new(definition, condition_bodies));
             } else {
@@ -326,7 +342,8 @@ impl<S: ExtendFormula> Completion<'_, S> {
         // clauses as the aggregate's.
         stats.aggregate_variables = writer.vars() - vars - (builder.body_variables - body_vars);
         stats.aggregate_clauses = writer.clauses() - clauses;
-        (recursive_aggregates, recursive_aggregate_of)
+        let native = sums.into_native();
+        (recursive_aggregates, recursive_aggregate_of, native)
     }
 
     /// The supports sorted per atom, one entry per (atom, body), as CSR

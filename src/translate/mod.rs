@@ -41,6 +41,7 @@ mod encoding;
 mod gates;
 pub mod loops;
 pub mod minimality;
+pub mod native_sums;
 pub mod objective;
 pub mod ranking;
 
@@ -93,6 +94,25 @@ impl Cond {
     }
 }
 
+/// How [`translate`] writes the sums of body aggregates (`#sum`,
+/// `#count`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SumEncoding {
+    /// As the clauses of interval BDDs ([`bdd`]): what every consumer of
+    /// the clauses can take.
+    #[default]
+    Clauses,
+    /// Those worth it left to the search (large `#sum`s of different
+    /// weights, not on a positive cycle: [`native_sums::propagated_sums`]),
+    /// each bound a variable defined by a [`native_sums::ReifiedSum`]
+    /// ([`Translation::native_sums`]) and no clause: only for a search
+    /// that propagates them.
+    Native,
+    /// Every sum not on a positive cycle left to the search, worth it or
+    /// not (for the tests of the propagated sums).
+    EveryNative,
+}
+
 /// Index of a distinct body in a [`Translation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BodyId(pub u32);
@@ -131,6 +151,8 @@ pub struct TranslationStats {
     /// Disjunctions of the conditions of cost elements.
     pub objective_variables: usize,
     pub objective_clauses: usize,
+    /// Sums left to the search ([`SumEncoding::Native`]), one per bound.
+    pub native_sums: usize,
     /// Reachability variables and gates of `#edge` directives.
     pub acyclicity_variables: usize,
     pub acyclicity_clauses: usize,
@@ -206,6 +228,8 @@ pub struct Translation {
     minimality: minimality::MinimalityCheck,
     /// The objective, one level per priority, highest first.
     costs: Vec<CostTerms>,
+    /// The sums left to the search, whose variables no clause defines.
+    native_sums: Vec<native_sums::ReifiedSum>,
     stats: TranslationStats,
 }
 
@@ -393,6 +417,12 @@ impl Translation {
         &self.stats
     }
 
+    /// The sums left to the search ([`SumEncoding::Native`]): every model
+    /// of the clauses that is one of the program must satisfy them too.
+    pub fn native_sums(&self) -> &[native_sums::ReifiedSum] {
+        &self.native_sums
+    }
+
     /// The objective, one level per priority from the highest down; empty
     /// when the program does not optimize.
     pub fn costs(&self) -> &[CostTerms] {
@@ -462,17 +492,19 @@ pub fn translate(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    translate_analyzed(program, &Analysis::new(program), sink)
+    translate_analyzed(program, &Analysis::new(program), SumEncoding::Clauses, sink)
 }
 
 /// [`translate`], given the program's analysis (computed by a caller that
-/// chooses its solver by it before any clause is written).
+/// chooses its solver by it before any clause is written), with its sums
+/// written as `sums` says.
 pub(crate) fn translate_analyzed(
     program: &GroundProgram,
     analysis: &Analysis,
+    sums: SumEncoding,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let mut translation = completion::complete(program, analysis, sink);
+    let mut translation = completion::complete(program, analysis, sums, sink);
     if !analysis.is_tight() {
         translation.loop_index = Some(loops::LoopIndex::new(&translation));
     }
@@ -506,7 +538,7 @@ pub(crate) fn translate_exact_analyzed(
     if let Some(refusal) = analysis.refusal(program) {
         return Err(refusal);
     }
-    let mut translation = completion::complete(program, analysis, sink);
+    let mut translation = completion::complete(program, analysis, SumEncoding::Clauses, sink);
     let mut writer = ClauseWriter::new(sink);
     if !analysis.is_tight() {
         translation.ranking = ranking::encode(&translation, analysis, &mut writer);

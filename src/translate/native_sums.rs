@@ -1,0 +1,276 @@
+//! Sums left to the search: `v ↔ Σ wᵢ·xᵢ ≥ k` handed over as data, for a
+//! solver that propagates weight constraints inside its search
+//! (`crate::solve::weight_constraints`, as clasp propagates its weight
+//! constraints), instead of the clauses of an interval BDD
+//! ([`super::bdd::SumAtLeast`]), whose size is the product of the number
+//! of elements and the range of the sum (bin packing's 15 capacity
+//! constraints over 60 items: 36,016 variables and 134,235 clauses).
+//!
+//! Each bound asked of a sum is a fresh variable `v`, defined by one
+//! [`ReifiedSum`] and by no clause: the translation never calls the
+//! solver, and a consumer of its clauses that cannot take the sums must
+//! not be given a translation that holds any (the translation writes them
+//! as clauses when asked to, [`super::SumEncoding::Clauses`]).
+
+use super::Cond;
+use super::encoding::AtLeast;
+use super::gates::Gates;
+use crate::ground::program::{AggregateDefinition, AggregateValue, GroundProgram};
+use crate::syntax::ast::CmpOp;
+use rustc_hash::FxHashMap;
+use varisat_formula::{ExtendFormula, Lit};
+
+/// A sum is left to the search when its diagram would have at least this
+/// many nodes (four clauses each), by [`diagram_size`]. Below it the
+/// clauses cost little and a CDCL solver learns over their nodes; above
+/// it, on bin packing (fixtures/bench/ANALYSIS.md), propagating wins by
+/// far: binpacking/20, 20 elements and a bound of 101 per sum, about 2,000
+/// nodes each, is already as fast so.
+const PROPAGATED_NODES: u64 = 1_000;
+
+/// Per aggregate of `program`, whether its sum is worth leaving to the
+/// search: a `#sum` (not on a positive cycle, `on_cycle`) whose elements'
+/// weights differ, over elements no other aggregate has, with a large
+/// diagram. A `#count` stays clauses: a weight constraint of equal weights
+/// is what CDCL learns least over (domination/60, unsatisfiable: 0.04 s
+/// as clauses, 12 s propagated), as the optimizer found for its bounds; so
+/// do the sums of an assignment (`S = #sum{..}`, one aggregate per value of
+/// `S`), whose bounds share one diagram's nodes and would each be a
+/// constraint of their own (a 16-item knapsack: 7.9 s as clauses, over 15 s
+/// propagated).
+pub(crate) fn propagated_sums(
+    program: &GroundProgram,
+    on_cycle: impl Fn(&AggregateDefinition) -> bool,
+) -> Vec<bool> {
+    let mut sharing: FxHashMap<&[crate::ground::program::WeightedElement], usize> =
+        FxHashMap::default();
+    for definition in &program.aggregates {
+        *sharing.entry(&definition.elements).or_default() += 1;
+    }
+    (program.aggregates.iter())
+        .map(|definition| {
+            definition.value == AggregateValue::Sum
+                && sharing[&definition.elements[..]] == 1
+                && weights_differ(definition)
+                && diagram_size(definition) >= PROPAGATED_NODES
+                && !on_cycle(definition)
+        })
+        .collect()
+}
+
+fn weights_differ(definition: &AggregateDefinition) -> bool {
+    let mut weights = (definition.elements.iter())
+        .map(|e| e.value.unsigned_abs())
+        .filter(|&w| w > 0);
+    let first = weights.next();
+    weights.any(|w| Some(w) != first)
+}
+
+/// An upper bound on the nodes of the interval BDD of a sum's guards: per
+/// bound `k` asked (`Σ ≥ k`, weights made positive), each of the `n`
+/// levels has at most `min(k, total − k + 1)` intervals.
+fn diagram_size(definition: &AggregateDefinition) -> u64 {
+    let elements = definition.elements.len() as u64;
+    let total: u64 = (definition.elements.iter())
+        .map(|e| e.value.unsigned_abs())
+        .sum();
+    let shift: i64 = (definition.elements.iter()).map(|e| e.value.min(0)).sum();
+    let nodes = |k: i64| {
+        let k = k - shift;
+        if k <= 0 || k as u64 > total {
+            0
+        } else {
+            elements * (k as u64).min(total - k as u64 + 1)
+        }
+    };
+    (definition.parts().iter())
+        .map(|&(op, bound)| match op {
+            CmpOp::Ge => nodes(bound),
+            CmpOp::Le => nodes(bound + 1),
+            _ => nodes(bound) + nodes(bound + 1),
+        })
+        .sum()
+}
+
+/// `lit ↔ Σ weight·term ≥ bound`, over literals of the CNF, with positive
+/// weights and `0 < bound ≤ Σ weight`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReifiedSum {
+    pub lit: Lit,
+    pub terms: Vec<(Lit, u64)>,
+    pub bound: u64,
+}
+
+/// A weight constraint `guard → Σ weight·lit ≥ bound`.
+pub type Implication = (Lit, Vec<(Lit, u64)>, i64);
+
+impl ReifiedSum {
+    /// The sum as two weight constraints, each guarded by a literal:
+    /// `lit → Σ w·x ≥ bound`, and `¬lit → Σ w·x ≤ bound − 1`, that is
+    /// `¬lit → Σ w·¬x ≥ total − bound + 1`.
+    pub fn implications(&self) -> [Implication; 2] {
+        let total: u64 = self.terms.iter().map(|&(_, w)| w).sum();
+        let negated = self.terms.iter().map(|&(l, w)| (!l, w)).collect();
+        [
+            (self.lit, self.terms.clone(), self.bound as i64),
+            (!self.lit, negated, (total - self.bound + 1) as i64),
+        ]
+    }
+
+    /// Whether `lit` has the sum's truth under an assignment (by literal).
+    pub fn holds(&self, value: impl Fn(Lit) -> bool) -> bool {
+        let sum: u64 = (self.terms.iter())
+            .filter(|&&(l, _)| value(l))
+            .map(|&(_, w)| w)
+            .sum();
+        value(self.lit) == (sum >= self.bound)
+    }
+}
+
+/// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`: a fresh variable per bound, each
+/// with its [`ReifiedSum`]; constant where the bound decides it.
+pub(crate) struct NativeSum {
+    terms: Vec<(Lit, u64)>,
+    /// What the certain elements and the negative weights add to the sum
+    /// of `terms`.
+    offset: i64,
+    total: u64,
+    by_bound: FxHashMap<i64, Cond>,
+    reified: Vec<ReifiedSum>,
+}
+
+impl NativeSum {
+    pub(crate) fn new(weighted: &[(Cond, i64)]) -> NativeSum {
+        let mut terms = Vec::with_capacity(weighted.len());
+        let mut offset = 0;
+        for &(cond, w) in weighted {
+            match cond {
+                Cond::False => {}
+                _ if w == 0 => {}
+                Cond::True => offset += w,
+                // w·x = |w|·¬x − |w| for a negative w.
+                Cond::Lit(x) if w < 0 => {
+                    offset += w;
+                    terms.push((!x, w.unsigned_abs()));
+                }
+                Cond::Lit(x) => terms.push((x, w as u64)),
+            }
+        }
+        NativeSum {
+            total: terms.iter().map(|&(_, w)| w).sum(),
+            terms,
+            offset,
+            by_bound: FxHashMap::default(),
+            reified: Vec::new(),
+        }
+    }
+
+    /// The sums defined so far, in the order they were asked for.
+    pub(crate) fn into_reified(self) -> Vec<ReifiedSum> {
+        self.reified
+    }
+}
+
+impl AtLeast for NativeSum {
+    fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
+        let bound = k - self.offset;
+        if bound <= 0 {
+            return Cond::True;
+        }
+        if bound as u64 > self.total {
+            return Cond::False;
+        }
+        if let Some(&cond) = self.by_bound.get(&bound) {
+            return cond;
+        }
+        let lit = gates.sink.new_var().positive();
+        self.reified.push(ReifiedSum {
+            lit,
+            terms: self.terms.clone(),
+            bound: bound as u64,
+        });
+        self.by_bound.insert(bound, Cond::Lit(lit));
+        Cond::Lit(lit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+    use varisat_formula::{CnfFormula, Var};
+
+    /// For random weights (negative, zero, certain and impossible elements
+    /// among them) and every bound from below the least sum to above the
+    /// greatest, under every assignment of the inputs: the condition of
+    /// each bound, with its variable set by its reified sum, is the sum's
+    /// truth; and each reified sum's two implications hold exactly when
+    /// its variable has the sum's truth.
+    #[test]
+    fn native_sums_mean_their_bounds() {
+        let mut rng = Rng::new(25);
+        for _ in 0..300 {
+            let mut formula = CnfFormula::new();
+            let n = 1 + rng.below(5);
+            let weighted: Vec<(Cond, i64)> = (0..n)
+                .map(|_| {
+                    let cond = match rng.below(8) {
+                        0 => Cond::True,
+                        1 => Cond::False,
+                        _ => Cond::Lit(formula.new_var().lit(rng.chance(70))),
+                    };
+                    (cond, rng.below(9) as i64 - 4)
+                })
+                .collect();
+            let inputs = formula.var_count();
+            let mut sum = NativeSum::new(&weighted);
+            let least: i64 = weighted.iter().map(|&(_, w)| w.min(0)).sum();
+            let greatest: i64 = weighted.iter().map(|&(_, w)| w.max(0)).sum();
+            let bounds: Vec<(i64, Cond)> = (least - 1..=greatest + 1)
+                .map(|k| (k, sum.at_least(k, &mut Gates { sink: &mut formula })))
+                .collect();
+            assert_eq!(formula.len(), 0, "no clause");
+            let reified = sum.into_reified();
+            for assignment in 0u32..1 << inputs {
+                let input = |v: Var| assignment >> v.index() & 1 == 1;
+                let value = |c: Cond| c.value(input);
+                let total: i64 = weighted
+                    .iter()
+                    .filter(|(c, _)| value(*c))
+                    .map(|(_, w)| w)
+                    .sum();
+                // Each fresh variable set as its reified sum says.
+                let defined = |l: Lit| {
+                    if l.index() < inputs {
+                        input(l.var()) == l.is_positive()
+                    } else {
+                        let r = reified.iter().find(|r| r.lit.var() == l.var()).unwrap();
+                        let sum: u64 = (r.terms.iter())
+                            .filter(|(t, _)| input(t.var()) == t.is_positive())
+                            .map(|(_, w)| w)
+                            .sum();
+                        (sum >= r.bound) == l.is_positive()
+                    }
+                };
+                for &(k, cond) in &bounds {
+                    let truth = match cond {
+                        Cond::Lit(l) => defined(l),
+                        c => value(c),
+                    };
+                    assert_eq!(truth, total >= k, "{weighted:?} k {k} {assignment:b}");
+                }
+                for r in &reified {
+                    let flipped = |l: Lit| defined(l) != (l.var() == r.lit.var());
+                    for (guard, terms, bound) in r.implications() {
+                        let sum: u64 = (terms.iter())
+                            .filter(|&&(l, _)| defined(l))
+                            .map(|(_, w)| w)
+                            .sum();
+                        assert!(!defined(guard) || sum as i64 >= bound);
+                        assert!(!flipped(guard) || (sum as i64) < bound);
+                    }
+                }
+            }
+        }
+    }
+}
