@@ -4,7 +4,8 @@
 //! with local and global variables), head aggregates, `!=` choice bounds and
 //! conditional literals in bodies, compared as multisets of answer
 //! sets, with both translations (`--translation=lazy` and `eager`, the CNF
-//! that `dimacs` exports). The exported CNF of every program is also counted
+//! that `dimacs` exports) and with the sums propagated inside the search
+//! of CaDiCaL and batsat (`--sums=propagate`). The exported CNF of every program is also counted
 //! by Ganak (`scripts/ganak-count`, PyPI's pyganak): its number of models
 //! must be clingo's number of answer sets.
 //!
@@ -200,8 +201,20 @@ enum Agreement {
     WithoutPreprocessing,
 }
 
-/// What differs between `expected` and asp2sat's answer sets in each
-/// translation and the count of its `dimacs` export.
+/// The ways asp2sat solves each program: both translations, and the sums
+/// propagated inside the search of each backend that can
+/// (`--sums=propagate`, every sum not on a positive cycle).
+const MODES: &[&[&str]] = &[
+    &["--translation=lazy"],
+    &["--translation=eager"],
+    #[cfg(feature = "cadical")]
+    &["--sums=propagate", "--solver=cadical"],
+    #[cfg(feature = "batsat")]
+    &["--sums=propagate", "--solver=batsat"],
+];
+
+/// What differs between `expected` and asp2sat's answer sets in each of
+/// [`MODES`] and the count of its `dimacs` export.
 fn compare_with(ours_file: &std::path::Path, ours: &str, expected: &[Vec<String>]) -> Vec<String> {
     let mut failures = Vec::new();
     let answer_sets = expected.len();
@@ -218,9 +231,10 @@ fn compare_with(ours_file: &std::path::Path, ours: &str, expected: &[Vec<String>
         Err(e) if e.contains(not_exact) => exact = false,
         Err(e) => failures.push(format!("dimacs `{ours}`: {e}")),
     }
-    for mode in ["--translation=lazy", "--translation=eager"] {
-        let output = all_answers_json(Tool::Asp2sat, &ours_file.to_string_lossy(), &[mode]);
-        if !exact && mode == "--translation=eager" {
+    for flags in MODES {
+        let mode = flags.join(" ");
+        let output = all_answers_json(Tool::Asp2sat, &ours_file.to_string_lossy(), flags);
+        if !exact && *flags == ["--translation=eager"] {
             if output.code != Some(65) || !output.stderr.contains(not_exact) {
                 failures.push(format!(
                     "{mode} `{ours}`: dimacs refuses it as not exact, eager does not ({})\n{}",
