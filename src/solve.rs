@@ -96,9 +96,12 @@ pub struct SearchTuning {
 /// takes a propagator; varisat's are always clauses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SumMode {
-    /// Those worth it ([`translate::native_sums`]), where the solver's
-    /// search is the one consumer of the clauses (one answer set sought,
-    /// or an optimum); the backend chosen for them.
+    /// Those worth it ([`translate::native_sums`]) in a program without
+    /// an objective, where the solver's search is the one consumer of the
+    /// clauses (one answer set sought); the backend chosen for them. An
+    /// optimum's proof is a refutation, which CDCL finds far sooner with
+    /// the diagrams' nodes to learn over (fewest bins for binpacking/20:
+    /// 0.17 s as clauses on CaDiCaL, 18 s propagated; clingo 12 s).
     #[default]
     Auto,
     /// None: every sum as clauses.
@@ -224,7 +227,9 @@ impl Enumerator {
         let sums = options.tuning.sums;
         let propagated_sums = options.translation == TranslationMode::Lazy
             && match sums {
-                SumMode::Auto => analysis.has_propagated_sums() && !copy.recording(),
+                SumMode::Auto => {
+                    analysis.has_propagated_sums() && !copy.recording() && program.costs.is_empty()
+                }
                 SumMode::Clauses => false,
                 SumMode::Propagate => !program.aggregates.is_empty(),
             };

@@ -149,8 +149,8 @@ enum TranslationArg {
 /// `--sums` of `solve`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum SumsArg {
-    /// Large sums of different weights propagated when one answer set or
-    /// an optimum is sought.
+    /// Large sums of different weights propagated when one answer set is
+    /// sought and nothing optimized.
     #[default]
     Auto,
     /// Every sum as clauses.
