@@ -392,7 +392,10 @@ impl Enumerator {
                         self.exhausted |= self.stats.deterministic;
                         return Some(self.answer_set());
                     }
-                    SatResult::Unsatisfiable => self.backtracking.refuted(&mut self.formula.copy),
+                    SatResult::Unsatisfiable => {
+                        let core = self.formula.solver.failed_core();
+                        self.backtracking.refuted(&core, &mut self.formula.copy);
+                    }
                     // The walk asks the same again when called next.
                     SatResult::Interrupted => return None,
                 },
