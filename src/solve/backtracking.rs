@@ -63,8 +63,10 @@ pub(super) struct Propagator {
     literals: Vec<Lit>,
     /// Each clause's first literal in `literals`, and its length.
     clauses: Vec<(u32, u32)>,
-    /// By literal code: the clauses that watch the literal.
-    watches: Vec<Vec<u32>>,
+    /// By literal code: the clauses that watch the literal, each with a
+    /// literal of the clause (a blocker): while it is true, the clause is
+    /// satisfied and its literals need not be read.
+    watches: Vec<Vec<(u32, Lit)>>,
     /// By variable: [`UNSET`], [`TRUE`] or [`FALSE`].
     values: Vec<u8>,
     /// By variable: the decision level it was assigned at.
@@ -170,8 +172,9 @@ impl Propagator {
         self.clauses
             .push((self.literals.len() as u32, clause.len() as u32));
         self.literals.extend_from_slice(clause);
+        let blocker = clause[clause.len() - 1];
         for &watched in clause.iter().take(2) {
-            self.watches[watched.code()].push(index);
+            self.watches[watched.code()].push((index, blocker));
         }
         // Unit now: its literal follows, at the current level (which may
         // be above the level that implies it: propagation is then weaker
@@ -238,9 +241,9 @@ impl Propagator {
             let mut kept = 0;
             let mut conflict = false;
             for i in 0..watching.len() {
-                let index = watching[i];
-                if conflict {
-                    watching[kept] = index;
+                let (index, blocker) = watching[i];
+                if conflict || self.value(blocker) == Some(true) {
+                    watching[kept] = (index, blocker);
                     kept += 1;
                     continue;
                 }
@@ -248,7 +251,7 @@ impl Propagator {
                 let (start, len) = (start as usize, len as usize);
                 if len == 1 {
                     conflict = true;
-                    watching[kept] = index;
+                    watching[kept] = (index, blocker);
                     kept += 1;
                     continue;
                 }
@@ -257,7 +260,7 @@ impl Propagator {
                 }
                 let other = self.literals[start];
                 if self.value(other) == Some(true) {
-                    watching[kept] = index;
+                    watching[kept] = (index, other);
                     kept += 1;
                     continue;
                 }
@@ -265,10 +268,10 @@ impl Propagator {
                     (start + 2..start + len).find(|&k| self.value(self.literals[k]) != Some(false));
                 if let Some(k) = replacement {
                     self.literals.swap(start + 1, k);
-                    self.watches[self.literals[start + 1].code()].push(index);
+                    self.watches[self.literals[start + 1].code()].push((index, other));
                     continue;
                 }
-                watching[kept] = index;
+                watching[kept] = (index, blocker);
                 kept += 1;
                 match self.value(other) {
                     None => self.assign(other),
