@@ -97,6 +97,26 @@ impl Propagator {
         self.recording
     }
 
+    /// Every clause it holds (the units fixed at the root among them), to
+    /// load a solver with; `None` when it keeps no clauses.
+    pub(super) fn clauses(&self) -> Option<Vec<&[Lit]>> {
+        if !self.recording {
+            return None;
+        }
+        if self.inconsistent {
+            return Some(vec![&[]]);
+        }
+        let root = self
+            .level_starts
+            .first()
+            .copied()
+            .unwrap_or(self.trail.len());
+        let units = self.trail[..root].iter().map(std::slice::from_ref);
+        let clauses = (self.clauses.iter())
+            .map(|&(start, len)| &self.literals[start as usize..(start + len) as usize]);
+        Some(units.chain(clauses).collect())
+    }
+
     /// Takes note of a variable of the solver.
     pub(super) fn add_var(&mut self, var: Var) {
         self.variables = self.variables.max(var.index() + 1);
@@ -360,6 +380,14 @@ impl Backtracking {
             next_var: 0,
             exhausted: false,
         }
+    }
+
+    /// Asks the oracle at the first conflict off the guide: the tests of
+    /// the enumerator's oracles, on programs too small for the walk to
+    /// need one otherwise.
+    #[cfg(test)]
+    pub(super) fn ask_at_every_conflict(&mut self) {
+        self.patience = 0;
     }
 
     /// Walks on until it needs the caller.
