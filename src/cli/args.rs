@@ -224,8 +224,8 @@ pub struct SolveArgs {
     #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
     opt_mode: String,
     /// How the optimum is searched for: `usc` (the default) is guided by
-    /// unsatisfiable cores, `bb` tightens a bound after each answer set and
-    /// prints each better one.
+    /// unsatisfiable cores (`usc,oll,stratify`: heaviest costs first), `bb`
+    /// tightens a bound after each answer set and prints each better one.
     #[arg(long = "opt-strategy", value_name = "STRATEGY", default_value = "usc")]
     opt_strategy: String,
     /// What is enumerated: answer sets (`auto`, `bt`, `record`), or the
