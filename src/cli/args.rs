@@ -247,8 +247,8 @@ pub struct SolveArgs {
     #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
     opt_mode: String,
     /// How the optimum is searched for: `usc` (the default) is guided by
-    /// unsatisfiable cores, `bb` tightens a bound after each answer set and
-    /// prints each better one.
+    /// unsatisfiable cores (`usc,oll,stratify`: heaviest costs first), `bb`
+    /// tightens a bound after each answer set and prints each better one.
     #[arg(long = "opt-strategy", value_name = "STRATEGY", default_value = "usc")]
     opt_strategy: String,
     /// What is enumerated: answer sets (`auto`, `bt`, `record`), or the
@@ -514,11 +514,24 @@ fn parse_projection(mode: &str) -> Result<Projection, String> {
     }
 }
 
-/// clingo's `--opt-strategy=<strategy>[,<tactics>]`.
+/// clingo's `--opt-strategy=<strategy>[,<tactics>]`. Of usc's tactics
+/// (`<relax>[,<opts>]`), the `stratify` option, by name or in a mask of
+/// options (4), is followed; the others are accepted and ignored.
 fn parse_opt_strategy(strategy: &str) -> Result<Strategy, String> {
-    match strategy.split(',').next().unwrap_or_default() {
+    let mut tactics = strategy.split(',');
+    match tactics.next().unwrap_or_default() {
         "bb" => Ok(Strategy::Linear),
-        "usc" => Ok(Strategy::Core),
+        "usc" => {
+            let mut tactics = tactics.peekable();
+            // `k,<n>`: the number is the relaxation's, not a mask.
+            if tactics.next() == Some("k") {
+                tactics.next_if(|n| n.parse::<u32>().is_ok());
+            }
+            let stratify = tactics.any(|option| {
+                option == "stratify" || option.parse::<u32>().is_ok_and(|mask| mask & 4 != 0)
+            });
+            Ok(Strategy::Core { stratify })
+        }
         _ => Err(format!(
             "invalid --opt-strategy '{strategy}': expected bb or usc"
         )),
@@ -666,5 +679,21 @@ mod tests {
         let all_but = parse(&["no-atom-undefined"]).unwrap();
         assert!(!all_but.shows("atom-undefined") && all_but.shows("other"));
         assert!(parse(&["nonsense"]).is_err());
+    }
+
+    #[test]
+    fn opt_strategy_reads_the_stratify_tactic() {
+        let stratify =
+            |s| parse_opt_strategy(s).map(|strategy| strategy == Strategy::Core { stratify: true });
+        assert_eq!(parse_opt_strategy("bb,hier"), Ok(Strategy::Linear));
+        assert_eq!(stratify("usc"), Ok(false));
+        assert_eq!(stratify("usc,oll,stratify"), Ok(true));
+        assert_eq!(stratify("usc,oll,disjoint,stratify"), Ok(true));
+        assert_eq!(stratify("usc,pmres,5"), Ok(true));
+        assert_eq!(stratify("usc,oll,3"), Ok(false));
+        // `k,4`: a bound of 4 on the constraints, no mask.
+        assert_eq!(stratify("usc,k,4"), Ok(false));
+        assert_eq!(stratify("usc,k,4,4"), Ok(true));
+        assert!(parse_opt_strategy("linear").is_err());
     }
 }

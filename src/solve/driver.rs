@@ -567,7 +567,7 @@ mod tests {
             parallel: Parallel::default(),
             consequences,
             opt_mode,
-            opt_strategy: Strategy::Core,
+            opt_strategy: Strategy::default(),
         }
     }
 

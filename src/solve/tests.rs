@@ -28,6 +28,32 @@ fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
     };
     let sets = enumerate(0);
     assert_eq!(sets, enumerate(1), "the walk without a copy of the clauses");
+    assert_eq!(
+        sets,
+        switched_after_first(program, project),
+        "the oracle switched"
+    );
+    sets
+}
+
+/// Every answer set, sorted, the walk's oracle switched to CaDiCaL after
+/// the first ([`Enumerator::switch_oracle`]; no switch where the program
+/// needs more than clauses, or without CaDiCaL).
+fn switched_after_first(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+    let options = SolveOptions {
+        project,
+        ..SolveOptions::default()
+    };
+    let mut enumerator = Enumerator::new(program, options).unwrap();
+    let mut sets: Vec<Vec<SymId>> = enumerator
+        .next_answer_set()
+        .into_iter()
+        .map(|a| a.shown)
+        .collect();
+    enumerator.switch_oracle();
+    enumerator.backtracking.ask_at_every_conflict();
+    sets.extend(enumerator.by_ref().map(|a| a.shown));
+    sets.sort();
     sets
 }
 

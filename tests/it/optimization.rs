@@ -152,6 +152,7 @@ fn same(clingo: &Answer, ours: &Answer) -> bool {
 const CONFIGURATIONS: &[&[&str]] = &[
     &["--opt-strategy=usc", "--translation=lazy"],
     &["--opt-strategy=usc", "--translation=eager"],
+    &["--opt-strategy=usc,oll,stratify", "--translation=lazy"],
     &["--opt-strategy=bb", "--translation=lazy"],
     &["--opt-strategy=bb", "--translation=eager"],
     #[cfg(feature = "cadical")]
@@ -333,7 +334,11 @@ fn knapsacks_have_clingos_optimum_in_every_mode() {
         };
         let optimal = clingo(OPTIMAL);
         let every = clingo(&["--opt-mode=enum"]);
-        let strategies = ["--opt-strategy=usc", "--opt-strategy=bb"];
+        let strategies = [
+            "--opt-strategy=usc",
+            "--opt-strategy=usc,oll,stratify",
+            "--opt-strategy=bb",
+        ];
         for (solver, strategy) in SOLVERS.iter().flat_map(|&s| strategies.map(|t| (s, t))) {
             for translation in ["--translation=lazy", "--translation=eager"] {
                 let ours = |mode: &[&str]| {
