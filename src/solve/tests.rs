@@ -255,7 +255,8 @@ fn propagated_sums_match_brute_force() {
 
 /// Optimization over programs whose sums are propagated: the optimum and
 /// the optimal answer sets of the brute-force checker, by linear and
-/// core-guided search on every backend that propagates.
+/// core-guided search (by strata or not) on every backend that
+/// propagates.
 #[test]
 fn propagated_sums_keep_the_optimum() {
     use crate::testing::{add_random_costs, optimal_models};
@@ -265,7 +266,11 @@ fn propagated_sums_keep_the_optimum() {
     for round in 0..1500 {
         let mut program = random_program_with_aggregates(&mut rng, 7);
         add_random_costs(&mut rng, &mut program);
-        let strategy = [Strategy::Linear, Strategy::Core][round % 2];
+        let strategy = match round % 4 {
+            1 => Strategy::Core { stratify: false },
+            3 => Strategy::Core { stratify: true },
+            _ => Strategy::Linear,
+        };
         for &backend in backend::Backend::ALL.iter().filter(|b| b.propagates()) {
             let mut options = SolveOptions::default();
             options.tuning.backend = Some(backend);
