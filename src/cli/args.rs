@@ -163,8 +163,9 @@ enum SumsArg {
 /// build without one names the feature it needs.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum SolverArg {
-    /// Chosen by the program: batsat for non-tight programs, CaDiCaL for
-    /// weight constraints, varisat for the rest.
+    /// Chosen by the program: batsat for non-tight programs and large
+    /// sums propagated, CaDiCaL for weight constraints as clauses, varisat
+    /// for the rest.
     #[default]
     Auto,
     /// varisat, a CDCL solver in Rust.

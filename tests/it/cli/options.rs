@@ -211,7 +211,8 @@ fn restart_and_decay_options_tune_varisat_and_keep_the_answers() {
 /// JSON's statistics name in turn; the answers are the same with each. By
 /// default (`auto`) the program chooses: varisat for a small tight one,
 /// batsat for a non-tight one (with the unfounded-set check inside its
-/// search), CaDiCaL for a large one made mostly of body aggregates.
+/// search) and for large sums propagated inside its search, CaDiCaL for a
+/// large one made mostly of body aggregates as clauses.
 #[test]
 fn solver_option_chooses_the_backend_and_stats_name_it() {
     let three = "fixtures/cli/three_models.lp";
@@ -266,12 +267,17 @@ fn solver_option_chooses_the_backend_and_stats_name_it() {
             "{}",
             non_tight.stdout
         );
-        let weights = output(solve(&[
-            "--stats",
-            "fixtures/bench/encodings/binpacking.lp",
-            "fixtures/bench/instances/binpacking_40.lp",
-        ]));
-        named(&weights, "cadical");
+        let binpacking = |sums: &str| {
+            output(solve(&[
+                "--stats",
+                sums,
+                "fixtures/bench/encodings/binpacking.lp",
+                "fixtures/bench/instances/binpacking_40.lp",
+            ]))
+        };
+        // Its capacities propagated inside batsat's search, or as clauses.
+        named(&binpacking("--sums=auto"), "batsat");
+        named(&binpacking("--sums=clauses"), "cadical");
     }
     let unknown = output(solve(&["--solver=minisat", three]));
     assert_eq!(unknown.code, Some(1));
