@@ -17,7 +17,7 @@ pub mod batsat;
 pub mod cadical;
 mod varisat;
 
-use super::{SearchTuning, unfounded_sets};
+use super::{SearchTuning, optimize, unfounded_sets};
 use crate::ground::program::{GroundProgram, Head};
 use crate::translate::Translation;
 use crate::translate::analysis::Analysis;
@@ -215,19 +215,24 @@ impl Backend {
         let large = stats.clauses() >= LARGE;
         let weighted = weights * WEIGHTED_SHARE > stats.clauses();
         let optimizing = !translation.costs().is_empty() && stats.shifted_disjunctions == 0;
-        let different_weights = (translation.costs().iter()).any(|level| {
-            let (soft, _) = level.soft_literals();
-            soft.windows(2).any(|pair| pair[0].1 != pair[1].1)
-        });
-        if optimizing && (different_weights || (large && weighted)) {
+        let different_weights = || {
+            (translation.costs().iter()).any(|level| optimize::weighted(&level.soft_literals().0))
+        };
+        if optimizing && ((large && weighted) || different_weights()) {
             // The linear search's bounds over different weights are
             // propagated inside batsat (on varisat they are diagrams of
             // clauses), and batsat proved the optima fastest: post_office
             // 29 s against CaDiCaL's 58 s, knapsack/16 6.8 s against
             // 11.4 s, knapsack/12 0.11 s against varisat's 0.20 s.
-            return (BATSAT.or(CADICAL)).unwrap_or(Backend::Varisat);
+            return Self::propagating();
         }
         Self::tight(large && (stats.shifted_disjunctions > 0 || weighted))
+    }
+
+    /// The backend whose search takes weight constraints best: batsat,
+    /// else CaDiCaL, else varisat (which takes none: they stay clauses).
+    fn propagating() -> Backend {
+        (BATSAT.or(CADICAL)).unwrap_or(Backend::Varisat)
     }
 
     /// CaDiCaL for a tight program of a hard search (`hard`), else varisat.
@@ -260,7 +265,7 @@ impl Backend {
                 analysis.needs_no_minimality_check(),
             ))
         } else if propagated_sums {
-            Some((BATSAT.or(CADICAL)).unwrap_or(Backend::Varisat))
+            Some(Self::propagating())
         } else if program.aggregates.is_empty() && program.costs.is_empty() {
             let disjunctive =
                 (program.rules.iter()).any(|r| matches!(r.head, Head::Disjunction(_)));

@@ -94,7 +94,7 @@ impl Default for Strategy {
 /// propagating them is as fast or faster (weighted_cover/60: 0.38 s
 /// against 2.1 s; fixtures/bench/ANALYSIS.md, "Weight constraints inside
 /// the search").
-fn weighted(soft: &[(Lit, u64)]) -> bool {
+pub(crate) fn weighted(soft: &[(Lit, u64)]) -> bool {
     soft.windows(2).any(|pair| pair[0].1 != pair[1].1)
 }
 
