@@ -95,9 +95,11 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
 }
 
 /// clingo's warning, whatever `-W` says, when there are more threads than
-/// processors.
+/// processors. A single thread never asks: counting the processors reads
+/// the cgroup's files, 0.3 ms of a run that may take 5.
 fn warn_oversubscription(threads: usize) {
-    if let Ok(cpus) = std::thread::available_parallelism()
+    if threads > 1
+        && let Ok(cpus) = std::thread::available_parallelism()
         && threads > cpus.get()
     {
         stderrln!(

@@ -283,3 +283,24 @@ fn solver_option_chooses_the_backend_and_stats_name_it() {
     assert_eq!(unknown.code, Some(1));
     assert_stderr_has(&unknown, "invalid value 'minisat'");
 }
+
+#[test]
+fn more_threads_than_processors_is_warned_as_clingo_does() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = (cpus + 1).to_string();
+    let out = clingo_style(&["-t", &threads, "fixtures/cli/three_models.lp"]);
+    assert_eq!(out.code, Some(10), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "Oversubscription: #Threads={threads} exceeds logical CPUs={cpus}."
+        )),
+        "{}",
+        out.stderr
+    );
+    let single = clingo_style(&["-t", "1", "fixtures/cli/three_models.lp"]);
+    assert!(
+        !single.stderr.contains("Oversubscription"),
+        "{}",
+        single.stderr
+    );
+}
