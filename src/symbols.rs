@@ -354,19 +354,24 @@ impl SymbolTable {
         for (rank, &name) in by_text.iter().enumerate() {
             text_rank[name as usize] = rank as u32;
         }
-        let mut tokens: Vec<u32> = Vec::new();
-        let mut ranges: Vec<(u32, u32, u32)> = Vec::with_capacity(items.len());
+        // Sized exactly, ties read from the items: on closure/chain_1000's
+        // 500,000 shown atoms these buffers are the translation's peak of
+        // memory.
+        let length: usize = items.iter().map(|item| self.order_len(symbol(item))).sum();
+        let mut tokens: Vec<u32> = Vec::with_capacity(length);
+        let mut ranges: Vec<(u32, u32)> = Vec::with_capacity(items.len());
         for item in items.iter() {
             let start = tokens.len() as u32;
             self.encode_order(symbol(item), &text_rank, &mut tokens);
-            ranges.push((start, tokens.len() as u32, symbol(item).0));
+            ranges.push((start, tokens.len() as u32));
         }
-        let key = |&(start, end, _): &(u32, u32, u32)| &tokens[start as usize..end as usize];
+        let key = |i: u32| {
+            let (start, end) = ranges[i as usize];
+            &tokens[start as usize..end as usize]
+        };
+        let id = |i: u32| symbol(&items[i as usize]).0;
         let mut order: Vec<u32> = (0..items.len() as u32).collect();
-        order.sort_unstable_by(|&x, &y| {
-            let (x, y) = (&ranges[x as usize], &ranges[y as usize]);
-            key(x).cmp(key(y)).then(x.2.cmp(&y.2))
-        });
+        order.sort_unstable_by(|&x, &y| key(x).cmp(key(y)).then_with(|| id(x).cmp(&id(y))));
         // Apply the permutation by cycles.
         for start in 0..order.len() {
             let mut current = start;
@@ -377,6 +382,20 @@ impl SymbolTable {
                 current = next;
             }
             order[current] = current as u32;
+        }
+    }
+
+    /// The length of a symbol's order key ([`SymbolTable::encode_order`]).
+    fn order_len(&self, id: SymId) -> usize {
+        match self.entries[id.0 as usize] {
+            Entry::Number(_) | Entry::String(_) => 2,
+            Entry::Function {
+                args_start, arity, ..
+            } => {
+                let args = &self.args[args_start as usize..(args_start + arity) as usize];
+                2 + args.iter().map(|&arg| self.order_len(arg)).sum::<usize>()
+            }
+            Entry::Infimum | Entry::Supremum => 1,
         }
     }
 
