@@ -5,24 +5,24 @@
 use super::gates::Gates;
 use super::{BodyId, ClauseWriter, Cond};
 use crate::ground::program::{AtomId, Body};
-use rustc_hash::{FxHashMap, FxHasher};
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
 use std::hash::Hasher;
 use varisat_formula::{ExtendFormula, Lit, Var};
-
-const END: u32 = u32::MAX;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Bodies {
     pool: Vec<AtomId>,
     /// Body `i` is `pool[starts[i]..starts[i + 1]]`, negative part from
     /// `mids[i]`.
-    starts: Vec<usize>,
-    mids: Vec<usize>,
+    starts: Vec<u32>,
+    mids: Vec<u32>,
     conds: Vec<Cond>,
-    /// Hash → first body with that hash; `next` chains bodies that share a
-    /// hash. Dropped by [`Bodies::freeze`].
-    first: FxHashMap<u64, u32>,
-    next: Vec<u32>,
+    /// The bodies by the hash of their atoms, which is computed again from
+    /// the pool rather than stored: five bytes a body where a map of
+    /// hashes took twenty (sudoku25x25's 560,000 bodies: 5 MB against
+    /// 20 MB). Dropped by [`Bodies::freeze`].
+    index: HashTable<u32>,
 }
 
 impl Bodies {
@@ -31,10 +31,9 @@ impl Bodies {
             starts: Vec::with_capacity(bodies + 1),
             mids: Vec::with_capacity(bodies),
             conds: Vec::with_capacity(bodies),
-            next: Vec::with_capacity(bodies),
+            index: HashTable::with_capacity(bodies),
             ..Bodies::default()
         };
-        table.first.reserve(bodies);
         table.starts.push(0);
         table
     }
@@ -45,12 +44,12 @@ impl Bodies {
 
     pub(crate) fn pos(&self, body: BodyId) -> &[AtomId] {
         let i = body.index();
-        &self.pool[self.starts[i]..self.mids[i]]
+        &self.pool[self.starts[i] as usize..self.mids[i] as usize]
     }
 
     pub(crate) fn neg(&self, body: BodyId) -> &[AtomId] {
         let i = body.index();
-        &self.pool[self.mids[i]..self.starts[i + 1]]
+        &self.pool[self.mids[i] as usize..self.starts[i + 1] as usize]
     }
 
     pub(crate) fn cond(&self, body: BodyId) -> Cond {
@@ -65,37 +64,52 @@ impl Bodies {
         neg: &[AtomId],
         define: impl FnOnce() -> Cond,
     ) -> BodyId {
-        let mut hasher = FxHasher::default();
-        hasher.write_usize(pos.len());
-        for atom in pos.iter().chain(neg) {
-            hasher.write_u32(atom.0);
-        }
-        let hash = hasher.finish();
-        let mut candidate = self.first.get(&hash).copied().unwrap_or(END);
-        while candidate != END {
+        let found = self.index.find(hash_body(pos, neg), |&candidate| {
             let id = BodyId(candidate);
-            if self.pos(id) == pos && self.neg(id) == neg {
-                return id;
-            }
-            candidate = self.next[candidate as usize];
+            self.pos(id) == pos && self.neg(id) == neg
+        });
+        if let Some(&id) = found {
+            return BodyId(id);
         }
         let id = self.conds.len() as u32;
-        let previous = self.first.insert(hash, id).unwrap_or(END);
-        self.next.push(previous);
         self.pool.extend_from_slice(pos);
-        self.mids.push(self.pool.len());
+        self.mids.push(pool_index(self.pool.len()));
         self.pool.extend_from_slice(neg);
-        self.starts.push(self.pool.len());
+        self.starts.push(pool_index(self.pool.len()));
         self.conds.push(define());
+        let Bodies { index, .. } = self;
+        let rehash = |&id: &u32| {
+            let i = id as usize;
+            let (start, mid, end) = (self.starts[i], self.mids[i], self.starts[i + 1]);
+            hash_body(
+                &self.pool[start as usize..mid as usize],
+                &self.pool[mid as usize..end as usize],
+            )
+        };
+        index.insert_unique(hash_body(pos, neg), id, rehash);
         BodyId(id)
     }
 
     /// Drops the interning index once no more bodies will be added.
     pub(crate) fn freeze(&mut self) {
-        self.first = FxHashMap::default();
-        self.next = Vec::new();
+        self.index = HashTable::new();
         self.pool.shrink_to_fit();
     }
+}
+
+fn hash_body(pos: &[AtomId], neg: &[AtomId]) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write_usize(pos.len());
+    for atom in pos.iter().chain(neg) {
+        hasher.write_u32(atom.0);
+    }
+    hasher.finish()
+}
+
+/// A position in the pool of atoms, which holds fewer than 2³² of them
+/// (each is an atom of a ground rule's body).
+fn pool_index(len: usize) -> u32 {
+    u32::try_from(len).expect("fewer than 2^32 body atoms")
 }
 
 /// Interns bodies and defines their Tseitin variables, over the atoms'
