@@ -305,7 +305,7 @@ impl<'p> Printer<'p> {
                     }
                 }
                 out.write_all(b"}")?;
-                if let Some(upper) = bounds.upper {
+                if let Some(upper) = bounds.upper_bound() {
                     write!(out, "{upper}")?;
                 }
             }

@@ -127,12 +127,35 @@ pub type ChoiceElement = Conditional<AtomId>;
 pub type WeightedElement = Conditional<i64>;
 
 /// `lower <= count <= upper` over the true elements of a choice head.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// Eight bytes, so that a rule is 96: a ground program of half a million
+/// rules (sudoku25x25) holds them until its search ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CountBounds {
     /// 0 when there is no lower bound.
     pub lower: u32,
-    /// `None` when there is no upper bound.
-    pub upper: Option<u32>,
+    /// [`CountBounds::UNBOUNDED`] when there is no upper bound.
+    pub upper: u32,
+}
+
+impl CountBounds {
+    /// The `upper` of a head without an upper bound: no choice has this
+    /// many elements.
+    pub const UNBOUNDED: u32 = u32::MAX;
+
+    /// The upper bound, if there is one.
+    pub fn upper_bound(self) -> Option<u32> {
+        (self.upper != Self::UNBOUNDED).then_some(self.upper)
+    }
+}
+
+impl Default for CountBounds {
+    fn default() -> Self {
+        CountBounds {
+            lower: 0,
+            upper: Self::UNBOUNDED,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

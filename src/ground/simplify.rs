@@ -192,7 +192,7 @@ impl<'a> Simplifier<'a> {
                         *changed = true;
                         return false;
                     }
-                    if bounds.upper == Some(facts as u32) && facts < elements.len() {
+                    if bounds.upper_bound() == Some(facts as u32) && facts < elements.len() {
                         // The facts use up the upper bound.
                         for e in elements.iter().filter(|e| !self.fact[e.value.index()]) {
                             self.excluded[e.value.index()] = true;

@@ -111,7 +111,7 @@ pub(crate) fn is_model(program: &GroundProgram, model: u64) -> bool {
                                 && e.conditions.iter().any(|c| holds(&mask(c), model))
                         })
                         .count() as u32;
-                    bounds.lower <= count && bounds.upper.is_none_or(|u| count <= u)
+                    bounds.lower <= count && bounds.upper_bound().is_none_or(|u| count <= u)
                 }
             }
         })

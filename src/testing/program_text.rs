@@ -155,7 +155,7 @@ impl Parser<'_> {
             elements,
             bounds: CountBounds {
                 lower: lower.unwrap_or(0),
-                upper,
+                upper: upper.unwrap_or(CountBounds::UNBOUNDED),
             },
         }
     }

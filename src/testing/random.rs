@@ -472,7 +472,11 @@ pub(crate) fn random_program(rng: &mut Rng, max_atoms: usize, vary_show: bool) -
                 } else {
                     CountBounds {
                         lower: rng.below(k + 2) as u32 * u32::from(rng.chance(60)),
-                        upper: rng.chance(60).then(|| rng.below(k + 2) as u32),
+                        upper: if rng.chance(60) {
+                            rng.below(k + 2) as u32
+                        } else {
+                            CountBounds::UNBOUNDED
+                        },
                     }
                 };
                 let b = body(rng, 6, 6);

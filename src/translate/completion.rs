@@ -217,7 +217,7 @@ impl<S: ExtendFormula> Completion<'_, S> {
             element_bodies.push(ids);
         }
         let n = elements.len() as u32;
-        let trivial = bounds.lower == 0 && bounds.upper.is_none_or(|u| u >= n);
+        let trivial = bounds.lower == 0 && bounds.upper_bound().is_none_or(|u| u >= n);
         if !trivial {
             let guard = self.builder.intern_body(body, &mut self.writer);
             let guard = self.builder.bodies.cond(guard);
@@ -269,7 +269,7 @@ impl<S: ExtendFormula> Completion<'_, S> {
         cardinality::encode_bounds(
             &inputs,
             bounds.lower as usize,
-            bounds.upper.map(|u| u as usize),
+            bounds.upper_bound().map(|u| u as usize),
             guard,
             writer,
         );

@@ -272,7 +272,11 @@ impl Exec<'_> {
         }
         ChoiceBounds::Count(CountBounds {
             lower: lower.max(0) as u32,
-            upper: (upper < n).then_some(upper as u32),
+            upper: if upper < n {
+                upper as u32
+            } else {
+                CountBounds::UNBOUNDED
+            },
         })
     }
 }
