@@ -189,11 +189,13 @@ fn solve_matches_brute_force_with_aggregates() {
 /// propagated inside the search of `backend`: by the walk, which checks
 /// the sums at its leaves (`max_models` 0), and by the solver alone, one
 /// call per node (`max_models` 1, then all); and how many sums the
-/// translation left to the search.
+/// translation left to the search (every aggregate translated, read or
+/// not).
 fn all_propagated(program: &GroundProgram, backend: backend::Backend) -> (Vec<Vec<SymId>>, usize) {
     let enumerate = |max_models: usize| {
         let mut options = SolveOptions {
             max_models,
+            unread: false,
             ..SolveOptions::default()
         };
         options.tuning.backend = Some(backend);
