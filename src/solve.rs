@@ -761,7 +761,7 @@ impl Iterator for Enumerator {
 }
 
 /// The literals whose values tell answer sets apart, in a fixed order: the
-/// atoms that are not facts (every other variable of the translation is
+/// atoms that are not facts nor unread (every other variable of the translation is
 /// determined by the atoms), or, projecting, the atoms of the `#project`
 /// directives, else the conditions of the shown symbols.
 fn distinguishing_literals(
@@ -788,7 +788,11 @@ fn distinguishing_literals(
         Head::Atom(atom) if rule.body.is_empty() => Some(atom),
         _ => None,
     });
-    for atom in (program.atom_ids().filter(|&a| program.is_fact(a))).chain(fact_rules) {
+    // Unread atoms share a variable fixed false.
+    let fixed = program
+        .atom_ids()
+        .filter(|&a| program.is_fact(a) || translation.unread().is_unread(a));
+    for atom in fixed.chain(fact_rules) {
         left_out[translation.atom_var(atom).index()] = true;
     }
     (candidates.into_iter())

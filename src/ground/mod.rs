@@ -13,7 +13,7 @@
 //!    (relations, joins, rule instances, aggregates, conditionals);
 //! 4. [`simplify`]: facts are propagated and atoms renumbered densely.
 
-mod assignments;
+pub(crate) mod assignments;
 mod bounds;
 mod compile;
 mod compiled;

@@ -646,3 +646,69 @@ fn solve_stats_count_clauses() {
     );
     assert_eq!(stats.variables, 2 + stats.translation.body_variables);
 }
+
+/// Sum assignments whose values an objective, constraints and rules read
+/// ([`crate::testing::random_program_with_assignments`]), folded into
+/// their sums ([`crate::ground::assignments`]) and translated with the
+/// atoms only the output reads left out ([`translate::unread`]): the
+/// answer sets (by the walk, and of the exact translation), the optimum
+/// and the optimal answer sets (linear and core-guided search) of the
+/// brute-force checker on the program as written.
+#[test]
+fn folded_assignments_keep_answer_sets_and_optimum() {
+    use crate::ground::assignments::fold_assignments;
+    use crate::testing::{optimal_models, random_program_with_assignments};
+    use optimize::{Optimizer, Strategy};
+    let mut rng = Rng::new(2028);
+    let (mut objectives, mut constraints, mut unread, mut optima) = (0, 0, 0, 0);
+    for round in 0..800 {
+        let program = random_program_with_assignments(&mut rng, 4);
+        let mut folded = program.clone();
+        fold_assignments(&mut folded);
+        objectives += usize::from(folded.costs != program.costs);
+        constraints += usize::from(folded.aggregates.len() > program.aggregates.len());
+        let context = format!("round {round}: {program:?}");
+        let expected = brute_force(&program, false);
+        assert_eq!(brute_force(&folded, false), expected, "folded, {context}");
+        assert_eq!(all(&folded, false), expected, "{context}");
+        let exact = SolveOptions {
+            translation: TranslationMode::Eager,
+            ..SolveOptions::default()
+        };
+        // The exact translation refuses what is not head-cycle-free.
+        if let Ok(enumerator) = Enumerator::new(&folded, exact) {
+            let mut found: Vec<Vec<SymId>> = enumerator.map(|a| a.shown).collect();
+            found.sort();
+            assert_eq!(found, expected, "exact, {context}");
+        }
+        let enumerator = Enumerator::new(&folded, SolveOptions::default()).unwrap();
+        unread += usize::from(enumerator.translation().unread().count() > 0);
+        if program.costs.is_empty() {
+            continue;
+        }
+        let strategy = match round % 2 {
+            0 => Strategy::Linear,
+            _ => Strategy::Core { stratify: false },
+        };
+        let mut optimizer = Optimizer::new(enumerator, strategy);
+        while optimizer.next_better().is_some() {}
+        let best = optimizer.best().map(<[i64]>::to_vec);
+        let mut optimal: Vec<Vec<SymId>> = optimizer.into_enumerator().map(|a| a.shown).collect();
+        optimal.sort();
+        match optimal_models(&program) {
+            None => assert_eq!(best, None, "{context}"),
+            Some((optimum, models)) => {
+                assert_eq!(best, Some(optimum), "{context}");
+                let mut expected: Vec<Vec<SymId>> =
+                    models.iter().map(|&m| shown_of(&program, m)).collect();
+                expected.sort();
+                assert_eq!(optimal, expected, "optimal, {context}");
+                optima += 1;
+            }
+        }
+    }
+    assert!(objectives > 150, "{objectives} objectives folded");
+    assert!(constraints > 100, "{constraints} with constraints folded");
+    assert!(unread > 300, "{unread} with unread atoms");
+    assert!(optima > 200, "{optima} optima compared");
+}
