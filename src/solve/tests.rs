@@ -261,8 +261,8 @@ fn propagated_sums_match_brute_force() {
 /// propagates.
 #[test]
 fn propagated_sums_keep_the_optimum() {
-    use crate::testing::{add_random_costs, optimal_models};
-    use optimize::{Optimizer, Strategy};
+    use crate::testing::add_random_costs;
+    use optimize::Strategy;
     let mut rng = Rng::new(2026);
     let mut optimal_found = 0;
     for round in 0..1500 {
@@ -278,27 +278,39 @@ fn propagated_sums_keep_the_optimum() {
             options.tuning.backend = Some(backend);
             options.tuning.sums = SumMode::Propagate;
             let enumerator = Enumerator::new(&program, options).unwrap();
-            let mut optimizer = Optimizer::new(enumerator, strategy);
-            while optimizer.next_better().is_some() {}
-            let best = optimizer.best().map(<[i64]>::to_vec);
-            let mut optimal: Vec<Vec<SymId>> =
-                optimizer.into_enumerator().map(|a| a.shown).collect();
-            optimal.sort();
             let context = format!("{}, round {round}: {program:?}", backend.name());
-            match optimal_models(&program) {
-                None => assert_eq!(best, None, "{context}"),
-                Some((optimum, models)) => {
-                    assert_eq!(best, Some(optimum), "{context}");
-                    let mut expected: Vec<Vec<SymId>> =
-                        models.iter().map(|&m| shown_of(&program, m)).collect();
-                    expected.sort();
-                    assert_eq!(optimal, expected, "{context}");
-                    optimal_found += 1;
-                }
-            }
+            optimal_found += usize::from(optimum_of_brute_force(
+                enumerator, strategy, &program, &context,
+            ));
         }
     }
     assert!(optimal_found > 1000, "{optimal_found} optima compared");
+}
+
+/// Optimizes with `enumerator` by `strategy` and asserts the optimum and
+/// the optimal answer sets of the brute-force checker on `program`;
+/// whether there was an optimum.
+fn optimum_of_brute_force(
+    enumerator: Enumerator,
+    strategy: optimize::Strategy,
+    program: &GroundProgram,
+    context: &str,
+) -> bool {
+    use crate::testing::optimal_models;
+    let mut optimizer = optimize::Optimizer::new(enumerator, strategy);
+    while optimizer.next_better().is_some() {}
+    let best = optimizer.best().map(<[i64]>::to_vec);
+    let mut optimal: Vec<Vec<SymId>> = optimizer.into_enumerator().map(|a| a.shown).collect();
+    optimal.sort();
+    let Some((optimum, models)) = optimal_models(program) else {
+        assert_eq!(best, None, "{context}");
+        return false;
+    };
+    assert_eq!(best, Some(optimum), "{context}");
+    let mut expected: Vec<Vec<SymId>> = models.iter().map(|&m| shown_of(program, m)).collect();
+    expected.sort();
+    assert_eq!(optimal, expected, "optimal, {context}");
+    true
 }
 
 /// Recursive aggregates of every kind: the answer sets under the
@@ -657,8 +669,8 @@ fn solve_stats_count_clauses() {
 #[test]
 fn folded_assignments_keep_answer_sets_and_optimum() {
     use crate::ground::assignments::fold_assignments;
-    use crate::testing::{optimal_models, random_program_with_assignments};
-    use optimize::{Optimizer, Strategy};
+    use crate::testing::random_program_with_assignments;
+    use optimize::Strategy;
     let mut rng = Rng::new(2028);
     let (mut objectives, mut constraints, mut unread, mut optima) = (0, 0, 0, 0);
     for round in 0..800 {
@@ -690,22 +702,9 @@ fn folded_assignments_keep_answer_sets_and_optimum() {
             0 => Strategy::Linear,
             _ => Strategy::Core { stratify: false },
         };
-        let mut optimizer = Optimizer::new(enumerator, strategy);
-        while optimizer.next_better().is_some() {}
-        let best = optimizer.best().map(<[i64]>::to_vec);
-        let mut optimal: Vec<Vec<SymId>> = optimizer.into_enumerator().map(|a| a.shown).collect();
-        optimal.sort();
-        match optimal_models(&program) {
-            None => assert_eq!(best, None, "{context}"),
-            Some((optimum, models)) => {
-                assert_eq!(best, Some(optimum), "{context}");
-                let mut expected: Vec<Vec<SymId>> =
-                    models.iter().map(|&m| shown_of(&program, m)).collect();
-                expected.sort();
-                assert_eq!(optimal, expected, "optimal, {context}");
-                optima += 1;
-            }
-        }
+        optima += usize::from(optimum_of_brute_force(
+            enumerator, strategy, &program, &context,
+        ));
     }
     assert!(objectives > 150, "{objectives} objectives folded");
     assert!(constraints > 100, "{constraints} with constraints folded");

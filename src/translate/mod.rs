@@ -363,13 +363,9 @@ impl Translation {
             offsets.push(targets.len());
         }
         let components = crate::graph::tarjan(n, &offsets, &targets);
-        let mut size = vec![0usize; components.count];
-        for &c in &components.component {
-            size[c as usize] += 1;
-        }
         SupportComponents {
+            size: components.sizes(),
             component: components.component,
-            size,
         }
     }
 

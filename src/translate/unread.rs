@@ -250,13 +250,9 @@ impl Reads {
             offsets.push(targets.len());
         }
         let components = crate::graph::tarjan(core.len(), &offsets, &targets);
-        let mut size = vec![0usize; components.count];
-        for &c in &components.component {
-            size[c as usize] += 1;
-        }
         Components {
+            size: components.sizes(),
             component: components.component,
-            size,
         }
     }
 }
