@@ -47,8 +47,12 @@ pub struct UnreadAtoms {
 impl UnreadAtoms {
     /// The unread atoms of `program`.
     pub fn find(program: &GroundProgram) -> UnreadAtoms {
+        let pinned = pinned(program);
+        if pinned.iter().all(|&p| p) {
+            return UnreadAtoms::default();
+        }
         let graph = Reads::new(program);
-        let mut core = graph.closure(graph.pinned(program));
+        let mut core = graph.closure(pinned);
         // Atoms on a cycle among themselves may have several values (`a :-
         // not b. b :- not a.`): the search decides them, and what they read.
         let components = graph.components(&core);
@@ -143,84 +147,46 @@ struct Reads {
 }
 
 impl Reads {
+    /// Counted first and filled then: a program has as many reads as
+    /// body literals, and most have no unread atom to find.
     fn new(program: &GroundProgram) -> Reads {
-        let mut edges: Vec<(u32, u32)> = Vec::new();
-        let mut read = |head: AtomId, body: &Body| {
-            edges.extend(body.pos.iter().chain(&body.neg).map(|a| (head.0, a.0)));
+        let n = program.atoms.len();
+        let mut offsets = vec![0usize; n + 1];
+        Reads::each_read(program, |head, _| offsets[head.index() + 1] += 1);
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next = offsets.clone();
+        let mut targets = vec![0u32; offsets[n]];
+        Reads::each_read(program, |head, read| {
+            targets[next[head.index()]] = read.0;
+            next[head.index()] += 1;
+        });
+        Reads { offsets, targets }
+    }
+
+    /// Calls `read(atom, read)` for each atom of each normal rule's body
+    /// and of each aggregate's conditions, in the same order every time.
+    fn each_read(program: &GroundProgram, mut read: impl FnMut(AtomId, AtomId)) {
+        let mut body = |head: AtomId, body: &Body| {
+            body.pos
+                .iter()
+                .chain(&body.neg)
+                .for_each(|&a| read(head, a));
         };
         for rule in &program.rules {
             if let Head::Atom(head) = rule.head {
-                read(head, &rule.body);
+                body(head, &rule.body);
             }
         }
         for aggregate in &program.aggregates {
-            for element in &aggregate.elements {
-                element
-                    .conditions
-                    .iter()
-                    .for_each(|c| read(aggregate.atom, c));
-            }
-        }
-        edges.sort_unstable();
-        edges.dedup();
-        let mut offsets = vec![0usize; program.atoms.len() + 1];
-        for &(from, _) in &edges {
-            offsets[from as usize + 1] += 1;
-        }
-        for i in 0..program.atoms.len() {
-            offsets[i + 1] += offsets[i];
-        }
-        Reads {
-            offsets,
-            targets: edges.into_iter().map(|(_, to)| to).collect(),
+            let conditions = aggregate.elements.iter().flat_map(|e| &e.conditions);
+            conditions.for_each(|c| body(aggregate.atom, c));
         }
     }
 
     fn read_by(&self, atom: u32) -> &[u32] {
         &self.targets[self.offsets[atom as usize]..self.offsets[atom as usize + 1]]
-    }
-
-    /// The atoms the search needs in their own right: facts, heads of
-    /// choices and disjunctions, and whatever constraints, choices,
-    /// disjunctions, the objective, show terms, `#project` and `#edge`
-    /// read (and an atom whose symbol a show term shows too).
-    fn pinned(&self, program: &GroundProgram) -> Vec<bool> {
-        let mut pinned: Vec<bool> = program.atoms.iter().map(|a| a.fact).collect();
-        let pin_body = |pinned: &mut Vec<bool>, body: &Body| {
-            for a in body.pos.iter().chain(&body.neg) {
-                pinned[a.index()] = true;
-            }
-        };
-        for rule in &program.rules {
-            if matches!(rule.head, Head::Atom(_)) {
-                continue;
-            }
-            pin_body(&mut pinned, &rule.body);
-            rule.head.for_each_atom(|a| pinned[a.index()] = true);
-            if let Head::Choice { elements, .. } = &rule.head {
-                for condition in elements.iter().flat_map(|e| &e.conditions) {
-                    pin_body(&mut pinned, condition);
-                }
-            }
-        }
-        for element in program.costs.iter().flat_map(|level| &level.elements) {
-            element
-                .conditions
-                .iter()
-                .for_each(|c| pin_body(&mut pinned, c));
-        }
-        let terms: FxHashSet<_> = program.show_terms.iter().map(|t| t.term).collect();
-        for term in &program.show_terms {
-            pin_body(&mut pinned, &term.body);
-        }
-        for (pinned, atom) in pinned.iter_mut().zip(&program.atoms) {
-            *pinned |= terms.contains(&atom.symbol);
-        }
-        let projected = program.projection.iter().flatten();
-        for &a in projected.chain(program.edges.iter().map(|(_, _, a)| a)) {
-            pinned[a.index()] = true;
-        }
-        pinned
     }
 
     /// `seeds` and every atom they read, transitively.
@@ -255,6 +221,49 @@ impl Reads {
             component: components.component,
         }
     }
+}
+
+/// The atoms the search needs in their own right: facts, heads of
+/// choices and disjunctions, and whatever constraints, choices,
+/// disjunctions, the objective, show terms, `#project` and `#edge`
+/// read (and an atom whose symbol a show term shows too).
+fn pinned(program: &GroundProgram) -> Vec<bool> {
+    let mut pinned: Vec<bool> = program.atoms.iter().map(|a| a.fact).collect();
+    let pin_body = |pinned: &mut Vec<bool>, body: &Body| {
+        for a in body.pos.iter().chain(&body.neg) {
+            pinned[a.index()] = true;
+        }
+    };
+    for rule in &program.rules {
+        if matches!(rule.head, Head::Atom(_)) {
+            continue;
+        }
+        pin_body(&mut pinned, &rule.body);
+        rule.head.for_each_atom(|a| pinned[a.index()] = true);
+        if let Head::Choice { elements, .. } = &rule.head {
+            for condition in elements.iter().flat_map(|e| &e.conditions) {
+                pin_body(&mut pinned, condition);
+            }
+        }
+    }
+    for element in program.costs.iter().flat_map(|level| &level.elements) {
+        element
+            .conditions
+            .iter()
+            .for_each(|c| pin_body(&mut pinned, c));
+    }
+    let terms: FxHashSet<_> = program.show_terms.iter().map(|t| t.term).collect();
+    for term in &program.show_terms {
+        pin_body(&mut pinned, &term.body);
+    }
+    for (pinned, atom) in pinned.iter_mut().zip(&program.atoms) {
+        *pinned |= terms.contains(&atom.symbol);
+    }
+    let projected = program.projection.iter().flatten();
+    for &a in projected.chain(program.edges.iter().map(|(_, _, a)| a)) {
+        pinned[a.index()] = true;
+    }
+    pinned
 }
 
 /// Components of the reads, numbered so that an atom's reads are in
