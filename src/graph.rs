@@ -12,6 +12,17 @@ pub struct Components {
     pub count: usize,
 }
 
+impl Components {
+    /// The number of nodes of each component.
+    pub fn sizes(&self) -> Vec<usize> {
+        let mut size = vec![0usize; self.count];
+        for &c in &self.component {
+            size[c as usize] += 1;
+        }
+        size
+    }
+}
+
 const NONE: u32 = u32::MAX;
 
 /// Components of the graph with nodes `0..n` and, for node `v`, successors

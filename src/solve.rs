@@ -57,7 +57,7 @@ use std::time::{Duration, Instant};
 use varisat_formula::{CnfFormula, ExtendFormula, Lit, Var};
 use weight_constraints::WeightConstraints;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolveOptions {
     /// Stop after this many answer sets; 0 for all.
     pub max_models: usize,
@@ -66,6 +66,23 @@ pub struct SolveOptions {
     pub project: bool,
     pub translation: TranslationMode,
     pub tuning: SearchTuning,
+    /// The atoms only the output reads are left out of the lazy
+    /// translation and evaluated in each answer set
+    /// ([`translate::unread`]); never with `project`. Off for a search
+    /// that reads the atoms' variables themselves (consequences).
+    pub unread: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            max_models: 0,
+            project: false,
+            translation: TranslationMode::default(),
+            tuning: SearchTuning::default(),
+            unread: true,
+        }
+    }
 }
 
 /// The SAT solver of the searches and its settings: those of varisat's
@@ -257,8 +274,7 @@ impl Enumerator {
                     SumMode::Propagate => translate::SumEncoding::EveryNative,
                     _ => translate::SumEncoding::Native,
                 };
-                let translation =
-                    translate_into(program, &analysis, options.translation, sums, &mut formula)?;
+                let translation = translate_into(program, &analysis, options, sums, &mut formula)?;
                 (translation, formula, backend)
             }
             None => {
@@ -271,7 +287,7 @@ impl Enumerator {
                 let translation = translate_into(
                     program,
                     &analysis,
-                    options.translation,
+                    options,
                     translate::SumEncoding::Clauses,
                     &mut written,
                 )?;
@@ -691,13 +707,19 @@ impl Enumerator {
         }
     }
 
+    /// The answer set of the last model, its unread atoms evaluated.
     fn answer_set(&self) -> AnswerSet {
-        let shown = self
-            .translation
-            .shown()
-            .iter()
-            .filter(|(_, cond)| cond.value(|var| self.values[var.index()]))
-            .map(|&(symbol, _)| symbol)
+        let unread = self.translation.unread();
+        let unread_true = match unread.is_empty() {
+            true => Vec::new(),
+            false => unread.shown_true(self.translation.atom_vars(), &self.values),
+        };
+        let shown = (self.translation.shown().iter().enumerate())
+            .filter(|(position, (_, cond))| {
+                cond.value(|var| self.values[var.index()])
+                    || unread_true.binary_search(position).is_ok()
+            })
+            .map(|(_, &(symbol, _))| symbol)
             .collect();
         AnswerSet { shown }
     }
@@ -739,7 +761,7 @@ impl Iterator for Enumerator {
 }
 
 /// The literals whose values tell answer sets apart, in a fixed order: the
-/// atoms that are not facts (every other variable of the translation is
+/// atoms that are not facts nor unread (every other variable of the translation is
 /// determined by the atoms), or, projecting, the atoms of the `#project`
 /// directives, else the conditions of the shown symbols.
 fn distinguishing_literals(
@@ -766,7 +788,11 @@ fn distinguishing_literals(
         Head::Atom(atom) if rule.body.is_empty() => Some(atom),
         _ => None,
     });
-    for atom in (program.atom_ids().filter(|&a| program.is_fact(a))).chain(fact_rules) {
+    // Unread atoms share a variable fixed false.
+    let fixed = program
+        .atom_ids()
+        .filter(|&a| program.is_fact(a) || translation.unread().is_unread(a));
+    for atom in fixed.chain(fact_rules) {
         left_out[translation.atom_var(atom).index()] = true;
     }
     (candidates.into_iter())
@@ -780,16 +806,19 @@ fn distinguishing_literals(
 /// The loop formulas of [`Enumerator::cut_unfounded`] stay behind it: they
 /// find nothing on the models it lets through.
 /// Translates `program` (of `analysis`) into `sink`, lazily (its sums as
-/// `sums` says) or exactly.
+/// `sums` says, the unread atoms left out as `options` says) or exactly.
 fn translate_into(
     program: &GroundProgram,
     analysis: &Analysis,
-    mode: TranslationMode,
+    options: SolveOptions,
     sums: translate::SumEncoding,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    match mode {
-        TranslationMode::Lazy => translate::translate_analyzed(program, analysis, sums, sink),
+    match options.translation {
+        TranslationMode::Lazy => {
+            let unread = options.unread && !options.project;
+            translate::translate_analyzed(program, analysis, sums, unread, sink)
+        }
         TranslationMode::Eager => translate::translate_exact_analyzed(program, analysis, sink),
     }
 }

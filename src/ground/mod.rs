@@ -13,6 +13,7 @@
 //!    (relations, joins, rule instances, aggregates, conditionals);
 //! 4. [`simplify`]: facts are propagated and atoms renumbered densely.
 
+pub(crate) mod assignments;
 mod bounds;
 mod compile;
 mod compiled;
@@ -243,6 +244,7 @@ pub fn ground_parts(
     if with_edges {
         program.edges = edges(&program);
     }
+    assignments::fold_assignments(&mut program);
     // Last, as gringo reports them once grounding is done.
     diagnostics.extend(shown::unmatched_show_infos(statements));
     (Some(program), diagnostics)

@@ -85,6 +85,8 @@ impl Plan {
                 project: self.project,
                 translation: self.translation,
                 tuning: self.tuning,
+                // Consequences read the shown atoms' variables.
+                unread: !listing_consequences,
             },
             plan: *self,
         }

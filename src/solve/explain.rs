@@ -197,6 +197,11 @@ pub fn minimal_unsatisfiable(
     blamed: usize,
     options: SolveOptions,
 ) -> Result<Explanation, Diagnostic> {
+    // Every statement in the clauses, so that each may be blamed.
+    let options = SolveOptions {
+        unread: false,
+        ..options
+    };
     let mut enumerator = Enumerator::new(program, options)?;
     let activations = activation_literals(program, blamed, &mut enumerator);
     let mut shrinker = Shrinker {

@@ -189,11 +189,13 @@ fn solve_matches_brute_force_with_aggregates() {
 /// propagated inside the search of `backend`: by the walk, which checks
 /// the sums at its leaves (`max_models` 0), and by the solver alone, one
 /// call per node (`max_models` 1, then all); and how many sums the
-/// translation left to the search.
+/// translation left to the search (every aggregate translated, read or
+/// not).
 fn all_propagated(program: &GroundProgram, backend: backend::Backend) -> (Vec<Vec<SymId>>, usize) {
     let enumerate = |max_models: usize| {
         let mut options = SolveOptions {
             max_models,
+            unread: false,
             ..SolveOptions::default()
         };
         options.tuning.backend = Some(backend);
@@ -259,8 +261,8 @@ fn propagated_sums_match_brute_force() {
 /// propagates.
 #[test]
 fn propagated_sums_keep_the_optimum() {
-    use crate::testing::{add_random_costs, optimal_models};
-    use optimize::{Optimizer, Strategy};
+    use crate::testing::add_random_costs;
+    use optimize::Strategy;
     let mut rng = Rng::new(2026);
     let mut optimal_found = 0;
     for round in 0..1500 {
@@ -276,27 +278,39 @@ fn propagated_sums_keep_the_optimum() {
             options.tuning.backend = Some(backend);
             options.tuning.sums = SumMode::Propagate;
             let enumerator = Enumerator::new(&program, options).unwrap();
-            let mut optimizer = Optimizer::new(enumerator, strategy);
-            while optimizer.next_better().is_some() {}
-            let best = optimizer.best().map(<[i64]>::to_vec);
-            let mut optimal: Vec<Vec<SymId>> =
-                optimizer.into_enumerator().map(|a| a.shown).collect();
-            optimal.sort();
             let context = format!("{}, round {round}: {program:?}", backend.name());
-            match optimal_models(&program) {
-                None => assert_eq!(best, None, "{context}"),
-                Some((optimum, models)) => {
-                    assert_eq!(best, Some(optimum), "{context}");
-                    let mut expected: Vec<Vec<SymId>> =
-                        models.iter().map(|&m| shown_of(&program, m)).collect();
-                    expected.sort();
-                    assert_eq!(optimal, expected, "{context}");
-                    optimal_found += 1;
-                }
-            }
+            optimal_found += usize::from(optimum_of_brute_force(
+                enumerator, strategy, &program, &context,
+            ));
         }
     }
     assert!(optimal_found > 1000, "{optimal_found} optima compared");
+}
+
+/// Optimizes with `enumerator` by `strategy` and asserts the optimum and
+/// the optimal answer sets of the brute-force checker on `program`;
+/// whether there was an optimum.
+fn optimum_of_brute_force(
+    enumerator: Enumerator,
+    strategy: optimize::Strategy,
+    program: &GroundProgram,
+    context: &str,
+) -> bool {
+    use crate::testing::optimal_models;
+    let mut optimizer = optimize::Optimizer::new(enumerator, strategy);
+    while optimizer.next_better().is_some() {}
+    let best = optimizer.best().map(<[i64]>::to_vec);
+    let mut optimal: Vec<Vec<SymId>> = optimizer.into_enumerator().map(|a| a.shown).collect();
+    optimal.sort();
+    let Some((optimum, models)) = optimal_models(program) else {
+        assert_eq!(best, None, "{context}");
+        return false;
+    };
+    assert_eq!(best, Some(optimum), "{context}");
+    let mut expected: Vec<Vec<SymId>> = models.iter().map(|&m| shown_of(program, m)).collect();
+    expected.sort();
+    assert_eq!(optimal, expected, "optimal, {context}");
+    true
 }
 
 /// Recursive aggregates of every kind: the answer sets under the
@@ -643,4 +657,57 @@ fn solve_stats_count_clauses() {
         stats.translation.clauses() + stats.loop_clauses
     );
     assert_eq!(stats.variables, 2 + stats.translation.body_variables);
+}
+
+/// Sum assignments whose values an objective, constraints and rules read
+/// ([`crate::testing::random_program_with_assignments`]), folded into
+/// their sums ([`crate::ground::assignments`]) and translated with the
+/// atoms only the output reads left out ([`translate::unread`]): the
+/// answer sets (by the walk, and of the exact translation), the optimum
+/// and the optimal answer sets (linear and core-guided search) of the
+/// brute-force checker on the program as written.
+#[test]
+fn folded_assignments_keep_answer_sets_and_optimum() {
+    use crate::ground::assignments::fold_assignments;
+    use crate::testing::random_program_with_assignments;
+    use optimize::Strategy;
+    let mut rng = Rng::new(2028);
+    let (mut objectives, mut constraints, mut unread, mut optima) = (0, 0, 0, 0);
+    for round in 0..800 {
+        let program = random_program_with_assignments(&mut rng, 4);
+        let mut folded = program.clone();
+        fold_assignments(&mut folded);
+        objectives += usize::from(folded.costs != program.costs);
+        constraints += usize::from(folded.aggregates.len() > program.aggregates.len());
+        let context = format!("round {round}: {program:?}");
+        let expected = brute_force(&program, false);
+        assert_eq!(brute_force(&folded, false), expected, "folded, {context}");
+        assert_eq!(all(&folded, false), expected, "{context}");
+        let exact = SolveOptions {
+            translation: TranslationMode::Eager,
+            ..SolveOptions::default()
+        };
+        // The exact translation refuses what is not head-cycle-free.
+        if let Ok(enumerator) = Enumerator::new(&folded, exact) {
+            let mut found: Vec<Vec<SymId>> = enumerator.map(|a| a.shown).collect();
+            found.sort();
+            assert_eq!(found, expected, "exact, {context}");
+        }
+        let enumerator = Enumerator::new(&folded, SolveOptions::default()).unwrap();
+        unread += usize::from(enumerator.translation().unread().count() > 0);
+        if program.costs.is_empty() {
+            continue;
+        }
+        let strategy = match round % 2 {
+            0 => Strategy::Linear,
+            _ => Strategy::Core { stratify: false },
+        };
+        optima += usize::from(optimum_of_brute_force(
+            enumerator, strategy, &program, &context,
+        ));
+    }
+    assert!(objectives > 150, "{objectives} objectives folded");
+    assert!(constraints > 100, "{constraints} with constraints folded");
+    assert!(unread > 300, "{unread} with unread atoms");
+    assert!(optima > 200, "{optima} optima compared");
 }

@@ -5,9 +5,10 @@
 use super::program_text::atom_named;
 use crate::diagnostics::Span;
 use crate::ground::program::{
-    AggregateDefinition, AggregateValue, AtomId, Body, ChoiceElement, CostLevel, CountBounds,
+    AggregateDefinition, AggregateValue, Atom, AtomId, Body, ChoiceElement, CostLevel, CountBounds,
     GroundProgram, Head, Rule, ShowTerm, WeightedElement,
 };
+use crate::symbols::{NameId, SymId};
 use crate::syntax::ast::CmpOp;
 
 /// xorshift64*: a small seeded generator, so failures reproduce.
@@ -528,4 +529,169 @@ pub(crate) fn random_program(rng: &mut Rng, max_atoms: usize, vary_show: bool) -
         }
     }
     program
+}
+
+/// [`random_program`] with a sum assignment on top, in the shape the
+/// grounder writes `val(S) :- S = #sum{..}.`: an aggregate atom `#agg(k) ↔
+/// Σ = v` over the same elements for each value `v` the sum may take (now
+/// and then one left out), each read through a copy `val(v) :- #agg(k).`
+/// (now and then with a second rule) or directly; then, each now and then, an objective level over the
+/// values whose weights are affine in them (now and then one weight off,
+/// or read through a cost atom `c(v) :- val(v).`), constraints forbidding
+/// the values above or below a threshold (now and then one spared), a rule
+/// reading a value, and two atoms on a negative cycle over a value
+/// (`r1 :- val(v), not r2. r2 :- not r1.`): the shapes that
+/// `crate::ground::assignments` folds and `crate::translate::unread`
+/// leaves out, and those they must not.
+pub(crate) fn random_program_with_assignments(rng: &mut Rng, max_atoms: usize) -> GroundProgram {
+    let mut program = random_program(rng, max_atoms, false);
+    let lower = program.atoms.len() as u32;
+    let element = |rng: &mut Rng| {
+        let conditions = match rng.below(10) {
+            0 => vec![Body::default()],
+            1 => vec![Body::new(vec![AtomId(rng.below(lower as usize) as u32)], vec![]); 2],
+            _ => {
+                let atom = AtomId(rng.below(lower as usize) as u32);
+                match rng.chance(75) {
+                    true => vec![Body::new(vec![atom], vec![])],
+                    false => vec![Body::new(vec![], vec![atom])],
+                }
+            }
+        };
+        WeightedElement {
+            value: rng.below(6) as i64 - 2,
+            conditions,
+        }
+    };
+    let mut elements: Vec<WeightedElement> = (0..3).map(|_| element(rng)).collect();
+    let mut values = subset_sums(&elements);
+    if values.len() > 5 {
+        elements.pop();
+        values = subset_sums(&elements);
+    }
+    let mut readers: Vec<(i64, AtomId)> = Vec::new();
+    for (k, &v) in values.iter().enumerate() {
+        if rng.chance(8) {
+            continue;
+        }
+        let name = program.symbols.name("#agg");
+        let number = program.symbols.number(k as i32);
+        let aggregate = new_atom(&mut program, name, number, false);
+        program.aggregates.push(AggregateDefinition {
+            atom: aggregate,
+            value: AggregateValue::Sum,
+            elements: elements.clone(),
+            guards: vec![(CmpOp::Eq, v)],
+            origin: Span::default(),
+        });
+        let reader = if rng.chance(75) {
+            let name = program.symbols.name("val");
+            let number = program.symbols.number(v as i32);
+            let copy = new_atom(&mut program, name, number, rng.chance(85));
+            push_rule(&mut program, Head::Atom(copy), vec![aggregate], vec![]);
+            if rng.chance(10) {
+                // A second rule, before or after: no longer a copy.
+                let other = AtomId(rng.below(lower as usize) as u32);
+                push_rule(&mut program, Head::Atom(copy), vec![other], vec![]);
+                if rng.chance(50) {
+                    let last = program.rules.len() - 1;
+                    program.rules.swap(last - 1, last);
+                }
+            }
+            copy
+        } else {
+            aggregate
+        };
+        readers.push((v, reader));
+    }
+    if !readers.is_empty() {
+        add_value_readers(rng, &mut program, &readers);
+    }
+    program
+}
+
+/// The objective, constraints and rules over an assignment's values of
+/// [`random_program_with_assignments`].
+fn add_value_readers(rng: &mut Rng, program: &mut GroundProgram, readers: &[(i64, AtomId)]) {
+    if rng.chance(70) {
+        let (a, b) = (rng.below(5) as i64 - 2, rng.below(5) as i64 - 2);
+        let off = rng.chance(15).then(|| rng.below(readers.len()));
+        let mut elements = Vec::new();
+        for (i, &(v, reader)) in readers.iter().enumerate() {
+            let condition = if rng.chance(20) {
+                let name = program.symbols.name("c");
+                let number = program.symbols.number(v as i32);
+                let cost = new_atom(program, name, number, false);
+                push_rule(program, Head::Atom(cost), vec![reader], vec![]);
+                cost
+            } else {
+                reader
+            };
+            elements.push(WeightedElement {
+                value: a * v + b + i64::from(off == Some(i)),
+                conditions: vec![Body::new(vec![condition], vec![])],
+            });
+        }
+        program.costs.push(CostLevel {
+            priority: 1,
+            elements,
+        });
+    }
+    if rng.chance(60) {
+        let threshold = rng.pick(readers).0;
+        let above = rng.chance(50);
+        let spared = rng.chance(20).then(|| rng.below(readers.len()));
+        for (i, &(v, reader)) in readers.iter().enumerate() {
+            if (v > threshold) == above && v != threshold && spared != Some(i) {
+                push_rule(program, Head::Constraint, vec![reader], vec![]);
+            }
+        }
+    }
+    let last = program.atoms.len();
+    if rng.chance(25) {
+        let x = atom_named(program, "x");
+        let y = AtomId(rng.below(last) as u32);
+        push_rule(program, Head::Atom(x), vec![rng.pick(readers).1], vec![y]);
+    }
+    if rng.chance(15) {
+        let (r1, r2) = (atom_named(program, "r1"), atom_named(program, "r2"));
+        push_rule(program, Head::Atom(r1), vec![rng.pick(readers).1], vec![r2]);
+        push_rule(program, Head::Atom(r2), vec![], vec![r1]);
+    }
+}
+
+/// A new atom `name(number)`.
+fn new_atom(program: &mut GroundProgram, name: NameId, number: SymId, shown: bool) -> AtomId {
+    let symbol = program.symbols.function_of(name, &[number], false);
+    program.atoms.push(Atom {
+        symbol,
+        shown,
+        fact: false,
+    });
+    AtomId(program.atoms.len() as u32 - 1)
+}
+
+fn push_rule(program: &mut GroundProgram, head: Head, pos: Vec<AtomId>, neg: Vec<AtomId>) {
+    program.rules.push(Rule {
+        head,
+        body: Body::new(pos, neg),
+        origin: Span::default(),
+    });
+}
+
+/// The sums of the subsets of `elements`' weights (an unconditional
+/// element in every subset, one without conditions in none), sorted.
+fn subset_sums(elements: &[WeightedElement]) -> Vec<i64> {
+    let mut sums = vec![0];
+    for element in elements.iter().filter(|e| !e.conditions.is_empty()) {
+        let shifted: Vec<i64> = sums.iter().map(|s| s + element.value).collect();
+        if element.is_unconditional() {
+            sums = shifted;
+        } else {
+            sums.extend(shifted);
+        }
+    }
+    sums.sort_unstable();
+    sums.dedup();
+    sums
 }

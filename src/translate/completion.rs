@@ -25,6 +25,7 @@ use super::aggregates::{self, RecursiveAggregate};
 use super::analysis::Analysis;
 use super::bodies::{Bodies, BodyBuilder};
 use super::native_sums::ReifiedSum;
+use super::unread::UnreadAtoms;
 use super::{
     BodyId, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats, acyclicity,
     cardinality, gates, minimality, ranking,
@@ -35,17 +36,20 @@ use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit, Var};
 
 /// The Clark completion of `program`, its shown symbols and statistics,
-/// written into `sink`, its sums as `sums` says; no loop index, no ranking.
+/// written into `sink`, its sums as `sums` says, without the rules and
+/// aggregates of the `unread` atoms (which get no support: false); no loop
+/// index, no ranking.
 pub(super) fn complete<S: ExtendFormula>(
     program: &GroundProgram,
     analysis: &Analysis,
     sums: SumEncoding,
+    unread: UnreadAtoms,
     sink: &mut S,
 ) -> Translation {
     let minimality = minimality::MinimalityCheck::new(program, analysis);
     let mut writer = ClauseWriter::new(sink);
     let mut stats = TranslationStats::default();
-    let (atom_vars, facts) = atom_variables(program, &mut writer);
+    let (atom_vars, facts) = atom_variables(program, &unread, &mut writer);
     stats.atom_variables = writer.vars();
     let capacity = program.rules.len() + program.show_terms.len();
     let mut completion = Completion {
@@ -59,11 +63,11 @@ pub(super) fn complete<S: ExtendFormula>(
     if facts {
         completion.fact_supports(program);
     }
-    completion.rules(program, &mut stats);
+    completion.rules(program, &unread, &mut stats);
     let (recursive_aggregates, recursive_aggregate_of, native_sums) =
-        completion.aggregates(program, analysis, sums, &mut stats);
+        completion.aggregates(program, analysis, sums, &unread, &mut stats);
     stats.native_sums = native_sums.len();
-    let (support_start, support_bodies) = completion.supports(&recursive_aggregate_of);
+    let (support_start, support_bodies) = completion.supports(&recursive_aggregate_of, &unread);
     completion.edges(program, &mut stats);
     let show_terms = completion.show_terms(program);
     let costs = completion.objective(program, &mut stats);
@@ -89,6 +93,8 @@ pub(super) fn complete<S: ExtendFormula>(
     let shown = shown_symbols(program, &atom_vars, &show_terms, &mut writer);
     stats.show_variables = writer.vars() - vars;
     stats.show_clauses = writer.clauses() - clauses;
+    let mut unread = unread;
+    unread.locate_shown(program, &shown);
 
     bodies.freeze();
     Translation {
@@ -107,28 +113,35 @@ pub(super) fn complete<S: ExtendFormula>(
         minimality,
         costs,
         native_sums,
+        unread,
         stats,
     }
 }
 
 /// One variable per atom in the order of atoms, the facts sharing one
-/// fixed true by a unit clause; and whether there are facts.
+/// fixed true by a unit clause and the unread atoms one fixed false; and
+/// whether there are facts.
 fn atom_variables<S: ExtendFormula>(
     program: &GroundProgram,
+    unread: &UnreadAtoms,
     writer: &mut ClauseWriter<S>,
 ) -> (Vec<Var>, bool) {
     let mut atom_vars: Vec<Var> = Vec::with_capacity(program.atoms.len());
-    let mut truth = None;
-    for atom in &program.atoms {
-        let var = match (atom.fact, truth) {
-            (true, Some(var)) => var,
-            (true, None) => {
-                let var = writer.new_var();
-                writer.add_clause(&[var.positive()]);
-                truth = Some(var);
-                var
-            }
-            (false, _) => writer.new_var(),
+    let (mut truth, mut falsity) = (None, None);
+    let shared = |fixed: &mut Option<Var>, value: bool, writer: &mut ClauseWriter<S>| {
+        *fixed.get_or_insert_with(|| {
+            let var = writer.new_var();
+            writer.add_clause(&[var.lit(value)]);
+            var
+        })
+    };
+    for (a, atom) in program.atoms.iter().enumerate() {
+        let var = if atom.fact {
+            shared(&mut truth, true, writer)
+        } else if unread.is_unread(AtomId(a as u32)) {
+            shared(&mut falsity, false, writer)
+        } else {
+            writer.new_var()
         };
         atom_vars.push(var);
     }
@@ -162,10 +175,16 @@ impl<S: ExtendFormula> Completion<'_, S> {
     /// Constraints as clauses; the support bodies of normal rules, of each
     /// head of a disjunction shifted, and of choice elements, with the
     /// counters of choice bounds.
-    fn rules(&mut self, program: &GroundProgram, stats: &mut TranslationStats) {
+    fn rules(
+        &mut self,
+        program: &GroundProgram,
+        unread: &UnreadAtoms,
+        stats: &mut TranslationStats,
+    ) {
         let mut others: Vec<AtomId> = Vec::new();
         for rule in &program.rules {
             match &rule.head {
+                Head::Atom(head) if unread.is_unread(*head) => {}
                 Head::Constraint => {
                     let atom_vars = self.builder.atom_vars();
                     self.clause.clear();
@@ -288,6 +307,7 @@ impl<S: ExtendFormula> Completion<'_, S> {
         program: &GroundProgram,
         analysis: &Analysis,
         encoding: SumEncoding,
+        unread: &UnreadAtoms,
         stats: &mut TranslationStats,
     ) -> (
         Vec<RecursiveAggregate>,
@@ -309,6 +329,9 @@ impl<S: ExtendFormula> Completion<'_, S> {
         let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Vec<Cond>> = FxHashMap::default();
         let mut sums = aggregates::SharedSums::default();
         for (index, definition) in program.aggregates.iter().enumerate() {
+            if unread.is_unread(definition.atom) {
+                continue;
+            }
             let condition_bodies: Vec<Vec<BodyId>> = (definition.elements.iter())
                 .map(|element| {
                     (element.conditions.iter())
@@ -349,10 +372,12 @@ impl<S: ExtendFormula> Completion<'_, S> {
     /// The supports sorted per atom, one entry per (atom, body), as CSR
     /// offsets and bodies; their clauses: `body → head` for the bodies
     /// that force their head, and `atom → ⋁ bodies` (recursive aggregate
-    /// atoms are defined by their equivalence alone).
+    /// atoms are defined by their equivalence alone, unread atoms have
+    /// neither).
     fn supports(
         &mut self,
         recursive_aggregate_of: &FxHashMap<AtomId, u32>,
+        unread: &UnreadAtoms,
     ) -> (Vec<u32>, Vec<BodyId>) {
         let supports = &mut self.supports;
         supports.sort_unstable();
@@ -388,7 +413,9 @@ impl<S: ExtendFormula> Completion<'_, S> {
         }
         // Support: atom → ∨ bodies.
         for (i, &var) in atom_vars.iter().enumerate() {
-            if recursive_aggregate_of.contains_key(&AtomId(i as u32)) {
+            // Unread atoms share a variable fixed false already.
+            let atom = AtomId(i as u32);
+            if recursive_aggregate_of.contains_key(&atom) || unread.is_unread(atom) {
                 continue;
             }
             let range = support_start[i] as usize..support_start[i + 1] as usize;

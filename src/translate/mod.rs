@@ -44,6 +44,7 @@ pub mod minimality;
 pub mod native_sums;
 pub mod objective;
 pub mod ranking;
+pub mod unread;
 
 use crate::diagnostics::Diagnostic;
 use crate::ground::program::{AtomId, GroundProgram};
@@ -230,6 +231,8 @@ pub struct Translation {
     costs: Vec<CostTerms>,
     /// The sums left to the search, whose variables no clause defines.
     native_sums: Vec<native_sums::ReifiedSum>,
+    /// The atoms left out of the clauses, evaluated in each answer set.
+    unread: unread::UnreadAtoms,
     stats: TranslationStats,
 }
 
@@ -360,13 +363,9 @@ impl Translation {
             offsets.push(targets.len());
         }
         let components = crate::graph::tarjan(n, &offsets, &targets);
-        let mut size = vec![0usize; components.count];
-        for &c in &components.component {
-            size[c as usize] += 1;
-        }
         SupportComponents {
+            size: components.sizes(),
             component: components.component,
-            size,
         }
     }
 
@@ -427,6 +426,12 @@ impl Translation {
     /// when the program does not optimize.
     pub fn costs(&self) -> &[CostTerms] {
         &self.costs
+    }
+
+    /// The atoms left out of the clauses (false in every model), which
+    /// each answer set evaluates ([`translate_analyzed`] with `unread`).
+    pub fn unread(&self) -> &unread::UnreadAtoms {
+        &self.unread
     }
 }
 
@@ -492,19 +497,27 @@ pub fn translate(
     program: &GroundProgram,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    translate_analyzed(program, &Analysis::new(program), SumEncoding::Clauses, sink)
+    let analysis = Analysis::new(program);
+    translate_analyzed(program, &analysis, SumEncoding::Clauses, false, sink)
 }
 
 /// [`translate`], given the program's analysis (computed by a caller that
 /// chooses its solver by it before any clause is written), with its sums
-/// written as `sums` says.
+/// written as `sums` says, and, with `unread`, the atoms only the output
+/// reads left out of the clauses ([`unread`]): a model of the CNF is then
+/// an answer set once [`Translation::unread`] has evaluated them.
 pub(crate) fn translate_analyzed(
     program: &GroundProgram,
     analysis: &Analysis,
     sums: SumEncoding,
+    unread: bool,
     sink: &mut impl ExtendFormula,
 ) -> Result<Translation, Diagnostic> {
-    let mut translation = completion::complete(program, analysis, sums, sink);
+    let unread = match unread {
+        true => unread::UnreadAtoms::find(program),
+        false => unread::UnreadAtoms::default(),
+    };
+    let mut translation = completion::complete(program, analysis, sums, unread, sink);
     if !analysis.is_tight() {
         translation.loop_index = Some(loops::LoopIndex::new(&translation));
     }
@@ -538,7 +551,9 @@ pub(crate) fn translate_exact_analyzed(
     if let Some(refusal) = analysis.refusal(program) {
         return Err(refusal);
     }
-    let mut translation = completion::complete(program, analysis, SumEncoding::Clauses, sink);
+    let unread = unread::UnreadAtoms::default();
+    let mut translation =
+        completion::complete(program, analysis, SumEncoding::Clauses, unread, sink);
     let mut writer = ClauseWriter::new(sink);
     if !analysis.is_tight() {
         translation.ranking = ranking::encode(&translation, analysis, &mut writer);

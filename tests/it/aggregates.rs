@@ -404,6 +404,11 @@ fn random_program(seed: u64) -> (String, bool) {
                     format!("h{r}({})", head_args.join(","))
                 };
                 text.push_str(&format!("{head} :- {global}{literal}.\n"));
+                if head_args == ["N"] && rng.chance(0.4) {
+                    // Values of the assignment forbidden: a bound on its sum.
+                    let op = *rng.pick(&[">", ">=", "<", "<="]);
+                    text.push_str(&format!(":- h{r}(N), N {op} {}.\n", rng.range(-1, 4)));
+                }
             }
         }
     }

@@ -1016,7 +1016,7 @@ pub fn generate(seed: u64) -> Program {
 /// values of one assignment, are what core-guided search handles worst;
 /// `#min` of no element is `#sup`, a weight clingo ignores.
 pub fn aggregate_objective(rng: &mut Rng, priority: &str) -> String {
-    match rng.below(6) {
+    match rng.below(9) {
         0 => format!(
             "tot(S) :- S = #sum{{ W,X : p(X), w(X,W) }}.\n\
              #minimize {{ S{priority},tot : tot(S) }}.\n"
@@ -1036,6 +1036,27 @@ pub fn aggregate_objective(rng: &mut Rng, priority: &str) -> String {
         4 => format!(
             "val(S) :- S = #sum{{ X,p : p(X); -1,X,q : q(X) }}, S != 0.\n\
              #maximize {{ 2*S{priority},val : val(S) }}.\n"
+        ),
+        // The values' costs affine in them, and a run of values forbidden:
+        // the sum itself and a bound on it (src/ground/assignments.rs).
+        6 => format!(
+            "tot(S) :- S = #sum{{ W,X : p(X), w(X,W) }}.\n\
+             :- tot(S), S {} {}.\n\
+             #minimize {{ 2*S+1{priority},tot : tot(S) }}.\n",
+            rng.pick(&[">", "<", ">="]),
+            rng.range(-2, 3)
+        ),
+        // An assignment only shown and constrained, the objective elsewhere.
+        7 => format!(
+            "cnt(N) :- N = #count{{ X : q(X) }}.\n\
+             :- cnt(N), N < {}.\n\
+             #minimize {{ 1{priority},X : q(X); 2{priority},X : p(X) }}.\n",
+            rng.range(0, 3)
+        ),
+        // Costs not affine in the values: not the sum.
+        8 => format!(
+            "tot(S) :- S = #sum{{ W,X : p(X), w(X,W) }}.\n\
+             #minimize {{ S*S{priority},tot : tot(S) }}.\n"
         ),
         _ => format!(
             "tot(S) :- S = #sum{{ W,X : p(X), w(X,W) }}.\n\
