@@ -8,14 +8,18 @@
 //! search: an answer set per call costs microseconds even when the next
 //! one differs from the last in a single atom (65,536 subsets of
 //! `{a(1..16)}` took 0.2 s, clingo 0.016 s). So the enumeration keeps its
-//! own copy of the clauses ([`Propagator`], two watched literals, no
-//! learning) and walks the tree of assignments depth first, deciding the
+//! own copy of the clauses ([`Propagator`], two watched literals) and
+//! walks the tree of assignments depth first, deciding the
 //! distinguishing literals in a fixed order and then the other variables:
 //! a complete assignment that propagation leaves without a conflict is a
 //! model, an answer set once the caller has checked it for unfounded
 //! atoms. Each answer set ends the walk below it: the deepest
 //! distinguishing decision not yet flipped is flipped, so every answer set
-//! is found once and no clause is ever added to exclude one.
+//! is found once and no clause is ever added to exclude one. A conflict
+//! of the walk's propagation is analysed as a CDCL solver does (first
+//! UIP): the walk learns the clause and backjumps to its asserting level,
+//! but never below the deepest flipped decision, whose first branch holds
+//! answer sets already reported; a conflict at that level flips.
 //!
 //! The walk decides with the values of a *guide*, the last model the
 //! oracle gave. While every decision agrees with it, the subtree holds
@@ -33,9 +37,10 @@
 use varisat_formula::{Lit, Var};
 
 /// Conflicts that the walk meets on its own, after the last answer set,
-/// before it asks varisat for every node off the guide. Without learning
-/// the walk may explore an empty subtree at length; varisat settles it
-/// with one call of a few microseconds. Up to this many, the walk is
+/// before it asks varisat for every node off the guide. The walk learns
+/// only clauses of up to [`LONGEST_LEARNED`] literals and never backjumps
+/// below a flipped decision, so it may explore an empty subtree at
+/// length; varisat settles it with one call of a few microseconds. Up to this many, the walk is
 /// cheaper: the last colourings of a 16-cycle differ near the leaves,
 /// where propagation finds the conflicts at once.
 const CONFLICTS_BEFORE_ASKING: usize = 32;
