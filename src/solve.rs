@@ -67,7 +67,7 @@ pub struct SolveOptions {
     pub translation: TranslationMode,
     pub tuning: SearchTuning,
     /// The atoms only the output reads are left out of the lazy
-    /// translation of a tight program and evaluated in each answer set
+    /// translation and evaluated in each answer set
     /// ([`translate::unread`]); never with `project`. Off for a search
     /// that reads the atoms' variables themselves (consequences).
     pub unread: bool,
@@ -816,11 +816,7 @@ fn translate_into(
 ) -> Result<Translation, Diagnostic> {
     match options.translation {
         TranslationMode::Lazy => {
-            // Tight programs only: left out of the non-tight Labyrinth
-            // (competition/labyrinth_0045, 239 unread atoms of 41,899), the
-            // search took 3.0 s on batsat against 0.10 s, 23 s on CaDiCaL
-            // against 2.5 s, and varisat over 60 s.
-            let unread = options.unread && !options.project && analysis.is_tight();
+            let unread = options.unread && !options.project;
             translate::translate_analyzed(program, analysis, sums, unread, sink)
         }
         TranslationMode::Eager => translate::translate_exact_analyzed(program, analysis, sink),

@@ -673,7 +673,7 @@ fn folded_assignments_keep_answer_sets_and_optimum() {
     use optimize::Strategy;
     let mut rng = Rng::new(2028);
     let (mut objectives, mut constraints, mut unread, mut optima) = (0, 0, 0, 0);
-    for round in 0..1_600 {
+    for round in 0..800 {
         let program = random_program_with_assignments(&mut rng, 4);
         let mut folded = program.clone();
         fold_assignments(&mut folded);

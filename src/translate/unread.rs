@@ -10,9 +10,7 @@
 //! set read from a model evaluates those the output shows, and those they
 //! read, in an order where every atom comes after those it reads.
 //!
-//! Only for tight programs (on the non-tight Labyrinth the searches were
-//! far slower without them: `solve::translate_into`), and only for a
-//! search that reads no more than the answer sets: the exact
+//! Only for a search that reads no more than the answer sets: the exact
 //! translation keeps every atom, and projection and consequences, which
 //! speak of the atoms' variables, do not ask for this.
 
