@@ -52,7 +52,7 @@ impl UnreadAtoms {
             return UnreadAtoms::default();
         }
         let graph = Reads::new(program);
-        let mut core = graph.closure(pinned);
+        let mut core = graph.closure(pinned, |_| true);
         // Atoms on a cycle among themselves may have several values (`a :-
         // not b. b :- not a.`): the search decides them, and what they read.
         let components = graph.components(&core);
@@ -60,11 +60,10 @@ impl UnreadAtoms {
             .filter(|&a| !core[a as usize] && components.cyclic(a, &graph))
             .collect();
         if !cyclic.is_empty() {
-            let mut seeds = core.clone();
             for &a in &cyclic {
-                seeds[a as usize] = true;
+                core[a as usize] = true;
             }
-            core = graph.closure(seeds);
+            core = graph.closure(core, |_| true);
         }
         let unread: Vec<bool> = core.iter().map(|&c| !c).collect();
         let evaluated = needed(program, &graph, &unread, &components.component);
@@ -189,14 +188,15 @@ impl Reads {
         &self.targets[self.offsets[atom as usize]..self.offsets[atom as usize + 1]]
     }
 
-    /// `seeds` and every atom they read, transitively.
-    fn closure(&self, mut seeds: Vec<bool>) -> Vec<bool> {
+    /// `seeds` and every atom they read, transitively, through the atoms
+    /// `within` admits.
+    fn closure(&self, mut seeds: Vec<bool>, within: impl Fn(u32) -> bool) -> Vec<bool> {
         let mut stack: Vec<u32> = (0..seeds.len() as u32)
             .filter(|&a| seeds[a as usize])
             .collect();
         while let Some(atom) = stack.pop() {
             for &read in self.read_by(atom) {
-                if !std::mem::replace(&mut seeds[read as usize], true) {
+                if within(read) && !std::mem::replace(&mut seeds[read as usize], true) {
                     stack.push(read);
                 }
             }
@@ -288,21 +288,8 @@ fn needed(
     unread: &[bool],
     component: &[u32],
 ) -> Vec<(AtomId, Definition)> {
-    let mut needed = vec![false; unread.len()];
-    let mut stack: Vec<u32> = Vec::new();
-    for (a, atom) in program.atoms.iter().enumerate() {
-        if unread[a] && atom.shown {
-            needed[a] = true;
-            stack.push(a as u32);
-        }
-    }
-    while let Some(atom) = stack.pop() {
-        for &read in graph.read_by(atom) {
-            if unread[read as usize] && !std::mem::replace(&mut needed[read as usize], true) {
-                stack.push(read);
-            }
-        }
-    }
+    let shown = (program.atoms.iter().zip(unread)).map(|(atom, &u)| u && atom.shown);
+    let needed = graph.closure(shown.collect(), |read| unread[read as usize]);
     let mut bodies: Vec<Vec<Body>> = vec![Vec::new(); unread.len()];
     for rule in &program.rules {
         if let Head::Atom(head) = rule.head
