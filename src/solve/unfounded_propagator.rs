@@ -105,16 +105,19 @@ impl UnfoundedPropagator {
         match verdict {
             Verdict::Founded => None,
             Verdict::Conflict(atom) => {
+                let (_, reason) = (self.sets.unfounded_sets().next()).expect("a conflict's set");
                 self.reasons[atom.index()].clear();
-                self.reasons[atom.index()].extend_from_slice(self.sets.reason());
+                self.reasons[atom.index()].extend_from_slice(reason);
                 Some(!atom)
             }
             Verdict::Unfounded => {
-                for &atom in self.sets.unfounded() {
-                    if view.value(atom).is_none() {
-                        self.reasons[atom.index()].clear();
-                        self.reasons[atom.index()].extend_from_slice(self.sets.reason());
-                        self.pending.push(!atom);
+                for (atoms, reason) in self.sets.unfounded_sets() {
+                    for &atom in atoms {
+                        if view.value(atom).is_none() {
+                            self.reasons[atom.index()].clear();
+                            self.reasons[atom.index()].extend_from_slice(reason);
+                            self.pending.push(!atom);
+                        }
                     }
                 }
                 None

@@ -17,7 +17,11 @@
 //!    false or has a false positive atom. Those literals are the reason of
 //!    `¬a` for every `a ∈ U ∩ C`, or, when `a` is true, a conflict
 //!    `¬a ∨ ⋁ external`; the higher components follow once these are
-//!    propagated.
+//!    propagated;
+//! 4. `U ∩ C` is split into the smaller unfounded sets it holds, each with
+//!    the reason of its own external bodies (clasp's loop nogoods are of
+//!    such sets), so that one atom's reason does not name the bodies of
+//!    all the others.
 //!
 //! `D` is kept between checks as source pointers (see [`UnfoundedSets`]).
 //!
@@ -25,7 +29,7 @@
 //! covered; the callers refuse recursive aggregates and components that
 //! are not head-cycle-free.
 
-use crate::graph::csr;
+use crate::graph::{self, csr};
 use crate::ground::program::{AtomId, GroundProgram};
 use crate::translate::{self, Cond, Translation};
 use varisat::{CnfFormula, Lit, Var};
@@ -103,6 +107,7 @@ pub struct SearchStats {
 const NOT_CYCLIC: u32 = u32::MAX;
 const NO_SOURCE: u32 = u32::MAX;
 const INACTIVE: u32 = u32::MAX;
+const NOT_IN_GROUP: u32 = u32::MAX;
 
 /// When a support body is false.
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +174,8 @@ pub struct UnfoundedSets {
     /// and its reason: true literals.
     group: Vec<Lit>,
     reason: Vec<Lit>,
+    group_ends: Vec<usize>,
+    reason_ends: Vec<usize>,
     pub stats: SearchStats,
     // Buffers reused across checks.
     missing: Vec<u32>,
@@ -176,7 +183,11 @@ pub struct UnfoundedSets {
     round: u32,
     queue: Vec<u32>,
     ready: Vec<u32>,
-    in_set: Vec<bool>,
+    /// Per cyclic atom: its index in the group being split, or
+    /// `NOT_IN_GROUP`; that group's edges (CSR).
+    group_index: Vec<u32>,
+    edge_start: Vec<usize>,
+    edges: Vec<u32>,
 }
 
 impl UnfoundedSets {
@@ -258,7 +269,9 @@ impl UnfoundedSets {
             missing: vec![0; entries],
             stamp: vec![0; entries],
             round: 0,
-            in_set: vec![false; cyclic.len()],
+            group_index: vec![NOT_IN_GROUP; cyclic.len()],
+            edge_start: Vec::new(),
+            edges: Vec::new(),
             source: vec![NO_SOURCE; cyclic.len()],
             lost: vec![true; cyclic.len()],
             lost_list: (0..cyclic.len() as u32).collect(),
@@ -282,6 +295,8 @@ impl UnfoundedSets {
             scanned_at_level: Vec::new(),
             group: Vec::new(),
             reason: Vec::new(),
+            group_ends: Vec::new(),
+            reason_ends: Vec::new(),
             stats,
             queue: Vec::new(),
             ready: Vec::new(),
@@ -328,15 +343,17 @@ impl UnfoundedSets {
         }
     }
 
-    /// The unfounded set of the last [`Verdict::Unfounded`] or
-    /// [`Verdict::Conflict`], as atom literals.
-    pub fn unfounded(&self) -> &[Lit] {
-        &self.group
-    }
-
-    /// The true literals that make [`UnfoundedSets::unfounded`] unfounded.
-    pub fn reason(&self) -> &[Lit] {
-        &self.reason
+    /// The unfounded sets of the last [`Verdict::Unfounded`], in the order
+    /// to propagate them, or the one of the last [`Verdict::Conflict`]:
+    /// each its atoms' literals and its reason, the literals whose truth
+    /// makes it unfounded (true at once for the first set; the later ones'
+    /// may be negations of earlier sets' atoms).
+    pub fn unfounded_sets(&self) -> impl Iterator<Item = (&[Lit], &[Lit])> {
+        (0..self.group_ends.len()).map(|k| {
+            let atoms = k.checked_sub(1).map_or(0, |j| self.group_ends[j])..self.group_ends[k];
+            let reason = k.checked_sub(1).map_or(0, |j| self.reason_ends[j])..self.reason_ends[k];
+            (&self.group[atoms], &self.reason[reason])
+        })
     }
 
     /// The true literal that makes `entry`'s body false, if it is false
@@ -479,53 +496,129 @@ impl UnfoundedSets {
         }
     }
 
-    /// `group` (one component's unfounded atoms) and its reason as the set
-    /// found, and whether one of its atoms is true.
+    /// Splits `group` (one component's unfounded atoms) into the smallest
+    /// unfounded sets it holds, as clasp's loop nogoods are: the strongly
+    /// connected components of "a body of `a`, not false, holds `p`
+    /// positively" over the group, sinks first. A sink's reason is its
+    /// false external bodies alone; a later set's may also name atoms of
+    /// earlier sets, false once those are propagated. One set for the whole
+    /// group gave every atom the external bodies of all, and the learned
+    /// clauses drowned in them (fixtures/bench/ANALYSIS.md, "Non-tight
+    /// cases").
     fn unfounded_set(&mut self, values: &impl Assignment, group: &[u32]) -> Verdict {
-        for &i in group {
-            self.in_set[i as usize] = true;
+        for (k, &i) in group.iter().enumerate() {
+            self.group_index[i as usize] = k as u32;
         }
-        self.collect_reason(values, group);
-        for &i in group {
-            self.in_set[i as usize] = false;
-        }
-        self.group.clear();
-        self.group
-            .extend(group.iter().map(|&i| self.cyclic[i as usize]));
-        match self
-            .group
-            .iter()
-            .find(|&&atom| values.value(atom) == Some(true))
-        {
-            Some(&atom) => {
-                self.stats.unfounded_conflicts += 1;
-                Verdict::Conflict(atom)
-            }
-            None => Verdict::Unfounded,
-        }
-    }
-
-    /// The reason of `group`'s unfoundedness into `self.reason`: a true
-    /// literal falsifying each of its external bodies.
-    fn collect_reason(&mut self, values: &impl Assignment, group: &[u32]) {
-        self.reason.clear();
+        self.edge_start.clear();
+        self.edge_start.push(0);
+        self.edges.clear();
         for &i in group {
             let a = i as usize;
             for k in self.support_start[a]..self.support_start[a + 1] {
                 let entry = self.supports[k] as usize;
+                if self.falsifier(values, entry).is_none() {
+                    let inside =
+                        &self.inside[self.inside_start[entry]..self.inside_start[entry + 1]];
+                    (self.edges).extend(
+                        (inside.iter())
+                            .map(|&p| self.group_index[p as usize])
+                            .filter(|&w| w != NOT_IN_GROUP),
+                    );
+                }
+            }
+            self.edge_start.push(self.edges.len());
+        }
+        let sets = graph::tarjan(group.len(), &self.edge_start, &self.edges);
+        let mut members: Vec<u32> = (0..group.len() as u32).collect();
+        members.sort_by_key(|&k| sets.component[k as usize]);
+        self.group.clear();
+        self.group_ends.clear();
+        self.reason.clear();
+        self.reason_ends.clear();
+        let mut verdict = Verdict::Unfounded;
+        for set in
+            members.chunk_by(|&x, &y| sets.component[x as usize] == sets.component[y as usize])
+        {
+            let reason_start = self.reason.len();
+            let independent = self.collect_reason(values, group, set, &sets.component);
+            let true_atom = (set.iter())
+                .map(|&k| self.cyclic[group[k as usize] as usize])
+                .find(|&atom| values.value(atom) == Some(true));
+            if let (true, Some(atom)) = (independent, true_atom) {
+                // This set alone is the verdict: its reason holds now.
+                self.reason.drain(..reason_start);
+                self.reason_ends.clear();
+                self.group.clear();
+                self.group_ends.clear();
+                verdict = Verdict::Conflict(atom);
+            }
+            self.group
+                .extend(set.iter().map(|&k| self.cyclic[group[k as usize] as usize]));
+            self.group_ends.push(self.group.len());
+            self.reason_ends.push(self.reason.len());
+            if verdict != Verdict::Unfounded {
+                self.stats.unfounded_conflicts += 1;
+                break;
+            }
+        }
+        for &i in group {
+            self.group_index[i as usize] = NOT_IN_GROUP;
+        }
+        verdict
+    }
+
+    /// The reason of `set`'s unfoundedness (members by their index in
+    /// `group`) appended to `self.reason`: for each external body, a true
+    /// literal falsifying it, or else the negation of an atom of an earlier
+    /// set that it holds. Whether every literal is of the first kind (the
+    /// reason holds already).
+    fn collect_reason(
+        &mut self,
+        values: &impl Assignment,
+        group: &[u32],
+        set: &[u32],
+        set_of: &[u32],
+    ) -> bool {
+        let start = self.reason.len();
+        let this = set_of[set[0] as usize];
+        let mut independent = true;
+        for &member in set {
+            let a = group[member as usize] as usize;
+            for k in self.support_start[a]..self.support_start[a + 1] {
+                let entry = self.supports[k] as usize;
                 let inside = &self.inside[self.inside_start[entry]..self.inside_start[entry + 1]];
-                if inside.iter().any(|&p| self.in_set[p as usize]) {
+                let set_index = |p: u32| {
+                    let w = self.group_index[p as usize];
+                    (w != NOT_IN_GROUP).then(|| set_of[w as usize])
+                };
+                if inside.iter().any(|&p| set_index(p) == Some(this)) {
                     continue;
                 }
                 match self.falsifier(values, entry) {
                     Some(Some(lit)) => self.reason.push(lit),
                     Some(None) => {}
-                    None => unreachable!("an external body of an unfounded set is false"),
+                    None => {
+                        // Not false: it holds an atom of the group, which
+                        // is of an earlier set (sinks come first).
+                        let earlier = (inside.iter())
+                            .find(|&&p| set_index(p).is_some_and(|s| s < this))
+                            .expect("an external body of an unfounded set is false or holds an earlier set's atom");
+                        self.reason.push(!self.cyclic[*earlier as usize]);
+                        independent = false;
+                    }
                 }
             }
         }
-        self.reason.sort_unstable_by_key(|l| l.code());
-        self.reason.dedup();
+        self.reason[start..].sort_unstable_by_key(|l| l.code());
+        let mut kept = start;
+        for k in start..self.reason.len() {
+            if kept == start || self.reason[k] != self.reason[kept - 1] {
+                self.reason[kept] = self.reason[k];
+                kept += 1;
+            }
+        }
+        self.reason.truncate(kept);
+        independent
     }
 }
 
@@ -601,5 +694,80 @@ pub(crate) mod testing {
             }
         }
         (compared, with_propagation)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Assignment, UnfoundedSets, Verdict, completion};
+    use crate::testing::{atom_named, parse};
+    use varisat::Lit;
+
+    /// An assignment given as its trail.
+    struct Trail(Vec<Lit>);
+
+    impl Assignment for Trail {
+        fn value(&self, lit: Lit) -> Option<bool> {
+            (self.0.iter())
+                .find(|l| l.var() == lit.var())
+                .map(|&l| l == lit)
+        }
+
+        fn trail_len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn trail(&self, index: usize) -> Lit {
+            self.0[index]
+        }
+    }
+
+    /// With `x`, `y` and `z` false, the component {a, b, c, d} is
+    /// unfounded, but as two sets: {a, b} for `x` and `z` alone, then
+    /// {c, d} for `y` and the falsity of `b`, on which `c`'s other body
+    /// rests. With `a` true the first set is the conflict, alone; with `c`
+    /// true there is none yet (its reason needs `b` false first).
+    #[test]
+    fn the_unfounded_atoms_split_into_the_sets_they_rest_on() {
+        let text = "{x; y; z; w}. a :- b. b :- a. a :- x. b :- c, z.
+                    c :- d. d :- c. d :- y. c :- b, w.";
+        let mut program = parse(text);
+        let (formula, translation) = completion(&program).expect("a normal program");
+        let mut lit = |name| translation.atom_lit(atom_named(&mut program, name));
+        let [a, b, c, d, x, y, z] = ["a", "b", "c", "d", "x", "y", "z"].map(&mut lit);
+        let sorted = |lits: &[Lit]| {
+            let mut lits = lits.to_vec();
+            lits.sort_by_key(|l| l.code());
+            lits
+        };
+        let check = |trail: Vec<Lit>| {
+            let mut sets = UnfoundedSets::new(&translation, formula.var_count());
+            let verdict = sets.check(&Trail(trail));
+            let found: Vec<(Vec<Lit>, Vec<Lit>)> = (sets.unfounded_sets())
+                .map(|(atoms, reason)| (sorted(atoms), sorted(reason)))
+                .collect();
+            (verdict, found)
+        };
+        let falsified = vec![!x, !y, !z];
+        assert_eq!(
+            check(falsified.clone()),
+            (
+                Verdict::Unfounded,
+                vec![
+                    (sorted(&[a, b]), sorted(&[!x, !z])),
+                    (sorted(&[c, d]), sorted(&[!y, !b])),
+                ]
+            )
+        );
+        let with_a = [falsified.clone(), vec![a]].concat();
+        assert_eq!(
+            check(with_a),
+            (
+                Verdict::Conflict(a),
+                vec![(sorted(&[a, b]), sorted(&[!x, !z]))]
+            )
+        );
+        let with_c = [falsified, vec![c]].concat();
+        assert_eq!(check(with_c).0, Verdict::Unfounded);
     }
 }
