@@ -183,6 +183,8 @@ pub struct UnfoundedSets {
     round: u32,
     queue: Vec<u32>,
     ready: Vec<u32>,
+    /// The reason of the set being collected, before it joins `reason`.
+    set_reason: Vec<Lit>,
     /// Per cyclic atom: its index in the group being split, or
     /// `NOT_IN_GROUP`; that group's edges (CSR).
     group_index: Vec<u32>,
@@ -300,6 +302,7 @@ impl UnfoundedSets {
             stats,
             queue: Vec::new(),
             ready: Vec::new(),
+            set_reason: Vec::new(),
         }
     }
 
@@ -516,7 +519,7 @@ impl UnfoundedSets {
             let a = i as usize;
             for k in self.support_start[a]..self.support_start[a + 1] {
                 let entry = self.supports[k] as usize;
-                if self.falsifier(values, entry).is_none() {
+                if !self.known_false(entry) {
                     let inside =
                         &self.inside[self.inside_start[entry]..self.inside_start[entry + 1]];
                     (self.edges).extend(
@@ -539,25 +542,26 @@ impl UnfoundedSets {
         for set in
             members.chunk_by(|&x, &y| sets.component[x as usize] == sets.component[y as usize])
         {
-            let reason_start = self.reason.len();
             let independent = self.collect_reason(values, group, set, &sets.component);
-            let true_atom = (set.iter())
+            let conflict = (set.iter())
                 .map(|&k| self.cyclic[group[k as usize] as usize])
-                .find(|&atom| values.value(atom) == Some(true));
-            if let (true, Some(atom)) = (independent, true_atom) {
+                .find(|&atom| values.value(atom) == Some(true))
+                .filter(|_| independent);
+            if conflict.is_some() {
                 // This set alone is the verdict: its reason holds now.
-                self.reason.drain(..reason_start);
-                self.reason_ends.clear();
                 self.group.clear();
                 self.group_ends.clear();
-                verdict = Verdict::Conflict(atom);
+                self.reason.clear();
+                self.reason_ends.clear();
             }
             self.group
                 .extend(set.iter().map(|&k| self.cyclic[group[k as usize] as usize]));
             self.group_ends.push(self.group.len());
+            self.reason.extend_from_slice(&self.set_reason);
             self.reason_ends.push(self.reason.len());
-            if verdict != Verdict::Unfounded {
+            if let Some(atom) = conflict {
                 self.stats.unfounded_conflicts += 1;
+                verdict = Verdict::Conflict(atom);
                 break;
             }
         }
@@ -567,11 +571,18 @@ impl UnfoundedSets {
         verdict
     }
 
+    /// Whether `entry`'s body was found false by this check (the entries of
+    /// every candidate were looked at, and each false one marked
+    /// `INACTIVE`): what [`UnfoundedSets::falsifier`] would say again.
+    fn known_false(&self, entry: usize) -> bool {
+        self.missing[entry] == INACTIVE
+    }
+
     /// The reason of `set`'s unfoundedness (members by their index in
-    /// `group`) appended to `self.reason`: for each external body, a true
-    /// literal falsifying it, or else the negation of an atom of an earlier
-    /// set that it holds. Whether every literal is of the first kind (the
-    /// reason holds already).
+    /// `group`) into `self.set_reason`, sorted and without repeats: for
+    /// each external body, a true literal falsifying it, or else the
+    /// negation of an atom of an earlier set that it holds. Whether every
+    /// literal is of the first kind (the reason holds already).
     fn collect_reason(
         &mut self,
         values: &impl Assignment,
@@ -579,7 +590,7 @@ impl UnfoundedSets {
         set: &[u32],
         set_of: &[u32],
     ) -> bool {
-        let start = self.reason.len();
+        self.set_reason.clear();
         let this = set_of[set[0] as usize];
         let mut independent = true;
         for &member in set {
@@ -594,30 +605,25 @@ impl UnfoundedSets {
                 if inside.iter().any(|&p| set_index(p) == Some(this)) {
                     continue;
                 }
-                match self.falsifier(values, entry) {
-                    Some(Some(lit)) => self.reason.push(lit),
-                    Some(None) => {}
-                    None => {
-                        // Not false: it holds an atom of the group, which
-                        // is of an earlier set (sinks come first).
-                        let earlier = (inside.iter())
-                            .find(|&&p| set_index(p).is_some_and(|s| s < this))
-                            .expect("an external body of an unfounded set is false or holds an earlier set's atom");
-                        self.reason.push(!self.cyclic[*earlier as usize]);
-                        independent = false;
+                if !self.known_false(entry) {
+                    // Not false: it holds an atom of the group, which is
+                    // of an earlier set (sinks come first).
+                    let earlier = (inside.iter())
+                        .find(|&&p| set_index(p).is_some_and(|s| s < this))
+                        .expect("an external body of an unfounded set is false or holds an earlier set's atom");
+                    self.set_reason.push(!self.cyclic[*earlier as usize]);
+                    independent = false;
+                } else {
+                    match self.falsifier(values, entry) {
+                        Some(Some(lit)) => self.set_reason.push(lit),
+                        Some(None) => {}
+                        None => unreachable!("a body this check found false is false"),
                     }
                 }
             }
         }
-        self.reason[start..].sort_unstable_by_key(|l| l.code());
-        let mut kept = start;
-        for k in start..self.reason.len() {
-            if kept == start || self.reason[k] != self.reason[kept - 1] {
-                self.reason[kept] = self.reason[k];
-                kept += 1;
-            }
-        }
-        self.reason.truncate(kept);
+        self.set_reason.sort_unstable_by_key(|l| l.code());
+        self.set_reason.dedup();
         independent
     }
 }
