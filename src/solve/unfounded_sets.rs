@@ -198,10 +198,7 @@ impl UnfoundedSets {
     pub fn new(translation: &Translation, variables: usize) -> UnfoundedSets {
         let atoms = translation.atom_count();
         let components = translation.support_components();
-        let on_cycle = |a: u32| {
-            let c = components.component[a as usize];
-            components.size[c as usize] > 1 || components.self_loop(translation, AtomId(a))
-        };
+        let on_cycle = |a: u32| components.on_cycle(translation, AtomId(a));
         let mut by_component: Vec<(u32, u32)> = (0..atoms as u32)
             .filter(|&a| on_cycle(a))
             .map(|a| (components.component[a as usize], a))

@@ -8,6 +8,9 @@
 //!    `D`; it derives its head if the head is in `M` (for a normal rule the
 //!    head is in `M` anyway, for a choice element this is the reduct's
 //!    condition).
+//!    Only the atoms on positive cycles are derived this way; a true atom
+//!    on no cycle counts as derived from the start, since the completion
+//!    supports it from below.
 //! 2. `U = M \ D` is unfounded, empty exactly when `M` is an answer set.
 //! 3. For each strongly connected component `L` of the support graph of `M`
 //!    restricted to `U` (edges only through bodies true in `M`) whose
@@ -16,8 +19,9 @@
 //!    excludes `M`. Such a component always exists when `U` is non-empty
 //!    (a bottom component of `U` qualifies).
 //!
-//! Both steps are linear in the size of the program: the fixpoint counts,
-//! per body, the positive atoms not yet derived.
+//! Both steps are linear in the size of the program's cyclic part: the
+//! fixpoint counts, per support body of an atom on a cycle, the positive
+//! atoms not yet derived.
 //!
 //! An aggregate atom on a positive cycle ([`RecursiveAggregate`]) has no
 //! support bodies: the fixpoint derives it when its aggregate holds over
@@ -34,12 +38,22 @@ use crate::graph::prefix_sums;
 use crate::ground::program::AtomId;
 use varisat_formula::{ExtendFormula, Lit};
 
-/// Indexes for the fixpoint: which atoms a body supports and which support
-/// bodies contain an atom positively.
+/// Indexes for the fixpoint, over the atoms on a positive cycle and the
+/// support bodies of those atoms alone: an atom on no cycle is founded in a
+/// model of the completion as soon as the atoms below it are, so the lowest
+/// unfounded atoms are always on a cycle.
 #[derive(Clone, Debug)]
 pub(crate) struct LoopIndex {
+    /// The atoms on a positive cycle, in increasing order.
+    cyclic: Vec<u32>,
+    /// The support bodies of those atoms; a body is named by its position
+    /// here below.
+    bodies: Vec<BodyId>,
+    /// Per body (CSR): the atoms on a cycle it supports.
     head_start: Vec<usize>,
     heads: Vec<u32>,
+    /// Per atom (CSR, empty off the cycles): the bodies holding it
+    /// positively.
     occurrence_start: Vec<usize>,
     occurrences: Vec<u32>,
     /// Per atom (CSR): the recursive aggregates it can raise.
@@ -47,57 +61,67 @@ pub(crate) struct LoopIndex {
     triggers: Vec<u32>,
 }
 
+/// Counts per key into CSR offsets and fills the values: `pairs` of (key,
+/// value), keys below `keys`.
+fn csr(keys: usize, pairs: &[(u32, u32)]) -> (Vec<usize>, Vec<u32>) {
+    let mut start = vec![0usize; keys + 1];
+    for &(key, _) in pairs {
+        start[key as usize + 1] += 1;
+    }
+    prefix_sums(&mut start);
+    let mut fill = start.clone();
+    let mut values = vec![0u32; pairs.len()];
+    for &(key, value) in pairs {
+        values[fill[key as usize]] = value;
+        fill[key as usize] += 1;
+    }
+    (start, values)
+}
+
 impl LoopIndex {
     pub(crate) fn new(translation: &Translation) -> LoopIndex {
         let atoms = translation.atom_count();
-        let bodies = translation.body_count();
-        let mut head_start = vec![0usize; bodies + 1];
-        for &body in &translation.support_bodies {
-            head_start[body.index() + 1] += 1;
+        let components = translation.support_components();
+        let cyclic: Vec<u32> = (0..atoms as u32)
+            .filter(|&a| components.on_cycle(translation, AtomId(a)))
+            .collect();
+        let mut supports: Vec<(BodyId, u32)> = (cyclic.iter())
+            .flat_map(|&a| translation.supports(AtomId(a)).iter().map(move |&b| (b, a)))
+            .collect();
+        supports.sort_unstable();
+        let mut bodies: Vec<BodyId> = supports.iter().map(|&(b, _)| b).collect();
+        bodies.dedup();
+        let position = |body: BodyId| bodies.binary_search(&body).expect("listed") as u32;
+        let head_pairs: Vec<(u32, u32)> = (supports.iter())
+            .map(|&(body, atom)| (position(body), atom))
+            .collect();
+        let (head_start, heads) = csr(bodies.len(), &head_pairs);
+        let mut on_cycle = vec![false; atoms];
+        for &a in &cyclic {
+            on_cycle[a as usize] = true;
         }
-        prefix_sums(&mut head_start);
-        let mut fill = head_start.clone();
-        let mut heads = vec![0u32; head_start[bodies]];
-        for atom in 0..atoms {
-            for &body in translation.supports(AtomId(atom as u32)) {
-                heads[fill[body.index()]] = atom as u32;
-                fill[body.index()] += 1;
-            }
+        let mut occurrence_pairs: Vec<(u32, u32)> = Vec::new();
+        for (i, &body) in bodies.iter().enumerate() {
+            let pos = translation.body_pos(body).iter();
+            occurrence_pairs.extend(pos.filter(|p| on_cycle[p.index()]).map(|p| (p.0, i as u32)));
         }
-        let mut occurrence_start = vec![0usize; atoms + 1];
-        let supporting = (0..bodies).filter(|&b| head_start[b] < head_start[b + 1]);
-        for b in supporting.clone() {
-            for &p in translation.body_pos(BodyId(b as u32)) {
-                occurrence_start[p.index() + 1] += 1;
-            }
-        }
-        prefix_sums(&mut occurrence_start);
-        let mut fill = occurrence_start.clone();
-        let mut occurrences = vec![0u32; occurrence_start[atoms]];
-        for b in supporting {
-            for &p in translation.body_pos(BodyId(b as u32)) {
-                occurrences[fill[p.index()]] = b as u32;
-                fill[p.index()] += 1;
-            }
-        }
+        let (occurrence_start, occurrences) = csr(atoms, &occurrence_pairs);
         let mut raised: Vec<(u32, u32)> = Vec::new();
         for (i, aggregate) in translation.recursive_aggregates().iter().enumerate() {
             raised.extend(aggregate.rising_atoms(translation).map(|p| (p.0, i as u32)));
         }
         raised.sort_unstable();
         raised.dedup();
-        let mut trigger_start = vec![0usize; atoms + 1];
-        for &(atom, _) in &raised {
-            trigger_start[atom as usize + 1] += 1;
-        }
-        prefix_sums(&mut trigger_start);
+        let (trigger_start, triggers) = csr(atoms, &raised);
         LoopIndex {
+            cyclic,
+            bodies,
             head_start,
             heads,
             occurrence_start,
             occurrences,
             trigger_start,
-            triggers: raised.into_iter().map(|(_, i)| i).collect(),
+            triggers,
         }
     }
 
@@ -114,11 +138,14 @@ impl LoopIndex {
     }
 }
 
-/// The atoms true in `model` (one value per atom) that the reduct does not
-/// derive, taking the atoms of components that are not head-cycle-free as
+/// The atoms on a positive cycle true in `model` (one value per atom) that
+/// the reduct does not derive, with the true atoms on no cycle taken as
+/// derived and the atoms of components that are not head-cycle-free as
 /// founded when true. `model` should be a model of the completion; the
-/// result is empty exactly when no unfounded set lies outside those
-/// components ([`super::minimality`] checks them).
+/// result is an unfounded set, empty exactly when no unfounded set lies
+/// outside those components ([`super::minimality`] checks them): the
+/// lowest unfounded atom is on a cycle, as the completion supports every
+/// other true atom from below.
 pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId> {
     assert_eq!(model.len(), translation.atom_count());
     let built;
@@ -130,8 +157,11 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
         }
     };
     const INACTIVE: u32 = u32::MAX;
-    let mut missing = vec![INACTIVE; translation.body_count()];
-    let mut derived = vec![false; model.len()];
+    let mut derived = model.to_vec();
+    for &a in &index.cyclic {
+        derived[a as usize] = false;
+    }
+    let mut missing = vec![INACTIVE; index.bodies.len()];
     let mut queue: Vec<u32> = Vec::new();
     let fire = |body: usize, derived: &mut Vec<bool>, queue: &mut Vec<u32>| {
         for &head in index.heads(body) {
@@ -150,16 +180,17 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
             queue.push(a as u32);
         }
     };
-    for (b, missing) in missing.iter_mut().enumerate() {
-        let id = BodyId(b as u32);
-        if index.heads(b).is_empty() || translation.body_neg(id).iter().any(|a| model[a.index()]) {
-            continue;
+    // Counted before any body fires: each atom derived from here on is
+    // taken off the counts once, from the queue.
+    for (missing, &body) in missing.iter_mut().zip(&index.bodies) {
+        if !translation.body_neg(body).iter().any(|a| model[a.index()]) {
+            let pos = translation.body_pos(body).iter();
+            *missing = pos.filter(|p| !derived[p.index()]).count() as u32;
         }
-        let pos = translation.body_pos(id);
-        *missing = pos.len() as u32;
-        if pos.is_empty() {
-            fire(b, &mut derived, &mut queue);
-        }
+    }
+    let ready = missing.iter().enumerate().filter(|&(_, &count)| count == 0);
+    for (b, _) in ready {
+        fire(b, &mut derived, &mut queue);
     }
     for aggregate in aggregates {
         check(aggregate, &mut derived, &mut queue);
@@ -187,9 +218,9 @@ pub fn unfounded_atoms(translation: &Translation, model: &[bool]) -> Vec<AtomId>
             }
         }
     }
-    (0..model.len())
-        .filter(|&a| model[a] && !derived[a])
-        .map(|a| AtomId(a as u32))
+    (index.cyclic.iter())
+        .filter(|&&a| model[a as usize] && !derived[a as usize])
+        .map(|&a| AtomId(a))
         .collect()
 }
 

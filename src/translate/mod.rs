@@ -196,6 +196,12 @@ impl SupportComponents {
     pub(crate) fn self_loop(&self, translation: &Translation, atom: AtomId) -> bool {
         self.size[self.component[atom.index()] as usize] == 1 && translation.supports_itself(atom)
     }
+
+    /// Whether `atom` is on a positive cycle: in a component with others,
+    /// or alone with a self-loop.
+    pub(crate) fn on_cycle(&self, translation: &Translation, atom: AtomId) -> bool {
+        self.size[self.component[atom.index()] as usize] > 1 || self.self_loop(translation, atom)
+    }
 }
 
 /// What later stages need to know about the CNF written by [`translate`].
