@@ -235,6 +235,14 @@ impl Propagator {
         self.false_level.take()
     }
 
+    /// Every variable's value into `values`, by variable, an unassigned
+    /// one false.
+    pub(super) fn read_values(&self, values: &mut Vec<bool>) {
+        values.clear();
+        values.extend(self.values.iter().map(|&value| value == TRUE));
+        values.resize(self.variables, false);
+    }
+
     pub(super) fn value(&self, lit: Lit) -> Option<bool> {
         match self.values.get(lit.index()).copied().unwrap_or(UNSET) {
             UNSET => None,
