@@ -222,9 +222,23 @@ pub struct Enumerator {
     weights: Option<SearchWeights>,
     /// Subtrees of the walk the solver found empty.
     refuted_asks: usize,
+    /// The walk has handed the enumeration to the solver
+    /// ([`Enumerator::take_over_from_the_walk`]).
+    recording_answer_sets: bool,
+    /// The empty subtrees after which it does, in all and per answer set
+    /// reported ([`RECORD_AFTER`]).
+    record_after: (usize, usize),
     /// The shown symbols of the answer set being read ([`Enumerator::answer_set`]).
     shown_buffer: Vec<SymId>,
 }
+
+/// The walk hands the enumeration to the solver ([`Enumerator::record_next`])
+/// once the solver has found this many of its subtrees empty, and twice as
+/// many as the answer sets reported: then the walk costs more searches than
+/// recording would, one per answer set. gringo's 10-queens (724 answer
+/// sets) met 8,880 empty subtrees; unblock's inst2 921 for 358 answer
+/// sets; the other enumerations of the corpus under 100.
+const RECORD_AFTER: usize = 256;
 
 /// The walk's questions move from varisat to CaDiCaL after this many
 /// empty subtrees ([`Enumerator::switch_oracle`]): below it, CaDiCaL's
@@ -361,6 +375,8 @@ impl Enumerator {
             stop: None,
             weights,
             refuted_asks: 0,
+            recording_answer_sets: false,
+            record_after: (RECORD_AFTER, 2),
             shown_buffer: Vec::new(),
         })
     }
@@ -448,6 +464,9 @@ impl Enumerator {
 
     /// The next answer set in [`Backtracking`]'s order.
     fn search(&mut self) -> Option<AnswerSet> {
+        if self.recording_answer_sets {
+            return self.record_next();
+        }
         loop {
             if self
                 .stop
@@ -461,6 +480,10 @@ impl Enumerator {
                 Step::Exhausted => {
                     self.exhausted = true;
                     return None;
+                }
+                Step::Ask(_) if self.walk_costs_more() => {
+                    self.take_over_from_the_walk();
+                    return self.record_next();
                 }
                 Step::Ask(assumptions) => match self.stable_model(&assumptions) {
                     SatResult::Satisfiable => {
@@ -501,7 +524,61 @@ impl Enumerator {
         }
     }
 
-    /// Moves the walk's questions from varisat to CaDiCaL, when the
+    /// Whether the walk has asked in vain more often than recording would
+    /// search ([`RECORD_AFTER`]).
+    fn walk_costs_more(&self) -> bool {
+        let (after, per_answer_set) = self.record_after;
+        self.refuted_asks >= after && self.refuted_asks >= per_answer_set * (self.stats.models + 1)
+    }
+
+    /// Hands the enumeration to the solver at the walk's next question:
+    /// the tests of solution recording, on programs too small to need it.
+    #[cfg(test)]
+    pub(super) fn take_over_at_next_question(&mut self) {
+        self.record_after = (0, 0);
+    }
+
+    /// Ends the walk: the solver is told of the subtrees it left
+    /// ([`Backtracking::explored`]), and from now on finds the answer sets
+    /// itself ([`Enumerator::record_next`]).
+    fn take_over_from_the_walk(&mut self) {
+        for clause in self.backtracking.explored() {
+            self.formula.add_clause(&clause);
+        }
+        self.switch_oracle();
+        self.recording_answer_sets = true;
+    }
+
+    /// The next answer set by solution recording: the solver searches
+    /// from the root under every clause so far, and the answer set it
+    /// finds is excluded by a clause over the fewest of its distinguishing
+    /// literals that give the others by propagation in the walk's copy of
+    /// the clauses (true ones first; the 10-queens: 100 of 221 on average).
+    /// Each answer set costs a search, where the walk costs one per subtree
+    /// it cannot settle; see [`RECORD_AFTER`].
+    fn record_next(&mut self) -> Option<AnswerSet> {
+        match self.stable_model(&[]) {
+            SatResult::Satisfiable => {}
+            SatResult::Unsatisfiable => {
+                self.exhausted = true;
+                return None;
+            }
+            SatResult::Interrupted => return None,
+        }
+        let value = |lit: Lit| self.values[lit.index()] == lit.is_positive();
+        let mut model: Vec<Lit> = (self.backtracking.distinguishing().iter())
+            .map(|&lit| if value(lit) { lit } else { !lit })
+            .collect();
+        model.sort_by_key(|lit| !lit.is_positive());
+        let decided = self.formula.copy.implying(&model).unwrap_or(model);
+        let clause: Vec<Lit> = decided.iter().map(|&lit| !lit).collect();
+        self.formula.add_clause(&clause);
+        self.exhausted |= self.stats.deterministic;
+        Some(self.answer_set())
+    }
+
+    /// Moves the walk's questions (or, after it, solution recording's
+    /// searches) from varisat to CaDiCaL, when the
     /// backend was chosen for the program (not by `--solver`) and nothing
     /// but clauses is in the search (no propagator, no sum left to it):
     /// the new solver gets the walk's copy of

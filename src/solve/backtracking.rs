@@ -33,6 +33,11 @@
 //! Without a copy of the clauses (`recording` off: a run asked for one
 //! answer set, so the copy would only cost memory), every node off the
 //! guide is asked: the same walk, one call per node.
+//!
+//! Where most subtrees off the guide are empty but propagation cannot see
+//! it, the walk asks for each; the enumerator then ends the walk and
+//! records solutions instead ([`Backtracking::explored`],
+//! [`Propagator::implying`]).
 
 use varisat_formula::{Lit, Var};
 
@@ -241,6 +246,36 @@ impl Propagator {
         values.clear();
         values.extend(self.values.iter().map(|&value| value == TRUE));
         values.resize(self.variables, false);
+    }
+
+    /// A subset of `model` (literals that hold together in a model of the
+    /// clauses) from which unit propagation, from the root, makes every
+    /// literal of `model` true: the literals it has to decide, in the order
+    /// given. `None` when propagation meets a conflict on the way (a clause
+    /// that `model` breaks).
+    pub(super) fn implying(&mut self, model: &[Lit]) -> Option<Vec<Lit>> {
+        self.backjump(0);
+        if self.inconsistent || self.propagate().is_some() {
+            return None;
+        }
+        let mut decided = Vec::new();
+        let mut consistent = true;
+        for &lit in model {
+            match self.value(lit) {
+                Some(true) => continue,
+                Some(false) => consistent = false,
+                None => {
+                    self.decide(lit);
+                    decided.push(lit);
+                    consistent = self.propagate().is_none();
+                }
+            }
+            if !consistent {
+                break;
+            }
+        }
+        self.backjump(0);
+        consistent.then_some(decided)
     }
 
     pub(super) fn value(&self, lit: Lit) -> Option<bool> {
@@ -657,6 +692,22 @@ impl Backtracking {
         }
     }
 
+    /// Clauses that exclude the subtrees the walk has left: for each
+    /// flipped decision, its first branch under the decisions above it.
+    /// Every answer set reported lies in one of them, and they hold no
+    /// other (a branch is flipped once its answer sets are reported, or
+    /// when it has none), so a search that takes over from the walk under
+    /// these clauses finds each remaining answer set, and only those.
+    pub(super) fn explored(&self) -> Vec<Vec<Lit>> {
+        (self.levels.iter().enumerate())
+            .filter(|(_, level)| level.flipped)
+            .map(|(depth, level)| {
+                let above = self.levels[..depth].iter().map(|above| !above.decision);
+                above.chain([level.decision]).collect()
+            })
+            .collect()
+    }
+
     /// The first variable to decide: a distinguishing one, in order, then
     /// with `others` any other; `None` when all are assigned.
     fn next_unassigned(&mut self, propagator: &Propagator, others: bool) -> Option<(Var, bool)> {
@@ -778,7 +829,8 @@ mod tests {
     /// added on the way, as the loop formulas of unfounded models are.
     /// Every model of the final clauses must be reported once, by its
     /// distinguishing variables, and every report must be a model of the
-    /// clauses at that time.
+    /// clauses at that time. Some walks hand over to solution recording
+    /// part way, under the clauses of [`Backtracking::explored`].
     fn check(seed: u64, recording: bool) {
         let mut rng = Rng::new(seed);
         let variables = 2 + rng.below(9);
@@ -808,13 +860,37 @@ mod tests {
             ..Backtracking::new(distinguishing.clone())
         };
         let mut reported: Vec<Vec<bool>> = Vec::new();
+        // The solver takes over at this question, if there is one.
+        let mut asks_before_taking_over = rng.chance(40).then(|| rng.below(12));
         let mut steps = 0;
         loop {
             steps += 1;
             assert!(steps < 100_000, "seed {seed}: the walk does not end");
             match walk.step(&mut propagator) {
                 Step::Exhausted => break,
+                Step::Ask(_) if asks_before_taking_over == Some(0) => {
+                    let mut excluded = walk.explored();
+                    for clause in &excluded {
+                        propagator.add_clause(clause);
+                    }
+                    // Solution recording, as the enumerator does it.
+                    while let Some(a) = (0..1u32 << variables)
+                        .find(|&a| satisfies(&clauses, a) && satisfies(&excluded, a))
+                    {
+                        let mut model: Vec<Lit> = (distinguishing.iter())
+                            .map(|&l| if holds(l, a) { l } else { !l })
+                            .collect();
+                        model.sort_by_key(|lit| !lit.is_positive());
+                        let decided = propagator.implying(&model).unwrap_or(model);
+                        let block: Vec<Lit> = decided.iter().map(|&l| !l).collect();
+                        propagator.add_clause(&block);
+                        excluded.push(block);
+                        reported.push(project(a));
+                    }
+                    break;
+                }
                 Step::Ask(assumptions) => {
+                    asks_before_taking_over = asks_before_taking_over.map(|n| n - 1);
                     let found = loop {
                         let candidate = (0..1u32 << variables).find(|&a| {
                             satisfies(&clauses, a) && assumptions.iter().all(|&l| holds(l, a))

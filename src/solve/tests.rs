@@ -33,6 +33,33 @@ fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
         switched_after_first(program, project),
         "the oracle switched"
     );
+    assert_eq!(
+        sets,
+        recorded_after_first(program, project),
+        "the walk handed over to solution recording"
+    );
+    sets
+}
+
+/// Every answer set, sorted, the walk handing over to solution recording
+/// at its first question after the first answer set
+/// ([`Enumerator::take_over_from_the_walk`]).
+fn recorded_after_first(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+    let options = SolveOptions {
+        project,
+        ..SolveOptions::default()
+    };
+    let mut enumerator = Enumerator::new(program, options).unwrap();
+    let mut sets: Vec<Vec<SymId>> = enumerator
+        .next_answer_set()
+        .into_iter()
+        .map(|a| a.shown)
+        .collect();
+    enumerator.backtracking.ask_at_every_conflict();
+    enumerator.take_over_at_next_question();
+    sets.extend(enumerator.by_ref().map(|a| a.shown));
+    assert!(enumerator.exhausted());
+    sets.sort();
     sets
 }
 
