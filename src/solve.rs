@@ -48,7 +48,7 @@ use crate::translate::analysis::Analysis;
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
 use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
-use propagators::Propagators;
+use propagators::{Propagators, TrailRecorder};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -228,6 +228,9 @@ pub struct Enumerator {
     /// The empty subtrees after which it does, in all and per answer set
     /// reported ([`RECORD_AFTER`]).
     record_after: (usize, usize),
+    /// The distinguishing literals of the solver's last model in the order
+    /// it assigned them, where a [`TrailRecorder`] tells.
+    solver_trail: Option<Rc<RefCell<Vec<Lit>>>>,
     /// The shown symbols of the answer set being read ([`Enumerator::answer_set`]).
     shown_buffer: Vec<SymId>,
 }
@@ -377,6 +380,7 @@ impl Enumerator {
             refuted_asks: 0,
             recording_answer_sets: false,
             record_after: (RECORD_AFTER, 2),
+            solver_trail: None,
             shown_buffer: Vec::new(),
         })
     }
@@ -545,7 +549,18 @@ impl Enumerator {
         for clause in self.backtracking.explored() {
             self.formula.add_clause(&clause);
         }
-        self.switch_oracle();
+        if self.switch_oracle() {
+            // The new solver has no propagator: one can be connected
+            // before its first search.
+            let recorder = TrailRecorder::default();
+            self.solver_trail = Some(recorder.last_model_trail());
+            let observed: Vec<Var> = self.distinguishing().iter().map(|l| l.var()).collect();
+            let connected = self
+                .formula
+                .solver
+                .connect_propagator(Box::new(recorder), &observed);
+            assert!(connected.is_ok(), "CaDiCaL takes a propagator");
+        }
         self.recording_answer_sets = true;
     }
 
@@ -570,6 +585,13 @@ impl Enumerator {
             .map(|&lit| if value(lit) { lit } else { !lit })
             .collect();
         model.sort_by_key(|lit| !lit.is_positive());
+        // In the order the solver assigned them where it is known: its
+        // decisions come before what they imply. (Only the literals of this
+        // model: the clause must hold of its literals alone.)
+        if let Some(trail) = &self.solver_trail {
+            let assigned = trail.borrow();
+            model.splice(0..0, assigned.iter().copied().filter(|&lit| value(lit)));
+        }
         let decided = self.formula.copy.implying(&model).unwrap_or(model);
         let clause: Vec<Lit> = decided.iter().map(|&lit| !lit).collect();
         self.formula.add_clause(&clause);
@@ -587,7 +609,7 @@ impl Enumerator {
     /// cannot backjump far, and its calls under assumptions cost more: the
     /// 10-queens of gringo's examples (724 answer sets) asked varisat
     /// 26,010 times in 2.4 s, and CaDiCaL 7,382 times in 0.26 s.
-    fn switch_oracle(&mut self) {
+    fn switch_oracle(&mut self) -> bool {
         #[cfg(feature = "cadical")]
         {
             let chosen = self.options.tuning.backend.is_some();
@@ -595,10 +617,10 @@ impl Enumerator {
                 && !self.stats.unfounded_check
                 && self.translation.native_sums().is_empty();
             if chosen || !clauses_only || self.stats.backend != Some(backend::Backend::Varisat) {
-                return;
+                return false;
             }
             let Some(clauses) = self.formula.copy.clauses() else {
-                return;
+                return false;
             };
             let mut solver = backend::new_solver(backend::Backend::Cadical, &self.options.tuning);
             for _ in 0..self.formula.copy.variables() {
@@ -612,7 +634,10 @@ impl Enumerator {
             }
             self.formula.solver = solver;
             self.stats.backend = Some(backend::Backend::Cadical);
+            true
         }
+        #[cfg(not(feature = "cadical"))]
+        false
     }
 
     /// Finds an answer set under `assumptions` (literals of the solver's

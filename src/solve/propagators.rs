@@ -1,9 +1,11 @@
 //! Several [`Propagator`]s inside one search: a solver takes one, so the
 //! unfounded-set check of a non-tight program and the weight constraints
 //! of its optimization go through this one, each told only of the
-//! variables it observes.
+//! variables it observes. And [`TrailRecorder`], which propagates nothing.
 
 use super::backend::Propagator;
+use std::cell::RefCell;
+use std::rc::Rc;
 use varisat_formula::{Lit, Var};
 
 struct Member {
@@ -117,5 +119,57 @@ impl Propagator for Propagators {
             Some(member) => self.members[member].propagator.clause(clause),
             None => false,
         }
+    }
+}
+
+/// Keeps the solver's trail over the variables it observes, and hands over
+/// the trail of each model the solver finds: its literals in the order
+/// assigned, each decision before what it implies. Solution recording
+/// reads it to exclude an answer set by few literals.
+#[derive(Default)]
+pub struct TrailRecorder {
+    trail: Vec<Lit>,
+    level_starts: Vec<usize>,
+    last_model: Rc<RefCell<Vec<Lit>>>,
+}
+
+impl TrailRecorder {
+    /// Where the trail of each model found goes.
+    pub fn last_model_trail(&self) -> Rc<RefCell<Vec<Lit>>> {
+        self.last_model.clone()
+    }
+}
+
+impl Propagator for TrailRecorder {
+    fn assigned(&mut self, lits: &[Lit]) {
+        self.trail.extend_from_slice(lits);
+    }
+
+    fn new_level(&mut self) {
+        self.level_starts.push(self.trail.len());
+    }
+
+    fn backtrack(&mut self, level: usize) {
+        if let Some(&start) = self.level_starts.get(level) {
+            self.trail.truncate(start);
+            self.level_starts.truncate(level);
+        }
+    }
+
+    fn propagate(&mut self) -> Option<Lit> {
+        None
+    }
+
+    fn reason(&mut self, _lit: Lit, _clause: &mut Vec<Lit>) {
+        unreachable!("it propagates nothing")
+    }
+
+    fn check_model(&mut self, _model: &[Lit]) -> bool {
+        self.last_model.borrow_mut().clone_from(&self.trail);
+        true
+    }
+
+    fn clause(&mut self, _clause: &mut Vec<Lit>) -> bool {
+        false
     }
 }
