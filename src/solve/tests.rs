@@ -28,23 +28,27 @@ fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
     };
     let sets = enumerate(0);
     assert_eq!(sets, enumerate(1), "the walk without a copy of the clauses");
-    assert_eq!(
-        sets,
-        switched_after_first(program, project),
-        "the oracle switched"
-    );
-    assert_eq!(
-        sets,
-        recorded_after_first(program, project),
-        "the walk handed over to solution recording"
-    );
+    // The walk's oracle switched to CaDiCaL (no switch where the program
+    // needs more than clauses, or without CaDiCaL).
+    let switched = changed_after_first(program, project, |enumerator| {
+        enumerator.switch_oracle();
+    });
+    assert_eq!(sets, switched, "the oracle switched");
+    let recorded = changed_after_first(program, project, Enumerator::take_over_at_next_question);
+    assert_eq!(sets, recorded, "the walk handed over to solution recording");
     sets
 }
 
-/// Every answer set, sorted, the walk handing over to solution recording
-/// at its first question after the first answer set
+/// Every answer set, sorted, the enumerator changed by `change` after the
+/// first, and its walk asking at every conflict from then on: the oracle
+/// switched ([`Enumerator::switch_oracle`]), or the walk handing over to
+/// solution recording at its next question
 /// ([`Enumerator::take_over_from_the_walk`]).
-fn recorded_after_first(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
+fn changed_after_first(
+    program: &GroundProgram,
+    project: bool,
+    change: impl FnOnce(&mut Enumerator),
+) -> Vec<Vec<SymId>> {
     let options = SolveOptions {
         project,
         ..SolveOptions::default()
@@ -55,31 +59,10 @@ fn recorded_after_first(program: &GroundProgram, project: bool) -> Vec<Vec<SymId
         .into_iter()
         .map(|a| a.shown)
         .collect();
+    change(&mut enumerator);
     enumerator.backtracking.ask_at_every_conflict();
-    enumerator.take_over_at_next_question();
     sets.extend(enumerator.by_ref().map(|a| a.shown));
     assert!(enumerator.exhausted());
-    sets.sort();
-    sets
-}
-
-/// Every answer set, sorted, the walk's oracle switched to CaDiCaL after
-/// the first ([`Enumerator::switch_oracle`]; no switch where the program
-/// needs more than clauses, or without CaDiCaL).
-fn switched_after_first(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
-    let options = SolveOptions {
-        project,
-        ..SolveOptions::default()
-    };
-    let mut enumerator = Enumerator::new(program, options).unwrap();
-    let mut sets: Vec<Vec<SymId>> = enumerator
-        .next_answer_set()
-        .into_iter()
-        .map(|a| a.shown)
-        .collect();
-    enumerator.switch_oracle();
-    enumerator.backtracking.ask_at_every_conflict();
-    sets.extend(enumerator.by_ref().map(|a| a.shown));
     sets.sort();
     sets
 }
