@@ -141,6 +141,7 @@ pub(crate) fn hand_over_refusal(refusal: &mut Option<Vec<Lit>>, clause: &mut Vec
 
 /// A model as [`SatSolver::model`] gives it: one literal per variable,
 /// from its value.
+#[cfg(any(feature = "cadical", feature = "batsat"))]
 fn model_literals(values: &[bool]) -> Vec<Lit> {
     (values.iter().enumerate())
         .map(|(i, &v)| Lit::from_index(i, v))
@@ -313,6 +314,7 @@ const CADICAL: Option<Backend> = None;
 /// rounds and 46 s with them, 27 and 0.5 s without), but a lucky
 /// assignment is bin packing's answer set at once (binpacking/60: 0.05 s
 /// with them, 0.5 s without; fixtures/bench/ANALYSIS.md).
+#[cfg_attr(not(feature = "cadical"), allow(unused_variables))]
 pub fn new_search_solver(
     backend: Backend,
     tuning: &SearchTuning,

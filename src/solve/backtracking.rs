@@ -126,6 +126,7 @@ impl Propagator {
 
     /// Every clause it holds (the units fixed at the root among them), to
     /// load a solver with; `None` when it keeps no clauses.
+    #[cfg(feature = "cadical")]
     pub(super) fn clauses(&self) -> Option<Vec<&[Lit]>> {
         if !self.recording {
             return None;

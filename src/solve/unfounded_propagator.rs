@@ -248,7 +248,8 @@ pub fn answer_sets(
     Ok((found, stats))
 }
 
-#[cfg(test)]
+// Only a backend with a hook into its search takes the propagator.
+#[cfg(all(test, any(feature = "batsat", feature = "cadical")))]
 mod tests {
     use super::answer_sets;
     use crate::solve::backend::Backend;

@@ -367,7 +367,8 @@ impl Propagator for WeightConstraints {
     }
 }
 
-#[cfg(test)]
+// Only a backend with a hook into its search propagates.
+#[cfg(all(test, any(feature = "batsat", feature = "cadical")))]
 mod tests {
     use super::*;
     use crate::solve::SearchTuning;
