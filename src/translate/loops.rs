@@ -34,7 +34,7 @@ use super::aggregates::RecursiveAggregate;
 use super::gates::Gates;
 use super::{BodyId, Cond, Translation, normalize_clause};
 
-use crate::graph::prefix_sums;
+use crate::graph::{csr, prefix_sums};
 use crate::ground::program::AtomId;
 use varisat_formula::{ExtendFormula, Lit};
 
@@ -59,23 +59,6 @@ pub(crate) struct LoopIndex {
     /// Per atom (CSR): the recursive aggregates it can raise.
     trigger_start: Vec<usize>,
     triggers: Vec<u32>,
-}
-
-/// Counts per key into CSR offsets and fills the values: `pairs` of (key,
-/// value), keys below `keys`.
-fn csr(keys: usize, pairs: &[(u32, u32)]) -> (Vec<usize>, Vec<u32>) {
-    let mut start = vec![0usize; keys + 1];
-    for &(key, _) in pairs {
-        start[key as usize + 1] += 1;
-    }
-    prefix_sums(&mut start);
-    let mut fill = start.clone();
-    let mut values = vec![0u32; pairs.len()];
-    for &(key, value) in pairs {
-        values[fill[key as usize]] = value;
-        fill[key as usize] += 1;
-    }
-    (start, values)
 }
 
 impl LoopIndex {
