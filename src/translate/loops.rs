@@ -34,7 +34,7 @@ use super::aggregates::RecursiveAggregate;
 use super::gates::Gates;
 use super::{BodyId, Cond, Translation, normalize_clause};
 
-use crate::graph::{csr, prefix_sums};
+use crate::graph::csr;
 use crate::ground::program::AtomId;
 use varisat_formula::{ExtendFormula, Lit};
 
@@ -259,18 +259,11 @@ pub fn loop_formulas<S: ExtendFormula>(
     }
     let components = crate::graph::tarjan(unfounded.len(), &offsets, &targets);
     let component = &components.component;
-    // Members of each component, by counting sort.
-    let mut start = vec![0usize; components.count + 1];
-    for &c in component {
-        start[c as usize + 1] += 1;
-    }
-    prefix_sums(&mut start);
-    let mut fill = start.clone();
-    let mut members = vec![0u32; unfounded.len()];
-    for (i, &c) in component.iter().enumerate() {
-        members[fill[c as usize]] = i as u32;
-        fill[c as usize] += 1;
-    }
+    // Members of each component.
+    let by_component: Vec<(u32, u32)> = (component.iter().enumerate())
+        .map(|(i, &c)| (c, i as u32))
+        .collect();
+    let (start, members) = csr(components.count, &by_component);
 
     let mut clauses = Vec::new();
     let mut external: Vec<BodyId> = Vec::new();
