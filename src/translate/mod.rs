@@ -191,16 +191,10 @@ pub(crate) struct SupportComponents {
 }
 
 impl SupportComponents {
-    /// Whether `atom` is alone in its component and one of its supports
-    /// holds it positively (`a :- a, B.`).
-    pub(crate) fn self_loop(&self, translation: &Translation, atom: AtomId) -> bool {
-        self.size[self.component[atom.index()] as usize] == 1 && translation.supports_itself(atom)
-    }
-
     /// Whether `atom` is on a positive cycle: in a component with others,
-    /// or alone with a self-loop.
+    /// or alone with a support that holds it positively (`a :- a, B.`).
     pub(crate) fn on_cycle(&self, translation: &Translation, atom: AtomId) -> bool {
-        self.size[self.component[atom.index()] as usize] > 1 || self.self_loop(translation, atom)
+        self.size[self.component[atom.index()] as usize] > 1 || translation.supports_itself(atom)
     }
 }
 
