@@ -14,7 +14,7 @@ use crate::ground::incremental::Incremental;
 use crate::ground::{Parts, program::GroundProgram};
 use crate::progress::Counters;
 use crate::solve::backend::Backend;
-use crate::solve::driver::{self, Call, Consequences, Plan};
+use crate::solve::driver::{self, Call, Consequences, Leftovers, Plan};
 use crate::solve::optimize::OptMode;
 use crate::solve::portfolio::Threads;
 use crate::syntax::ast::Term;
@@ -151,6 +151,9 @@ fn solve_steps(
     let plan = config.plan();
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
+    // The last call's program and search: freed when another step follows,
+    // left to the process's exit after the last.
+    let mut kept = None;
     for step in 0.. {
         let parts = match incremental {
             None if step == 0 => Parts::base(),
@@ -159,6 +162,7 @@ fn solve_steps(
             }
             _ => break,
         };
+        drop(kept.take());
         let ground_start = Instant::now();
         let mut program = ground_parts(
             loaded,
@@ -177,20 +181,21 @@ fn solve_steps(
         project(&mut program, config.project);
         // Shared with the search threads of `-t`, which may outlive the call.
         let program = Arc::new(program);
-        let call = solve_call(
+        let (call, sizes, leftovers) = solve_call(
             &program,
             &plan,
             config,
             (progress, stop),
             &loaded.sources,
             step == 0,
-        );
-        release_at_exit(program);
-        last = Some(call?);
+        )?;
+        kept = Some((program, leftovers));
+        last = Some((call, sizes));
         if lock(progress).record.interrupted.is_some() {
             break;
         }
     }
+    release_at_exit(kept);
     Ok(last)
 }
 
@@ -240,7 +245,7 @@ fn solve_call(
     (progress, stop): (&Mutex<Progress>, &Arc<AtomicBool>),
     sources: &SourceMap,
     first: bool,
-) -> Result<(Call, Sizes), u8> {
+) -> Result<(Call, Sizes, Leftovers), u8> {
     let call = plan.call(program);
     let listing_consequences = config.consequences != Consequences::None;
     if first {
@@ -276,8 +281,8 @@ fn solve_call(
     };
     let searched = driver::solve_call(program, &call, &counters, &mut report, stop);
     let call_started = report.started;
-    let call = match searched {
-        Ok(call) => call,
+    let (call, leftovers) = match searched {
+        Ok(searched) => searched,
         Err(error) => return Err(report_errors(&[error], sources, "translation failed")),
     };
     let mut progress = lock(progress);
@@ -296,5 +301,5 @@ fn solve_call(
         clauses: call.stats.clauses,
         loop_rounds: call.stats.loop_rounds,
     };
-    Ok((call, sizes))
+    Ok((call, sizes, leftovers))
 }

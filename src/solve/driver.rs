@@ -157,6 +157,16 @@ impl Call {
     }
 }
 
+/// What a finished call leaves behind: its search, with the solver's
+/// memory. Dropping it frees that memory piece by piece; a process that
+/// ends next can leave it to the operating system instead, which is far
+/// cheaper. Only the caller knows which (clingo's incremental mode runs
+/// another call).
+pub struct Leftovers {
+    // Held for its memory alone.
+    _search: Option<Box<Enumerator>>,
+}
+
 /// Translates and searches `program` as `call` says, reporting to
 /// `report`, until the search ends or `stop` is set (then the call ends
 /// with what it found so far, not exhausted). Fails on what translation
@@ -167,7 +177,7 @@ pub fn solve_call(
     counters: &Arc<Counters>,
     report: &mut dyn Report,
     stop: &Arc<AtomicBool>,
-) -> Result<Call, Diagnostic> {
+) -> Result<(Call, Leftovers), Diagnostic> {
     counters.enter(Stage::Translating);
     let (options, parallel) = (call.options, call.plan.parallel);
     let search = match call.threads {
@@ -197,15 +207,16 @@ pub fn solve_call(
     let mut counted = Counted { report, models: 0 };
     let translate_time = search.translate_time();
     if !counted.event(Event::Searching { translate_time }) {
-        return Ok(Call {
+        let refused = Call {
             models: 0,
             exhausted: false,
             refused: true,
             stats: SolveStats::default(),
-        });
+        };
+        return Ok((refused, Leftovers { _search: None }));
     }
     let optimizing = call.optimizing;
-    let (stats, exhausted) = match search {
+    let (stats, exhausted, leftovers) = match search {
         Search::Single(enumerator) => {
             let plan = call.plan;
             let (enumerator, exhausted) = if plan.consequences != Consequences::None {
@@ -220,26 +231,31 @@ pub fn solve_call(
                 (enumerator, exhausted)
             };
             let stats = enumerator.stats();
-            // The process ends soon: its memory goes back with it.
-            std::mem::forget(enumerator);
-            (stats, exhausted)
+            (
+                stats,
+                exhausted,
+                Leftovers {
+                    _search: Some(Box::new(enumerator)),
+                },
+            )
         }
         Search::Race(race) => {
             let mut won = race.winner();
             let exhausted = enumerate(&mut won, optimizing, &mut counted);
-            (won.stats, exhausted)
+            (won.stats, exhausted, Leftovers { _search: None })
         }
         Search::Split(mut split) => {
             let exhausted = enumerate(&mut *split, optimizing, &mut counted);
-            (split.stats(), exhausted)
+            (split.stats(), exhausted, Leftovers { _search: None })
         }
     };
-    Ok(Call {
+    let call = Call {
         models: counted.models,
         exhausted,
         refused: false,
         stats,
-    })
+    };
+    Ok((call, leftovers))
 }
 
 /// The report of a call, counting the answer sets reported.
@@ -641,7 +657,7 @@ mod tests {
         let program = Arc::new(program);
         let mut recorded = Recorded::default();
         let call = plan.call(&program);
-        let call = solve_call(
+        let (call, _) = solve_call(
             &program,
             &call,
             &Arc::default(),
