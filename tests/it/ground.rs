@@ -307,6 +307,12 @@ case!(
     "{p(1..4)}. q :- p(1). q :- p(2), not p(4). :- q, p(3). r(X) :- p(X). :- r(X), r(X+1). \
      u :- p(1). u :- p(2). w :- p(3). w :- p(4). :- u, w. #show p/1."
 );
+// A chain of them unfolds one link a round, for three rounds at most (as
+// clasp bounds its equivalence preprocessing): `a1` and `a2` stay.
+case!(
+    hidden_constraint_atom_chain_unfolded_three_links,
+    "{p(1..2)}. a1 :- p(1). a2 :- a1. a3 :- a2. a4 :- a3. a5 :- a4. :- a5, p(2). #show p/1."
+);
 case!(
     show_terms,
     "{p(1..2)}. #show. #show X : p(X). #show f(X,\"s\") : p(X), not p(3-X). #show c. #show (1,2)."
