@@ -7,7 +7,7 @@ use super::output::Timings;
 use super::text::{Text, read_input, read_text};
 use super::{input_error, report_errors};
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
-use crate::ground::{self, Parts, program::GroundProgram};
+use crate::ground::{Grounding, Parts, program::GroundProgram};
 use crate::progress::{Counters, Stage};
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
@@ -164,20 +164,19 @@ pub(super) fn load_program(
     Ok((loaded, overrides))
 }
 
-/// Grounds the parts that `parts` calls, printing the messages that are
-/// not in `printed` yet (the steps of incremental mode repeat most of
-/// theirs). `Err` holds the exit code.
+/// Grounds the parts that `parts` calls with `grounding`, printing the
+/// messages that are not in `printed` yet (the steps of incremental mode
+/// repeat most of theirs). `Err` holds the exit code.
 pub(super) fn ground_parts(
+    grounding: &mut Grounding,
     loaded: &Loaded,
-    overrides: &[(String, Term)],
     parts: &Parts,
     warnings: &Warnings,
     printed: &mut FxHashSet<String>,
-    counters: &Counters,
 ) -> Result<GroundProgram, u8> {
+    let counters = grounding.counters();
     counters.enter(Stage::Grounding);
-    let (program, diagnostics) =
-        ground::ground_parts(&loaded.statements, overrides, parts, counters);
+    let (program, diagnostics) = grounding.ground(&loaded.statements, parts);
     let Some(program) = program else {
         return Err(report_errors(
             &diagnostics,
@@ -222,12 +221,11 @@ pub(super) fn load_and_ground(
     let ground_start = Instant::now();
     let mut printed = FxHashSet::default();
     let program = ground_parts(
+        &mut Grounding::single(&overrides, counters),
         &loaded,
-        &overrides,
         &Parts::base(),
         &Warnings::default(),
         &mut printed,
-        counters,
     )?;
     timings.ground = ground_start.elapsed();
     Ok((program, loaded.sources))

@@ -11,7 +11,7 @@ use super::report::{CallReport, Progress, lock};
 use super::{EXIT_INPUT_ERROR, interrupt, pictures, release_at_exit, report_errors};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::ground::incremental::Incremental;
-use crate::ground::{Parts, program::GroundProgram};
+use crate::ground::{Grounding, Parts, program::GroundProgram};
 use crate::progress::Counters;
 use crate::solve::backend::Backend;
 use crate::solve::driver::{self, Call, Consequences, Leftovers, Plan};
@@ -149,6 +149,10 @@ fn solve_steps(
     counters: &Counters,
 ) -> Result<Option<(Call, Sizes)>, u8> {
     let plan = config.plan();
+    let mut grounding = match incremental {
+        Some(_) => Grounding::incremental(overrides, counters),
+        None => Grounding::single(overrides, counters),
+    };
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
     // The last call's program and search: freed when another step follows,
@@ -165,12 +169,11 @@ fn solve_steps(
         drop(kept.take());
         let ground_start = Instant::now();
         let mut program = ground_parts(
+            &mut grounding,
             loaded,
-            overrides,
             &parts,
             &config.warnings,
             &mut printed,
-            counters,
         )?;
         lock(progress).record.timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {

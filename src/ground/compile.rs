@@ -90,12 +90,6 @@ impl<'a> Compiler<'a> {
         self.compile(RuleHead::Ast(head), body, span);
     }
 
-    /// The fact `atom.`
-    pub fn fact(&mut self, atom: &ast::Atom) {
-        let head = literal_head(Naf::Positive, atom.clone(), atom.span);
-        self.rule(&head, &[], atom.span);
-    }
-
     /// A cost tuple `w@p, t.. : condition` becomes the rule `#cost(w, p,
     /// t..) :- condition.`: each ground atom of `#cost` is one distinct
     /// tuple, counted when it holds ([`COST_PREDICATE`]). `#maximize`

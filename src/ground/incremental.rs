@@ -141,6 +141,65 @@ impl Incremental {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::FileId;
+    use crate::ground::program::GroundProgram;
+    use crate::ground::{Grounding, ground_parts};
+    use crate::progress::Counters;
+    use crate::syntax::parse_program;
+    use crate::testing::{shown_of, stable_models};
+
+    /// The answer sets of `program`, each its shown symbols, sorted.
+    fn answer_sets(program: &GroundProgram) -> Vec<Vec<String>> {
+        let mut sets: Vec<Vec<String>> = (stable_models(program).into_iter())
+            .map(|model| {
+                let shown = shown_of(program, model).into_iter();
+                let mut set: Vec<String> = shown
+                    .map(|s| program.symbols.display(s).to_string())
+                    .collect();
+                set.sort();
+                set
+            })
+            .collect();
+        sets.sort();
+        sets
+    }
+
+    /// Each step's program from the grounding kept across the steps (each
+    /// step grounding its own parts, `query` an input) has the answer sets
+    /// of that step ground from scratch with `query(k).` a fact of the
+    /// program: with the atoms of earlier steps read under `not`, in an
+    /// aggregate and in a `#show` term.
+    #[test]
+    fn a_kept_grounding_gives_each_step_the_answer_sets_of_one_from_scratch() {
+        let text = "#program base. p(0). \
+                    #program step(t). {a(t)}. p(t) :- p(t-1), a(t). \
+                    q(t) :- p(t-1), not a(t), not a(t-1). \
+                    #program check(t). :- query(t), not p(t), not q(t). \
+                    :- query(t), #count{ T : a(T) } > 2. \
+                    #show p/1. #show q/1. #show s(T) : a(T), query(t).";
+        let (statements, errors) = parse_program(text, FileId(0));
+        assert!(errors.is_empty(), "{errors:?}");
+        let counters = Counters::default();
+        let mut kept = Grounding::incremental(&[], &counters);
+        let loop_settings = settings(0, None, StepResult::Satisfiable);
+        let mut nonempty = 0;
+        for step in 0..5 {
+            let parts = loop_settings.parts(step);
+            let (incremental, _) = kept.ground(&statements, &parts);
+            let with_query = format!("{text} #program base. query({step}).");
+            let (with_query, _) = parse_program(&with_query, FileId(0));
+            let plain = Parts {
+                assigned_true: Vec::new(),
+                ..parts
+            };
+            let (from_scratch, _) = ground_parts(&with_query, &[], &plain, &counters);
+            let (incremental, from_scratch) = (incremental.unwrap(), from_scratch.unwrap());
+            let expected = answer_sets(&from_scratch);
+            nonempty += usize::from(!expected.is_empty());
+            assert_eq!(answer_sets(&incremental), expected, "step {step}");
+        }
+        assert!(nonempty >= 3, "the steps have answer sets to compare");
+    }
 
     fn settings(min_steps: i32, max_steps: Option<i32>, stop_on: StepResult) -> Incremental {
         Incremental {

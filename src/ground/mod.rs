@@ -43,7 +43,7 @@ use crate::syntax::ast::{
 };
 use compile::Compiler;
 use compiled::{CElement, CHead, CLit, CRule};
-use instantiate::{AtomTable, Instantiator};
+use instantiate::{AtomTable, Grounded, Instantiator};
 use predicates::{PredId, Predicates};
 use program::{AtomId, Body, CostLevel, GroundProgram, WeightedElement};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -148,76 +148,223 @@ pub fn ground_parts(
     parts: &Parts,
     counters: &Counters,
 ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
-    let mut symbols = SymbolTable::default();
-    let mut preds = Predicates::default();
-    let (consts, undefined_consts) = resolve_constants(
-        statements,
-        overrides,
-        &mut symbols,
-        &mut preds,
-        &mut diagnostics,
-    );
+    Grounding::single(overrides, counters).ground(statements, parts)
+}
 
-    let sections = statement_parts(statements);
-    let Directives {
+/// A run's grounding. Kept across the calls of clingo's incremental mode
+/// ([`Grounding::incremental`]), each call grounds only the groups of
+/// parts that no call before it grounded, into the atoms and rules ground
+/// so far, as clingo's successive `ground` calls do, and its program is
+/// simplified from all of them: step N grounds one group, not N. The atoms
+/// a call assigns true (`query(k)`) are inputs of its last group, as
+/// clingo's `#external`: true in that call's program, false in the later
+/// ones'.
+pub struct Grounding<'c> {
+    overrides: &'c [(String, Term)],
+    counters: &'c Counters,
+    /// Whether later calls build on this one's grounding (which each call
+    /// then copies to simplify), else handed to simplification whole.
+    kept: bool,
+    /// Made by the first call.
+    run: Option<Run<'c>>,
+}
+
+/// What [`Grounding`] keeps between calls.
+struct Run<'c> {
+    preds: Predicates,
+    consts: FxHashMap<String, SymId>,
+    /// The constants used but defined nowhere, each reported once.
+    undefined_consts: FxHashMap<String, Span>,
+    /// It owns the symbols.
+    grounder: Instantiator<'c>,
+    /// The groups ground so far: as called, and as compiled.
+    called: Vec<Vec<PartCall>>,
+    compiled: Vec<CompiledGroup>,
+}
+
+/// What the new groups of a call ([`Grounding::ground_new_groups`]) give:
+/// what the directives say, the atoms assigned true and the messages.
+type NewGroups = (Directives, Vec<(PredId, SymId)>, Vec<Diagnostic>);
+
+impl<'c> Grounding<'c> {
+    /// A grounding for one call. `overrides` are `-c name=value` constants
+    /// from the command line, which take precedence over `#const`.
+    pub fn single(overrides: &'c [(String, Term)], counters: &'c Counters) -> Grounding<'c> {
+        Grounding {
+            overrides,
+            counters,
+            kept: false,
+            run: None,
+        }
+    }
+
+    /// A grounding kept for the steps of incremental mode.
+    pub fn incremental(overrides: &'c [(String, Term)], counters: &'c Counters) -> Grounding<'c> {
+        Grounding {
+            kept: true,
+            ..Grounding::single(overrides, counters)
+        }
+    }
+
+    /// Where the atoms and rules ground so far are published.
+    pub fn counters(&self) -> &'c Counters {
+        self.counters
+    }
+
+    /// The program of the parts that `parts` calls, whose groups begin with
+    /// those of the calls before: only the groups after them are ground.
+    /// `None` when there were errors, and every message.
+    pub fn ground(
+        &mut self,
+        statements: &[Statement],
+        parts: &Parts,
+    ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
+        let (directives, assigned, mut diagnostics) =
+            match self.ground_new_groups(statements, parts) {
+                Ok(grounded) => grounded,
+                Err(diagnostics) => return (None, diagnostics),
+            };
+        let program = if self.kept {
+            let run = self.run.as_ref().expect("made by the grounding");
+            simplified(
+                run.grounder.snapshot_with_facts(&assigned),
+                &run.preds,
+                directives,
+            )
+        } else {
+            let run = self.run.take().expect("made by the grounding");
+            simplified(
+                run.grounder.finish_with_facts(&assigned),
+                &run.preds,
+                directives,
+            )
+        };
+        // Last, as gringo reports them once grounding is done.
+        diagnostics.extend(shown::unmatched_show_infos(statements));
+        (Some(program), diagnostics)
+    }
+
+    /// Compiles and grounds the groups of `parts` that no call before did;
+    /// the messages alone after an error.
+    fn ground_new_groups(
+        &mut self,
+        statements: &[Statement],
+        parts: &Parts,
+    ) -> Result<NewGroups, Vec<Diagnostic>> {
+        let mut diagnostics = Vec::new();
+        let sections = statement_parts(statements);
+        let directives = directives(statements, &sections, parts, &mut diagnostics);
+        let done = self.run.as_ref().map_or(0, |run| run.called.len());
+        assert!(
+            (self.run.as_ref()).is_none_or(|run| parts.groups.get(..done) == Some(&run.called[..])),
+            "a later call grounds the groups of the calls before it first"
+        );
+        let (mut groups, assigned) = match &mut self.run {
+            None => {
+                let mut symbols = SymbolTable::default();
+                let mut preds = Predicates::default();
+                let (consts, undefined_consts) = resolve_constants(
+                    statements,
+                    self.overrides,
+                    &mut symbols,
+                    &mut preds,
+                    &mut diagnostics,
+                );
+                let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
+                compiler.undefined_consts = undefined_consts;
+                let compiled =
+                    compile_groups(&mut compiler, statements, &sections, parts, &consts, 0);
+                let undefined_consts = std::mem::take(&mut compiler.undefined_consts);
+                diagnostics.append(&mut compiler.errors);
+                if diagnostics.iter().any(Diagnostic::is_error) {
+                    return Err(diagnostics);
+                }
+                let auxiliary = [
+                    preds.intern("#agg", 1, false),
+                    preds.intern("#disjunct", 1, false),
+                    preds.intern("#not", 1, false),
+                    preds.intern("#impl", 1, false),
+                ];
+                let grounder = Instantiator::new(symbols, &preds, self.counters, auxiliary);
+                self.run = Some(Run {
+                    preds,
+                    consts,
+                    undefined_consts,
+                    grounder,
+                    called: Vec::new(),
+                    compiled: Vec::new(),
+                });
+                compiled
+            }
+            Some(run) => {
+                let symbols = &mut run.grounder.symbols;
+                let mut compiler = Compiler::new(symbols, &mut run.preds, &run.consts);
+                compiler.undefined_consts = std::mem::take(&mut run.undefined_consts);
+                let compiled = compile_groups(
+                    &mut compiler,
+                    statements,
+                    &sections,
+                    parts,
+                    &run.consts,
+                    done,
+                );
+                run.undefined_consts = std::mem::take(&mut compiler.undefined_consts);
+                diagnostics.append(&mut compiler.errors);
+                if diagnostics.iter().any(Diagnostic::is_error) {
+                    return Err(diagnostics);
+                }
+                run.grounder.add_predicates(&run.preds);
+                compiled
+            }
+        };
+        let run = self.run.as_mut().expect("made above");
+        let declared: FxHashSet<&Signature> = statements
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StatementKind::Defined(signature) => Some(signature),
+                _ => None,
+            })
+            .chain(&directives.declared)
+            .collect();
+        let all_groups: Vec<&CompiledGroup> = run.compiled.iter().chain(&groups).collect();
+        diagnostics.extend(undefined_predicate_infos(
+            &all_groups,
+            &run.preds,
+            &declared,
+        ));
+        for group in &mut groups {
+            mark_recursive_conditions(&mut group.rules, &run.preds);
+        }
+        ground_groups(&mut run.grounder, &groups, &run.preds)?;
+        run.called.extend_from_slice(&parts.groups[done..]);
+        run.compiled.extend(groups);
+        Ok((directives, assigned, diagnostics))
+    }
+}
+
+/// The program of what was ground, simplified, as `directives` say.
+fn simplified(
+    (atoms, mut rules, show_terms, aggregates, symbols): Grounded,
+    preds: &Predicates,
+    Directives {
         show,
-        declared,
         projected,
         with_edges,
-    } = directives(statements, &sections, parts, &mut diagnostics);
-
-    let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
-    compiler.undefined_consts = undefined_consts;
-    let mut groups = compile_groups(&mut compiler, statements, &sections, parts, &consts);
-    diagnostics.append(&mut compiler.errors);
-    if diagnostics.iter().any(Diagnostic::is_error) {
-        return (None, diagnostics);
-    }
-    let declared: FxHashSet<&Signature> = statements
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StatementKind::Defined(signature) => Some(signature),
-            _ => None,
-        })
-        .chain(&declared)
-        .collect();
-    diagnostics.extend(undefined_predicate_infos(&groups, &preds, &declared));
-
-    let aggregate_pred = preds.intern("#agg", 1, false);
-    let disjunct_pred = preds.intern("#disjunct", 1, false);
-    let negation_pred = preds.intern("#not", 1, false);
-    let implication_pred = preds.intern("#impl", 1, false);
-    for group in &mut groups {
-        mark_recursive_conditions(&mut group.rules, &preds);
-    }
-    let mut grounder = Instantiator::new(
-        &mut symbols,
-        &preds,
-        counters,
-        [
-            aggregate_pred,
-            disjunct_pred,
-            negation_pred,
-            implication_pred,
-        ],
-    );
-    if let Err(errors) = ground_groups(&mut grounder, &groups, &preds) {
-        return (None, errors);
-    }
-    let (atoms, mut rules, show_terms, aggregates) = grounder.finish();
+        ..
+    }: Directives,
+) -> GroundProgram {
     // Among the rules, so that the program's own `:- p, -p.` is not repeated.
     add_strong_negation_constraints(&atoms, &symbols, &mut rules);
     let rules = rules.into_rules();
 
-    let costs = cost_levels(&atoms, &preds, &symbols);
+    let costs = cost_levels(&atoms, preds, &symbols);
     let shown_preds: Vec<bool> = preds
         .ids()
         .map(|p| show.shows(&preds.signature(p)))
         .collect();
     let shown = |a: usize| shown_preds[atoms.preds[a].index()];
     let projected =
-        projected.map(|signatures| projected_symbols(&atoms, &preds, &symbols, &signatures));
+        projected.map(|signatures| projected_symbols(&atoms, preds, &symbols, &signatures));
     // The hidden atoms of the program's own predicates (not `#agg`,
     // `#edge`, `#project`, ..) may be unfolded away by the simplifier,
     // unless answer sets are told apart by them (`#project`).
@@ -245,9 +392,7 @@ pub fn ground_parts(
         program.edges = edges(&program);
     }
     assignments::fold_assignments(&mut program);
-    // Last, as gringo reports them once grounding is done.
-    diagnostics.extend(shown::unmatched_show_infos(statements));
-    (Some(program), diagnostics)
+    program
 }
 
 /// What the directives of a run say: the `#show`/`#hide` configuration,
@@ -342,18 +487,21 @@ fn directives(
     }
 }
 
-/// The rules of each group, every part called compiled with its arguments
-/// bound to its parameters; the parts no call grounds are checked too, as
-/// clingo checks them: their errors count, their rules are dropped.
+/// The rules of each group from `from` on, every part called compiled with
+/// its arguments bound to its parameters, and the atoms the last group
+/// assigns true; the parts no call grounds are checked too, as clingo
+/// checks them: their errors count, their rules are dropped.
 fn compile_groups(
     compiler: &mut Compiler,
     statements: &[Statement],
     sections: &[(&str, &[String])],
     parts: &Parts,
     consts: &FxHashMap<String, SymId>,
-) -> Vec<CompiledGroup> {
-    let mut groups: Vec<CompiledGroup> = Vec::with_capacity(parts.groups.len());
-    for (index, group) in parts.groups.iter().enumerate() {
+    from: usize,
+) -> (Vec<CompiledGroup>, Vec<(PredId, SymId)>) {
+    let mut groups: Vec<CompiledGroup> = Vec::with_capacity(parts.groups.len() - from);
+    let mut assigned = Vec::new();
+    for (index, group) in parts.groups.iter().enumerate().skip(from) {
         for call in group {
             for (statement, &(part, params)) in statements.iter().zip(sections) {
                 if part != call.name || params.len() != call.args.len() {
@@ -378,8 +526,21 @@ fn compile_groups(
         }
         compiler.params.clear();
         if index + 1 == parts.groups.len() {
+            // Inputs of the group, true in this call's program alone
+            // ([`Grounding`]).
             for atom in &parts.assigned_true {
-                compiler.fact(atom);
+                let Signature { name, arity, .. } = atom_signature(atom);
+                assert!(
+                    !atom.strong_negation,
+                    "incremental mode assigns `query(k)` only"
+                );
+                let pred = compiler.preds.intern(&name, arity, false);
+                match compiler.ground_term(&atom.term) {
+                    Ok(Some(symbol)) => assigned.push((pred, symbol)),
+                    Ok(None) => {}
+                    Err(error) => compiler.errors.push(error),
+                }
+                compiler.external(atom, &[], None, atom.span);
             }
         }
         groups.push(CompiledGroup {
@@ -404,7 +565,7 @@ fn compile_groups(
     compiler.rules.clear();
     compiler.facts = Default::default();
     compiler.fact_origins.clear();
-    groups
+    (groups, assigned)
 }
 
 /// Grounds the groups one after another into `grounder`; the errors of
@@ -830,7 +991,7 @@ fn element_generators(rule: &CRule) -> Vec<CRule> {
 /// quotes the atom, the source line is shown), once per predicate: usually
 /// a typo.
 fn undefined_predicate_infos(
-    groups: &[CompiledGroup],
+    groups: &[&CompiledGroup],
     preds: &Predicates,
     declared: &FxHashSet<&Signature>,
 ) -> Vec<Diagnostic> {

@@ -47,7 +47,9 @@ pub(in crate::ground) use rule_set::hash_body;
 
 /// Grounds compiled rules into rules over [`AtomTable`] indices.
 pub struct Instantiator<'s> {
-    pub symbols: &'s mut SymbolTable,
+    /// Owned, so that a run's grounding can be kept across the calls of
+    /// incremental mode ([`crate::ground::Grounding`]).
+    pub symbols: SymbolTable,
     /// Where the atoms and rules ground so far are published.
     counters: &'s Counters,
     pred_names: Vec<NameId>,
@@ -65,6 +67,27 @@ pub struct Instantiator<'s> {
     /// matches that differ only there are matched once (`path(X,Z) :-
     /// path(X,_), edge(_,Z).`).
     uses: Vec<usize>,
+}
+
+/// What was ground: the atoms, the rules, the `#show` terms, the
+/// aggregates' definitions and the symbols.
+pub type Grounded = (
+    AtomTable,
+    RuleSet,
+    Vec<ShowTerm>,
+    Vec<AggregateDefinition>,
+    SymbolTable,
+);
+
+/// Makes facts of these atoms, inputs of the grounding
+/// ([`crate::ground::Grounding`]).
+fn make_facts(atoms: &mut AtomTable, facts: &[(PredId, SymId)]) {
+    for &(pred, sym) in facts {
+        let a = atoms.get_or_insert(sym, pred) as usize;
+        atoms.defined[a] = true;
+        atoms.fact[a] = true;
+        atoms.input[a] = false;
+    }
 }
 
 /// What a group of parts starts from ([`Instantiator::begin_group`]).
@@ -114,7 +137,7 @@ impl<'s> Instantiator<'s> {
     /// `auxiliary` are the predicates `#agg/1`, `#disjunct/1`, `#not/1`
     /// and `#impl/1` of the auxiliary atoms.
     pub fn new(
-        symbols: &'s mut SymbolTable,
+        mut symbols: SymbolTable,
         preds: &Predicates,
         counters: &'s Counters,
         auxiliary: [PredId; 4],
@@ -336,22 +359,61 @@ impl<'s> Instantiator<'s> {
         redefined
     }
 
-    /// The atoms, rules and `#show` terms grounded; the relations and their
+    /// What was ground ([`Grounded`]), `facts` made facts (the atoms a
+    /// call of incremental mode assigns true); the relations and their
     /// indexes are freed here, before simplification needs memory.
-    pub fn finish(mut self) -> (AtomTable, RuleSet, Vec<ShowTerm>, Vec<AggregateDefinition>) {
-        for &(atom, complement) in &self.negations.complements {
-            let origin = Span::default();
-            (self.rules).insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
-        }
-        for (head, body, origin) in std::mem::take(&mut self.implications.rules) {
-            (self.rules).insert(head, &body.pos, &body.neg, origin);
-        }
+    pub fn finish_with_facts(mut self, facts: &[(PredId, SymId)]) -> Grounded {
+        Self::add_auxiliary_rules(&mut self.rules, &self.negations, &self.implications);
+        make_facts(&mut self.atoms, facts);
         (
             self.atoms,
             self.rules,
             self.show_terms,
             self.aggregates.definitions,
+            self.symbols,
         )
+    }
+
+    /// What [`Instantiator::finish_with_facts`] gives, copied: the
+    /// grounding is kept for more groups (the steps of incremental mode).
+    pub fn snapshot_with_facts(&self, facts: &[(PredId, SymId)]) -> Grounded {
+        let mut rules = self.rules.clone();
+        Self::add_auxiliary_rules(&mut rules, &self.negations, &self.implications);
+        let mut atoms = self.atoms.clone();
+        make_facts(&mut atoms, facts);
+        (
+            atoms,
+            rules,
+            self.show_terms.clone(),
+            self.aggregates.definitions.clone(),
+            self.symbols.clone(),
+        )
+    }
+
+    /// The rules of the auxiliary atoms that stand for `not a` and for
+    /// implications, added once everything is ground.
+    fn add_auxiliary_rules(
+        rules: &mut RuleSet,
+        negations: &NegationAtoms,
+        implications: &ImplicationAtoms,
+    ) {
+        for &(atom, complement) in &negations.complements {
+            let origin = Span::default();
+            rules.insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
+        }
+        for (head, body, origin) in &implications.rules {
+            rules.insert(head.clone(), &body.pos, &body.neg, *origin);
+        }
+    }
+
+    /// Makes room for the predicates interned since it was made or last
+    /// told (the groups of a later step compile rules of their own).
+    pub fn add_predicates(&mut self, preds: &Predicates) {
+        for p in preds.ids().skip(self.pred_names.len()) {
+            self.pred_names.push(self.symbols.name(&preds.get(p).name));
+            self.pred_negative.push(preds.get(p).negative);
+            self.relations.push(Relation::default());
+        }
     }
 
     /// Grounds rules whose body predicates are all complete (constraints and
@@ -466,7 +528,7 @@ impl<'s> Instantiator<'s> {
             _ => Vec::new(),
         };
         let mut exec = Exec {
-            symbols: self.symbols,
+            symbols: &mut self.symbols,
             relations: &self.relations,
             atoms: &mut self.atoms,
             aggregates: &mut self.aggregates,

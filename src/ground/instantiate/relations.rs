@@ -35,7 +35,7 @@ pub(super) struct Index {
 }
 
 /// Every ground atom mentioned so far, derived or not.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct AtomTable {
     pub syms: Vec<SymId>,
     pub preds: Vec<PredId>,

@@ -23,7 +23,7 @@ pub(super) fn hash_atoms(hash: u64, atoms: &[AtomId]) -> u64 {
 /// that of its first instance. The table holds indices into `rules`, so
 /// every rule is stored once; each rule's hash is kept beside it, so that
 /// growing the table does not hash every rule again.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct RuleSet {
     pub rules: Vec<Rule>,
     pub(super) hashes: Vec<u64>,
