@@ -142,27 +142,10 @@ impl Incremental {
 mod tests {
     use super::*;
     use crate::diagnostics::FileId;
-    use crate::ground::program::GroundProgram;
     use crate::ground::{Grounding, ground_parts};
     use crate::progress::Counters;
     use crate::syntax::parse_program;
-    use crate::testing::{shown_of, stable_models};
-
-    /// The answer sets of `program`, each its shown symbols, sorted.
-    fn answer_sets(program: &GroundProgram) -> Vec<Vec<String>> {
-        let mut sets: Vec<Vec<String>> = (stable_models(program).into_iter())
-            .map(|model| {
-                let shown = shown_of(program, model).into_iter();
-                let mut set: Vec<String> = shown
-                    .map(|s| program.symbols.display(s).to_string())
-                    .collect();
-                set.sort();
-                set
-            })
-            .collect();
-        sets.sort();
-        sets
-    }
+    use crate::testing::shown_answer_sets;
 
     /// Each step's program from the grounding kept across the steps (each
     /// step grounding its own parts, `query` an input) has the answer sets
@@ -194,9 +177,9 @@ mod tests {
             };
             let (from_scratch, _) = ground_parts(&with_query, &[], &plain, &counters);
             let (incremental, from_scratch) = (incremental.unwrap(), from_scratch.unwrap());
-            let expected = answer_sets(&from_scratch);
+            let expected = shown_answer_sets(&from_scratch);
             nonempty += usize::from(!expected.is_empty());
-            assert_eq!(answer_sets(&incremental), expected, "step {step}");
+            assert_eq!(shown_answer_sets(&incremental), expected, "step {step}");
         }
         assert!(nonempty >= 3, "the steps have answer sets to compare");
     }

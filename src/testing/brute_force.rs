@@ -11,6 +11,23 @@ use crate::symbols::SymId;
 use crate::translate::Translation;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
+/// The stable models of `program`, each its shown symbols as text, sorted:
+/// answer sets to compare with another way of computing them.
+pub(crate) fn shown_answer_sets(program: &GroundProgram) -> Vec<Vec<String>> {
+    let mut sets: Vec<Vec<String>> = (stable_models(program).into_iter())
+        .map(|model| {
+            let shown = shown_of(program, model).into_iter();
+            let mut set: Vec<String> = shown
+                .map(|s| program.symbols.display(s).to_string())
+                .collect();
+            set.sort();
+            set
+        })
+        .collect();
+    sets.sort();
+    sets
+}
+
 /// The shown symbols of an interpretation (a bit mask over the atoms), as
 /// the enumerator reports them: sorted by clingo's order, distinct.
 pub(crate) fn shown_of(program: &GroundProgram, model: u64) -> Vec<SymId> {

@@ -6,20 +6,7 @@ use crate::ground::program::{
 
 /// The answer sets of a program in the tiny syntax, as sorted names.
 fn answer_sets(text: &str) -> Vec<Vec<String>> {
-    let program = parse(text);
-    let mut sets: Vec<Vec<String>> = stable_models(&program)
-        .into_iter()
-        .map(|m| {
-            let names = shown_of(&program, m).into_iter();
-            let mut names: Vec<String> = names
-                .map(|s| program.symbols.display(s).to_string())
-                .collect();
-            names.sort();
-            names
-        })
-        .collect();
-    sets.sort();
-    sets
+    shown_answer_sets(&parse(text))
 }
 
 fn sets(expected: &[&[&str]]) -> Vec<Vec<String>> {
