@@ -345,6 +345,7 @@ pub fn new_solver(backend: Backend, tuning: &SearchTuning) -> Box<dyn SatSolver>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::propagators::LevelTrail;
     use std::cell::RefCell;
     use std::rc::Rc;
     use std::sync::atomic::Ordering;
@@ -401,8 +402,7 @@ mod tests {
     #[derive(Default)]
     struct AtMostOne {
         vars: Vec<Var>,
-        trail: Vec<Lit>,
-        level_start: Vec<usize>,
+        trail: LevelTrail,
         /// Per propagated variable: the true one that was its reason.
         reasons: Vec<(Var, Var)>,
         propagated: u32,
@@ -411,7 +411,7 @@ mod tests {
 
     impl AtMostOne {
         fn value(&self, var: Var) -> Option<bool> {
-            (self.trail.iter().rev())
+            (self.trail.lits().iter().rev())
                 .find(|l| l.var() == var)
                 .map(|l| l.is_positive())
         }
@@ -419,14 +419,13 @@ mod tests {
 
     impl Propagator for AtMostOne {
         fn assigned(&mut self, lits: &[Lit]) {
-            self.trail.extend_from_slice(lits);
+            self.trail.assigned(lits);
         }
         fn new_level(&mut self) {
-            self.level_start.push(self.trail.len());
+            self.trail.new_level();
         }
         fn backtrack(&mut self, level: usize) {
-            self.trail.truncate(self.level_start[level]);
-            self.level_start.truncate(level);
+            self.trail.backtrack(level, |_| {});
         }
         fn propagate(&mut self) -> Option<Lit> {
             let one = self.vars.iter().find(|&&v| self.value(v) == Some(true))?;

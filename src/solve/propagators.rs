@@ -122,14 +122,47 @@ impl Propagator for Propagators {
     }
 }
 
+/// The literals a propagator was told of ([`Propagator::assigned`]), in
+/// order, by decision level: what the solver's trail holds of the
+/// variables it observes.
+#[derive(Default)]
+pub struct LevelTrail {
+    lits: Vec<Lit>,
+    /// Where each decision level above the root begins in `lits`.
+    level_starts: Vec<usize>,
+}
+
+impl LevelTrail {
+    pub fn lits(&self) -> &[Lit] {
+        &self.lits
+    }
+
+    pub fn assigned(&mut self, lits: &[Lit]) {
+        self.lits.extend_from_slice(lits);
+    }
+
+    pub fn new_level(&mut self) {
+        self.level_starts.push(self.lits.len());
+    }
+
+    /// Undoes the levels above `level`, telling `undone` of each literal
+    /// they held.
+    pub fn backtrack(&mut self, level: usize, undone: impl FnMut(&Lit)) {
+        if let Some(&start) = self.level_starts.get(level) {
+            self.lits[start..].iter().for_each(undone);
+            self.lits.truncate(start);
+            self.level_starts.truncate(level);
+        }
+    }
+}
+
 /// Keeps the solver's trail over the variables it observes, and hands over
 /// the trail of each model the solver finds: its literals in the order
 /// assigned, each decision before what it implies. Solution recording
 /// reads it to exclude an answer set by few literals.
 #[derive(Default)]
 pub struct TrailRecorder {
-    trail: Vec<Lit>,
-    level_starts: Vec<usize>,
+    trail: LevelTrail,
     last_model: Rc<RefCell<Vec<Lit>>>,
 }
 
@@ -142,18 +175,15 @@ impl TrailRecorder {
 
 impl Propagator for TrailRecorder {
     fn assigned(&mut self, lits: &[Lit]) {
-        self.trail.extend_from_slice(lits);
+        self.trail.assigned(lits);
     }
 
     fn new_level(&mut self) {
-        self.level_starts.push(self.trail.len());
+        self.trail.new_level();
     }
 
     fn backtrack(&mut self, level: usize) {
-        if let Some(&start) = self.level_starts.get(level) {
-            self.trail.truncate(start);
-            self.level_starts.truncate(level);
-        }
+        self.trail.backtrack(level, |_| {});
     }
 
     fn propagate(&mut self) -> Option<Lit> {
@@ -165,7 +195,9 @@ impl Propagator for TrailRecorder {
     }
 
     fn check_model(&mut self, _model: &[Lit]) -> bool {
-        self.last_model.borrow_mut().clone_from(&self.trail);
+        let mut last_model = self.last_model.borrow_mut();
+        last_model.clear();
+        last_model.extend_from_slice(self.trail.lits());
         true
     }
 

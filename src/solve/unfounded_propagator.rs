@@ -15,6 +15,7 @@
 //! trail is always the solver's restricted to these variables.
 
 use super::backend::{Backend, Propagator, SatResult, new_solver};
+use super::propagators::LevelTrail;
 use crate::ground::program::{AtomId, GroundProgram};
 use crate::solve::SearchTuning;
 use crate::solve::unfounded_sets::{
@@ -52,9 +53,7 @@ pub struct UnfoundedPropagator {
     sets: UnfoundedSets,
     /// Per variable: 1 true, -1 false, 0 unassigned (as far as told).
     values: Vec<i8>,
-    trail: Vec<Lit>,
-    /// The trail's length when each decision level above the root began.
-    level_start: Vec<usize>,
+    trail: LevelTrail,
     /// Literals found but not yet handed to the solver (the negated atoms
     /// of the last unfounded set), from `next` on.
     pending: Vec<Lit>,
@@ -71,8 +70,7 @@ impl UnfoundedPropagator {
         UnfoundedPropagator {
             sets,
             values: vec![0; variables],
-            trail: Vec::new(),
-            level_start: Vec::new(),
+            trail: LevelTrail::default(),
             pending: Vec::new(),
             next: 0,
             reasons: vec![Vec::new(); variables],
@@ -87,7 +85,7 @@ impl UnfoundedPropagator {
     fn value(&self, lit: Lit) -> Option<bool> {
         View {
             values: &self.values,
-            trail: &self.trail,
+            trail: self.trail.lits(),
         }
         .value(lit)
     }
@@ -97,7 +95,7 @@ impl UnfoundedPropagator {
     fn check(&mut self) -> Option<Lit> {
         let view = View {
             values: &self.values,
-            trail: &self.trail,
+            trail: self.trail.lits(),
         };
         let verdict = self.sets.check(&view);
         self.pending.clear();
@@ -131,22 +129,17 @@ impl Propagator for UnfoundedPropagator {
         for &lit in lits {
             self.values[lit.index()] = if lit.is_positive() { 1 } else { -1 };
         }
-        self.trail.extend_from_slice(lits);
+        self.trail.assigned(lits);
     }
 
     fn new_level(&mut self) {
-        self.level_start.push(self.trail.len());
+        self.trail.new_level();
         self.sets.new_level();
     }
 
     fn backtrack(&mut self, level: usize) {
-        if level < self.level_start.len() {
-            for &lit in &self.trail[self.level_start[level]..] {
-                self.values[lit.index()] = 0;
-            }
-            self.trail.truncate(self.level_start[level]);
-            self.level_start.truncate(level);
-        }
+        let values = &mut self.values;
+        (self.trail).backtrack(level, |lit| values[lit.index()] = 0);
         self.sets.backtrack(level);
         self.pending.clear();
         self.next = 0;
