@@ -156,7 +156,7 @@ fn solve_steps(
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
     // The last call's program and search: freed when another step follows,
-    // left to the process's exit after the last.
+    // left to the process's exit after the last, as the grounding is.
     let mut kept = None;
     for step in 0.. {
         let parts = match incremental {
@@ -198,7 +198,7 @@ fn solve_steps(
             break;
         }
     }
-    release_at_exit(kept);
+    release_at_exit((kept, grounding));
     Ok(last)
 }
 
