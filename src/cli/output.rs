@@ -4,6 +4,7 @@
 //! `std::io::Write` the caller gives; [`super`] decides where output goes.
 
 use crate::solve::optimize::OptMode;
+use crate::symbols::DisplaySymbol;
 use std::fmt::Write as _;
 use std::io;
 use std::time::Duration;
@@ -145,14 +146,32 @@ fn reading_line(inputs: &[String]) -> String {
     }
 }
 
+/// An atom of an answer as [`write_answer`] writes it: its text, or its
+/// symbol, formatted on the way.
+pub trait AtomText {
+    fn write_to(&self, out: &mut impl io::Write) -> io::Result<()>;
+}
+
+impl AtomText for &str {
+    fn write_to(&self, out: &mut impl io::Write) -> io::Result<()> {
+        out.write_all(self.as_bytes())
+    }
+}
+
+impl AtomText for DisplaySymbol<'_> {
+    fn write_to(&self, out: &mut impl io::Write) -> io::Result<()> {
+        write!(out, "{self}")
+    }
+}
+
 /// Writes one answer as clingo does, symbol by symbol: an answer set of a
 /// grounding-heavy program has hundreds of thousands of atoms, too many to
-/// render into strings first.
+/// render into one string first.
 pub fn write_answer(
     out: &mut impl io::Write,
     style: Style,
     number: usize,
-    atoms: impl Iterator<Item = impl std::fmt::Display>,
+    atoms: impl Iterator<Item = impl AtomText>,
 ) -> io::Result<()> {
     let terminator = match style.format {
         Format::Competition => {
@@ -166,8 +185,11 @@ pub fn write_answer(
         }
     };
     for (i, atom) in atoms.enumerate() {
-        let separator = if i == 0 { "" } else { " " };
-        write!(out, "{separator}{atom}{terminator}")?;
+        if i > 0 {
+            out.write_all(b" ")?;
+        }
+        atom.write_to(out)?;
+        out.write_all(terminator.as_bytes())?;
     }
     writeln!(out)
 }

@@ -14,7 +14,9 @@ use super::{pictures, status};
 use crate::progress::Counters;
 use crate::solve::driver::{Consequences, Event, Found, Report};
 use crate::solve::optimize::OptMode;
-use crate::symbols::SymbolTable;
+use crate::symbols::{SymId, SymbolTable};
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,6 +51,39 @@ pub(super) struct Progress {
     pub(super) record: Record,
     /// The summary is printed: nothing more is.
     pub(super) finished: bool,
+    symbol_texts: SymbolTexts,
+}
+
+/// The text of each symbol of the answer sets printed, kept from the
+/// second answer set on: an enumeration prints the same symbols again and
+/// again, and formatting each anew was most of printing them. A single
+/// answer set, perhaps of hundreds of thousands of atoms, is written as it
+/// is formatted.
+#[derive(Default)]
+struct SymbolTexts {
+    answers: usize,
+    /// Where each symbol's text is in `texts`.
+    spans: FxHashMap<SymId, (u32, u32)>,
+    texts: String,
+}
+
+impl SymbolTexts {
+    /// Formats those of `shown` not formatted yet.
+    fn render(&mut self, shown: &[SymId], symbols: &SymbolTable) {
+        for &symbol in shown {
+            if !self.spans.contains_key(&symbol) {
+                let start = self.texts.len() as u32;
+                write!(self.texts, "{}", symbols.display(symbol)).expect("a String takes any text");
+                self.spans.insert(symbol, (start, self.texts.len() as u32));
+            }
+        }
+    }
+
+    /// The text of `symbol`, formatted by [`SymbolTexts::render`].
+    fn text(&self, symbol: SymId) -> &str {
+        let (start, end) = self.spans[&symbol];
+        &self.texts[start as usize..end as usize]
+    }
 }
 
 /// What a run has found so far, from the search's events: what its
@@ -115,6 +150,7 @@ impl Progress {
                 interrupted: None,
             },
             finished: false,
+            symbol_texts: SymbolTexts::default(),
         }
     }
 
@@ -187,10 +223,21 @@ impl Progress {
             return self.output_error.is_none(); // nothing to write (`--quiet`)
         }
         let style = self.style;
-        self.print(|out| {
+        let mut texts = std::mem::take(&mut self.symbol_texts);
+        texts.answers += 1;
+        let cached = show_model && texts.answers > 1;
+        if cached {
+            texts.render(&answer.shown, symbols);
+        }
+        let printed = self.print(|out| {
             if show_model {
-                let atoms = answer.shown.iter().map(|&s| symbols.display(s));
-                output::write_answer(out, style, number, atoms)?;
+                if cached {
+                    let atoms = answer.shown.iter().map(|&s| texts.text(s));
+                    output::write_answer(out, style, number, atoms)?;
+                } else {
+                    let atoms = answer.shown.iter().map(|&s| symbols.display(s));
+                    output::write_answer(out, style, number, atoms)?;
+                }
                 if let Some(bounds) = consequences {
                     output::write_consequences(out, bounds)?;
                 }
@@ -202,7 +249,9 @@ impl Progress {
                 Some(grid) => out.write_all(grid.as_bytes()),
                 None => Ok(()),
             }
-        })
+        });
+        self.symbol_texts = texts;
+        printed
     }
 
     /// Writes to standard output unless an earlier write failed, keeping
@@ -291,7 +340,8 @@ impl Progress {
                     let style = self.style;
                     let grid = self.held_grid.take();
                     self.print(|out| {
-                        output::write_answer(out, style, number, witness.atoms.iter())?;
+                        let atoms = witness.atoms.iter().map(String::as_str);
+                        output::write_answer(out, style, number, atoms)?;
                         if let Some(bounds) = witness.consequences {
                             output::write_consequences(out, bounds)?;
                         }
