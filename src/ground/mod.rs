@@ -263,22 +263,24 @@ impl<'c> Grounding<'c> {
             None => {
                 let mut symbols = SymbolTable::default();
                 let mut preds = Predicates::default();
-                let (consts, undefined_consts) = resolve_constants(
+                let (consts, mut undefined_consts) = resolve_constants(
                     statements,
                     self.overrides,
                     &mut symbols,
                     &mut preds,
                     &mut diagnostics,
                 );
-                let mut compiler = Compiler::new(&mut symbols, &mut preds, &consts);
-                compiler.undefined_consts = undefined_consts;
-                let compiled =
-                    compile_groups(&mut compiler, statements, &sections, parts, &consts, 0);
-                let undefined_consts = std::mem::take(&mut compiler.undefined_consts);
-                diagnostics.append(&mut compiler.errors);
-                if diagnostics.iter().any(Diagnostic::is_error) {
+                let Some(compiled) = compile_groups(
+                    &mut Compiler::new(&mut symbols, &mut preds, &consts),
+                    statements,
+                    &sections,
+                    parts,
+                    0,
+                    &mut undefined_consts,
+                    &mut diagnostics,
+                ) else {
                     return Err(diagnostics);
-                }
+                };
                 let auxiliary = [
                     preds.intern("#agg", 1, false),
                     preds.intern("#disjunct", 1, false),
@@ -297,22 +299,17 @@ impl<'c> Grounding<'c> {
                 compiled
             }
             Some(run) => {
-                let symbols = &mut run.grounder.symbols;
-                let mut compiler = Compiler::new(symbols, &mut run.preds, &run.consts);
-                compiler.undefined_consts = std::mem::take(&mut run.undefined_consts);
-                let compiled = compile_groups(
-                    &mut compiler,
+                let Some(compiled) = compile_groups(
+                    &mut Compiler::new(&mut run.grounder.symbols, &mut run.preds, &run.consts),
                     statements,
                     &sections,
                     parts,
-                    &run.consts,
                     done,
-                );
-                run.undefined_consts = std::mem::take(&mut compiler.undefined_consts);
-                diagnostics.append(&mut compiler.errors);
-                if diagnostics.iter().any(Diagnostic::is_error) {
+                    &mut run.undefined_consts,
+                    &mut diagnostics,
+                ) else {
                     return Err(diagnostics);
-                }
+                };
                 run.grounder.add_predicates(&run.preds);
                 compiled
             }
@@ -487,18 +484,27 @@ fn directives(
     }
 }
 
-/// The rules of each group from `from` on, every part called compiled with
-/// its arguments bound to its parameters, and the atoms the last group
-/// assigns true; the parts no call grounds are checked too, as clingo
-/// checks them: their errors count, their rules are dropped.
+/// Compiled groups of parts, and the atoms the last of them assigns true.
+type CompiledGroups = (Vec<CompiledGroup>, Vec<(PredId, SymId)>);
+
+/// The rules of each group of `parts` from `from` on, every part called
+/// compiled with its arguments bound to its parameters, and the atoms the
+/// last group assigns true; the parts no call grounds are checked too, as
+/// clingo checks them: their errors count, their rules are dropped. The
+/// constants used but defined nowhere are reported once across calls
+/// (`undefined_consts`); the compiler's messages join `diagnostics`, and
+/// `None` follows an error among them.
 fn compile_groups(
     compiler: &mut Compiler,
     statements: &[Statement],
     sections: &[(&str, &[String])],
     parts: &Parts,
-    consts: &FxHashMap<String, SymId>,
     from: usize,
-) -> (Vec<CompiledGroup>, Vec<(PredId, SymId)>) {
+    undefined_consts: &mut FxHashMap<String, Span>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<CompiledGroups> {
+    let consts = compiler.consts;
+    compiler.undefined_consts = std::mem::take(undefined_consts);
     let mut groups: Vec<CompiledGroup> = Vec::with_capacity(parts.groups.len() - from);
     let mut assigned = Vec::new();
     for (index, group) in parts.groups.iter().enumerate().skip(from) {
@@ -565,7 +571,9 @@ fn compile_groups(
     compiler.rules.clear();
     compiler.facts = Default::default();
     compiler.fact_origins.clear();
-    (groups, assigned)
+    *undefined_consts = std::mem::take(&mut compiler.undefined_consts);
+    diagnostics.append(&mut compiler.errors);
+    (!diagnostics.iter().any(Diagnostic::is_error)).then_some((groups, assigned))
 }
 
 /// Grounds the groups one after another into `grounder`; the errors of
