@@ -54,13 +54,14 @@ pub(super) struct Progress {
     symbol_texts: SymbolTexts,
 }
 
-/// The text of each symbol of the answer sets printed, kept from the
+/// The text of each symbol of a call's answer sets printed, kept from its
 /// second answer set on: an enumeration prints the same symbols again and
 /// again, and formatting each anew was most of printing them. A single
 /// answer set, perhaps of hundreds of thousands of atoms, is written as it
 /// is formatted.
 #[derive(Default)]
 struct SymbolTexts {
+    /// Answer sets of the call so far.
     answers: usize,
     /// Where each symbol's text is in `texts`.
     spans: FxHashMap<SymId, (u32, u32)>,
@@ -287,6 +288,9 @@ impl Progress {
     /// Starts the JSON output's next solver call.
     pub(super) fn begin_call(&mut self) {
         self.record.calls += 1;
+        // A call's symbols are its program's: another program may number
+        // them otherwise.
+        self.symbol_texts = SymbolTexts::default();
         if self.style.format == Format::Json {
             self.write_unwritten();
             let text = self.json.open_call(&self.inputs);
