@@ -69,7 +69,32 @@ fn out_of_memory(size: usize) -> ! {
     std::process::exit(EXIT_OUT_OF_MEMORY);
 }
 
+/// glibc's allocator, tuned once before the first allocation. By default
+/// it serves blocks from 128 KiB up by `mmap`, raising that threshold only
+/// as such blocks are freed, and hands the heap's free top back to the
+/// system past twice that: clingo's incremental mode, which builds and
+/// frees a program and a search every step, then touches fresh pages over
+/// and over (160 steps of a walk: 190,000 page faults, a third of the run,
+/// for a peak of 36 MB). Blocks up to 4 MiB now come from the heap, and up
+/// to 256 MiB of its free top is kept for reuse; larger blocks are still
+/// mapped, and given back whole when freed, so peak memory barely moves.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tune_allocator() {
+    const MMAP_THRESHOLD: libc::c_int = 4 << 20;
+    const TRIM_THRESHOLD: libc::c_int = 256 << 20;
+    // SAFETY: mallopt only sets the allocator's parameters; a value it
+    // refuses leaves the default in place.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn tune_allocator() {}
+
 fn main() {
+    tune_allocator();
     for size in STACK_SIZES {
         let worker = std::thread::Builder::new()
             .stack_size(size)
