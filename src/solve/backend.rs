@@ -103,6 +103,12 @@ pub trait Propagator {
     fn check_model(&mut self, model: &[Lit]) -> bool;
     /// A clause over observed variables to add, into `clause`, or `false`.
     fn clause(&mut self, clause: &mut Vec<Lit>) -> bool;
+    /// The next decision, a literal of an unassigned observed variable, or
+    /// `None` to leave it to the solver. A backend without the hook never
+    /// asks.
+    fn decide(&mut self) -> Option<Lit> {
+        None
+    }
 }
 
 impl<P: Propagator> Propagator for std::rc::Rc<std::cell::RefCell<P>> {
@@ -126,6 +132,9 @@ impl<P: Propagator> Propagator for std::rc::Rc<std::cell::RefCell<P>> {
     }
     fn clause(&mut self, clause: &mut Vec<Lit>) -> bool {
         self.borrow_mut().clause(clause)
+    }
+    fn decide(&mut self) -> Option<Lit> {
+        self.borrow_mut().decide()
     }
 }
 

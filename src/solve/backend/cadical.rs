@@ -267,6 +267,10 @@ impl ExternalPropagator for Bridge {
         self.propagator.check_model(&self.lits)
     }
 
+    fn cb_decide(&mut self) -> i32 {
+        self.propagator.decide().map_or(0, to_cadical)
+    }
+
     fn cb_propagate(&mut self) -> i32 {
         self.propagator.propagate().map_or(0, to_cadical)
     }
@@ -427,5 +431,43 @@ mod tests {
             assert_eq!(s.solve(&[lit(-2)]), SatResult::Unsatisfiable);
             assert_eq!(s.failed_core(), vec![lit(-2)]);
         }
+    }
+
+    /// Decides its literals, the last first, each once.
+    struct Decides(Vec<Lit>);
+
+    impl Propagator for Decides {
+        fn assigned(&mut self, _lits: &[Lit]) {}
+        fn new_level(&mut self) {}
+        fn backtrack(&mut self, _level: usize) {}
+        fn propagate(&mut self) -> Option<Lit> {
+            None
+        }
+        fn reason(&mut self, _lit: Lit, _clause: &mut Vec<Lit>) {}
+        fn check_model(&mut self, _model: &[Lit]) -> bool {
+            true
+        }
+        fn clause(&mut self, _clause: &mut Vec<Lit>) -> bool {
+            false
+        }
+        fn decide(&mut self) -> Option<Lit> {
+            self.0.pop()
+        }
+    }
+
+    /// CaDiCaL takes a propagator's decisions.
+    #[test]
+    fn a_propagator_decides() {
+        let mut s = Cadical::new(&SearchTuning::default());
+        s.add_clause(&[lit(1), lit(2), lit(3)]);
+        assert_eq!(s.solve(&[]), SatResult::Satisfiable);
+        assert_eq!(s.model(), vec![lit(1), lit(-2), lit(-3)], "its own");
+        let mut s = Cadical::new(&SearchTuning::default());
+        s.add_clause(&[lit(1), lit(2), lit(3)]);
+        let observed = [Var::from_dimacs(1), Var::from_dimacs(2)];
+        let decides = Decides(vec![lit(-2), lit(-1)]);
+        assert!(s.connect_propagator(Box::new(decides), &observed).is_ok());
+        assert_eq!(s.solve(&[]), SatResult::Satisfiable);
+        assert_eq!(s.model(), vec![lit(-1), lit(-2), lit(3)]);
     }
 }
