@@ -48,7 +48,7 @@ use crate::translate::analysis::Analysis;
 use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
 use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
-use propagators::{Propagators, TrailRecorder};
+use propagators::{CollectedModels, GIVE_UP_DECIDING, ModelCollector, Propagators, TrailRecorder};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -231,6 +231,12 @@ pub struct Enumerator {
     /// The distinguishing literals of the solver's last model in the order
     /// it assigned them, where a [`TrailRecorder`] tells.
     solver_trail: Option<Rc<RefCell<Vec<Lit>>>>,
+    /// Backtracks without a model after which a [`ModelCollector`] leaves
+    /// the decisions to the solver ([`GIVE_UP_DECIDING`]).
+    give_up_deciding: usize,
+    /// The answer sets a [`ModelCollector`] found inside one search, where
+    /// one enumerates.
+    collected: Option<Rc<RefCell<CollectedModels>>>,
     /// The shown symbols of the answer set being read ([`Enumerator::answer_set`]).
     shown_buffer: Vec<SymId>,
 }
@@ -242,6 +248,10 @@ pub struct Enumerator {
 /// sets) met 8,880 empty subtrees; unblock's inst2 921 for 358 answer
 /// sets; the other enumerations of the corpus under 100.
 const RECORD_AFTER: usize = 256;
+
+/// The most answer sets one search collects ([`Enumerator::collect_next`]):
+/// they are kept until reported, each as its observed literals.
+const COLLECTED_PER_SEARCH: usize = 256;
 
 /// The walk's questions move from varisat to CaDiCaL after this many
 /// empty subtrees ([`Enumerator::switch_oracle`]): below it, CaDiCaL's
@@ -381,6 +391,8 @@ impl Enumerator {
             recording_answer_sets: false,
             record_after: (RECORD_AFTER, 2),
             solver_trail: None,
+            give_up_deciding: GIVE_UP_DECIDING,
+            collected: None,
             shown_buffer: Vec::new(),
         })
     }
@@ -542,6 +554,14 @@ impl Enumerator {
         self.record_after = (0, 0);
     }
 
+    /// Hands over as [`Enumerator::take_over_at_next_question`] does, and
+    /// a [`ModelCollector`] leaves every decision to the solver.
+    #[cfg(test)]
+    pub(super) fn take_over_leaving_decisions(&mut self) {
+        self.take_over_at_next_question();
+        self.give_up_deciding = 0;
+    }
+
     /// Ends the walk: the solver is told of the subtrees it left
     /// ([`Backtracking::explored`]), and from now on finds the answer sets
     /// itself ([`Enumerator::record_next`]).
@@ -549,22 +569,36 @@ impl Enumerator {
         for clause in self.backtracking.explored() {
             self.formula.add_clause(&clause);
         }
+        // The new solver has not searched yet: a propagator can be
+        // connected (CaDiCaL may eliminate variables it is not told are
+        // observed).
         if self.switch_oracle() {
-            // The new solver has no propagator: one can be connected
-            // before its first search.
-            let recorder = TrailRecorder::default();
-            self.solver_trail = Some(recorder.last_model_trail());
-            let observed: Vec<Var> = self.distinguishing().iter().map(|l| l.var()).collect();
-            let connected = self
-                .formula
-                .solver
-                .connect_propagator(Box::new(recorder), &observed);
+            let distinguishing: Vec<Var> = self.distinguishing().iter().map(|l| l.var()).collect();
+            let variables = self.formula.copy.variables();
+            let connected = if self.translation.needs_loop_formulas() {
+                let recorder = TrailRecorder::default();
+                self.solver_trail = Some(recorder.last_model_trail());
+                (self.formula.solver).connect_propagator(Box::new(recorder), &distinguishing)
+            } else {
+                // Every model is an answer set: they are collected inside
+                // one search.
+                let mut kept = self.answer_set_vars();
+                kept.extend_from_slice(&distinguishing);
+                let collector =
+                    ModelCollector::new(&distinguishing, &kept, variables, self.give_up_deciding);
+                self.collected = Some(collector.collected());
+                kept.sort_unstable_by_key(|var| var.index());
+                kept.dedup();
+                (self.formula.solver).connect_propagator(Box::new(collector), &kept)
+            };
             assert!(connected.is_ok(), "CaDiCaL takes a propagator");
         }
         self.recording_answer_sets = true;
     }
 
-    /// The next answer set by solution recording: the solver searches
+    /// The next answer set by solution recording: collected inside one
+    /// search where a [`ModelCollector`] was connected
+    /// ([`Enumerator::collect_next`]); otherwise the solver searches
     /// from the root under every clause so far, and the answer set it
     /// finds is excluded by a clause over the fewest of its distinguishing
     /// literals that give the others by propagation in the walk's copy of
@@ -574,6 +608,9 @@ impl Enumerator {
     /// Each answer set costs a search, where the walk costs one per subtree
     /// it cannot settle; see [`RECORD_AFTER`].
     fn record_next(&mut self) -> Option<AnswerSet> {
+        if let Some(collected) = self.collected.clone() {
+            return self.collect_next(&collected);
+        }
         match self.stable_model(&[]) {
             SatResult::Satisfiable => {}
             SatResult::Unsatisfiable => {
@@ -598,6 +635,46 @@ impl Enumerator {
         let clause: Vec<Lit> = decided.iter().map(|&lit| !lit).collect();
         self.formula.add_clause(&clause);
         self.exhausted |= self.stats.deterministic;
+        Some(self.answer_set())
+    }
+
+    /// The next answer set of those a [`ModelCollector`] finds, searching
+    /// for more when none is left: up to [`COLLECTED_PER_SEARCH`] a
+    /// search, or as many as are still asked for.
+    fn collect_next(&mut self, collected: &RefCell<CollectedModels>) -> Option<AnswerSet> {
+        if collected.borrow().models.is_empty() && !collected.borrow().complete {
+            let wanted = match self.options.max_models {
+                0 => COLLECTED_PER_SEARCH,
+                max => max
+                    .saturating_sub(self.stats.models)
+                    .clamp(1, COLLECTED_PER_SEARCH),
+            };
+            collected.borrow_mut().limit = wanted - 1;
+            self.stats.sat_calls += 1;
+            match self.formula.solver.solve(&[]) {
+                SatResult::Satisfiable => {
+                    let exclusion = std::mem::take(&mut collected.borrow_mut().accepted_exclusion);
+                    self.formula.solver.add_clause(&exclusion);
+                }
+                SatResult::Unsatisfiable => collected.borrow_mut().complete = true,
+                // The answer sets collected before are reported first.
+                SatResult::Interrupted => self.interrupted = true,
+            }
+        }
+        let Some(model) = collected.borrow_mut().models.pop_front() else {
+            self.exhausted = collected.borrow().complete;
+            return None;
+        };
+        for lit in model {
+            self.values[lit.index()] = lit.is_positive();
+        }
+        let mut collected = collected.borrow_mut();
+        self.exhausted =
+            self.stats.deterministic || (collected.models.is_empty() && collected.complete);
+        if self.stats.deterministic {
+            collected.models.clear();
+        }
+        drop(collected);
         Some(self.answer_set())
     }
 
@@ -808,6 +885,21 @@ impl Enumerator {
         for (i, value) in self.atom_values.iter_mut().enumerate() {
             *value = self.values[self.translation.atom_var(AtomId(i as u32)).index()];
         }
+    }
+
+    /// The variables [`Enumerator::answer_set`] reads: the shown symbols'
+    /// conditions, and where atoms are unread, every atom (those unread
+    /// atoms are evaluated from are distinguishing then, but that is the
+    /// business of [`translate::unread`]).
+    fn answer_set_vars(&self) -> Vec<Var> {
+        let mut vars: Vec<Var> = (self.translation.shown().iter())
+            .filter_map(|(_, cond)| cond.lit())
+            .map(|lit| lit.var())
+            .collect();
+        if !self.translation.unread().is_empty() {
+            vars.extend_from_slice(self.translation.atom_vars());
+        }
+        vars
     }
 
     /// The answer set of the last model, its unread atoms evaluated.

@@ -1,7 +1,8 @@
 //! Several [`Propagator`]s inside one search: a solver takes one, so the
 //! unfounded-set check of a non-tight program and the weight constraints
 //! of its optimization go through this one, each told only of the
-//! variables it observes. And [`TrailRecorder`], which propagates nothing.
+//! variables it observes. And two that propagate nothing: [`TrailRecorder`]
+//! and [`ModelCollector`], for solution recording.
 
 use super::backend::Propagator;
 use std::cell::RefCell;
@@ -203,5 +204,210 @@ impl Propagator for TrailRecorder {
 
     fn clause(&mut self, _clause: &mut Vec<Lit>) -> bool {
         false
+    }
+}
+
+/// The models of one search, collected inside it: each model the solver
+/// finds is kept and refused with a clause that excludes its answer set,
+/// so that the search goes on from where it is instead of starting again
+/// from the root for each. Until [`CollectedModels::limit`] are kept; the
+/// one after it is accepted, and ends the search.
+///
+/// The collector makes the decisions while a distinguishing variable is
+/// unassigned, in their order, false first: then unit propagation from its
+/// decisions gave every distinguishing literal of the model, so that the
+/// negated decisions exclude exactly the models of its answer set that the
+/// solver's clauses allow, which hold in every answer set not yet excluded
+/// (clasp's solution recording). The solver's own decisions, on other
+/// variables, would not do: another model of the same answer set could
+/// differ on them. Where the solver decided a level that assigned a
+/// distinguishing variable, the clause negates the model's distinguishing
+/// literals not fixed at the root instead.
+///
+/// A fixed order suits some searches and not others (a plan's moves,
+/// decided from the first step on, meet conflict after conflict): after
+/// `give_up_after` backtracks without a model ([`GIVE_UP_DECIDING`]), the
+/// solver decides.
+pub struct ModelCollector {
+    /// The distinguishing variables, in the order they are decided.
+    order: Vec<Var>,
+    /// Per variable: distinguishing.
+    distinguishing: Vec<bool>,
+    /// Per variable: kept in the models handed over.
+    kept: Vec<bool>,
+    /// Per variable: fixed at the root.
+    fixed: Vec<bool>,
+    /// Per variable: assigned, as the solver told.
+    assigned: Vec<bool>,
+    /// No variable of `order` before this position is unassigned.
+    next: usize,
+    trail: LevelTrail,
+    /// Per decision level above the root: the collector's decision, or
+    /// `None` for the solver's own; whether the level assigned a
+    /// distinguishing variable.
+    levels: Vec<(Option<Lit>, bool)>,
+    /// The decision handed to the solver, before its level begins.
+    decided: Option<Lit>,
+    /// Backtracks since the last model (or the start).
+    backtracks: usize,
+    /// The collector decides until this many backtracks meet no model.
+    give_up_after: usize,
+    deciding: bool,
+    refusal: Option<Vec<Lit>>,
+    collected: Rc<RefCell<CollectedModels>>,
+}
+
+/// See [`ModelCollector`]. gringo's 10-queens (724 answer sets) takes
+/// 0.065 s when the collector decides, 0.094 s when the solver does (and
+/// 0.097 s giving up after 100 backtracks); unblock's inst2 (358 answer
+/// sets, the moves of a plan) 0.46 s and 0.22 s (0.27 s giving up after
+/// 200).
+pub const GIVE_UP_DECIDING: usize = 200;
+
+/// What a [`ModelCollector`] hands over.
+#[derive(Default)]
+pub struct CollectedModels {
+    /// Each model kept (refused or accepted), as its literals of the kept
+    /// variables, in the order found.
+    pub models: std::collections::VecDeque<Vec<Lit>>,
+    /// How many models to refuse before accepting one.
+    pub limit: usize,
+    /// The clause excluding the answer set of the model accepted last.
+    pub accepted_exclusion: Vec<Lit>,
+    /// The search found every model: none is left after those kept.
+    pub complete: bool,
+}
+
+impl ModelCollector {
+    /// A collector over `variables` variables deciding `distinguishing` in
+    /// order until `give_up_after` backtracks meet no model, the models
+    /// handed over keeping `kept` (which holds them).
+    pub fn new(
+        distinguishing: &[Var],
+        kept: &[Var],
+        variables: usize,
+        give_up_after: usize,
+    ) -> ModelCollector {
+        let flags = |vars: &[Var]| {
+            let mut flags = vec![false; variables];
+            vars.iter().for_each(|var| flags[var.index()] = true);
+            flags
+        };
+        ModelCollector {
+            order: distinguishing.to_vec(),
+            distinguishing: flags(distinguishing),
+            kept: flags(kept),
+            fixed: vec![false; variables],
+            assigned: vec![false; variables],
+            next: 0,
+            trail: LevelTrail::default(),
+            levels: Vec::new(),
+            decided: None,
+            backtracks: 0,
+            give_up_after,
+            deciding: give_up_after > 0,
+            refusal: None,
+            collected: Rc::default(),
+        }
+    }
+
+    /// Where the models go.
+    pub fn collected(&self) -> Rc<RefCell<CollectedModels>> {
+        self.collected.clone()
+    }
+
+    /// The clause excluding the answer set of `model`.
+    fn exclusion(&self, model: &[Lit]) -> Vec<Lit> {
+        let highest = self
+            .levels
+            .iter()
+            .rposition(|&(_, distinguishing)| distinguishing);
+        let levels = &self.levels[..highest.map_or(0, |level| level + 1)];
+        match levels
+            .iter()
+            .map(|&(decision, _)| decision)
+            .collect::<Option<Vec<Lit>>>()
+        {
+            Some(decisions) => decisions.into_iter().map(|lit| !lit).collect(),
+            None => (model.iter())
+                .filter(|lit| self.distinguishing[lit.index()] && !self.fixed[lit.index()])
+                .map(|&lit| !lit)
+                .collect(),
+        }
+    }
+}
+
+impl Propagator for ModelCollector {
+    fn assigned(&mut self, lits: &[Lit]) {
+        for lit in lits {
+            self.assigned[lit.index()] = true;
+        }
+        match self.levels.last_mut() {
+            None => lits.iter().for_each(|lit| self.fixed[lit.index()] = true),
+            Some(level) => level.1 |= lits.iter().any(|lit| self.distinguishing[lit.index()]),
+        }
+        self.trail.assigned(lits);
+    }
+
+    fn new_level(&mut self) {
+        self.levels.push((self.decided.take(), false));
+        self.trail.new_level();
+    }
+
+    fn backtrack(&mut self, level: usize) {
+        let (assigned, distinguishing) = (&mut self.assigned, &self.distinguishing);
+        let mut undone_distinguishing = false;
+        self.trail.backtrack(level, |lit| {
+            assigned[lit.index()] = false;
+            undone_distinguishing |= distinguishing[lit.index()];
+        });
+        if undone_distinguishing {
+            // Some variable before `next` may be unassigned now.
+            self.next = 0;
+        }
+        self.levels.truncate(level);
+        self.backtracks += 1;
+        self.deciding &= self.backtracks < self.give_up_after;
+    }
+
+    fn propagate(&mut self) -> Option<Lit> {
+        None
+    }
+
+    fn reason(&mut self, _lit: Lit, _clause: &mut Vec<Lit>) {
+        unreachable!("it propagates nothing")
+    }
+
+    fn check_model(&mut self, model: &[Lit]) -> bool {
+        self.backtracks = 0;
+        let exclusion = self.exclusion(model);
+        let mut collected = self.collected.borrow_mut();
+        let kept = model.iter().filter(|lit| self.kept[lit.index()]).copied();
+        collected.models.push_back(kept.collect());
+        if collected.models.len() > collected.limit {
+            collected.accepted_exclusion = exclusion;
+            return true;
+        }
+        self.refusal = Some(exclusion);
+        false
+    }
+
+    fn clause(&mut self, clause: &mut Vec<Lit>) -> bool {
+        super::backend::hand_over_refusal(&mut self.refusal, clause)
+    }
+
+    fn decide(&mut self) -> Option<Lit> {
+        self.decided = None;
+        if !self.deciding {
+            return None;
+        }
+        while let Some(&var) = self.order.get(self.next) {
+            if !self.assigned[var.index()] {
+                self.decided = Some(var.negative());
+                return self.decided;
+            }
+            self.next += 1;
+        }
+        None
     }
 }

@@ -36,6 +36,8 @@ fn all(program: &GroundProgram, project: bool) -> Vec<Vec<SymId>> {
     assert_eq!(sets, switched, "the oracle switched");
     let recorded = changed_after_first(program, project, Enumerator::take_over_at_next_question);
     assert_eq!(sets, recorded, "the walk handed over to solution recording");
+    let undecided = changed_after_first(program, project, Enumerator::take_over_leaving_decisions);
+    assert_eq!(sets, undecided, "solution recording, the solver deciding");
     sets
 }
 
