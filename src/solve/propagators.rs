@@ -231,8 +231,8 @@ impl Propagator for TrailRecorder {
 pub struct ModelCollector {
     /// The distinguishing variables, in the order they are decided.
     order: Vec<Var>,
-    /// Per variable: distinguishing.
-    distinguishing: Vec<bool>,
+    /// Per variable: its position in `order`, if distinguishing.
+    position: Vec<u32>,
     /// Per variable: kept in the models handed over.
     kept: Vec<bool>,
     /// Per variable: fixed at the root.
@@ -264,6 +264,8 @@ pub struct ModelCollector {
 /// 200).
 pub const GIVE_UP_DECIDING: usize = 200;
 
+const NOT_DISTINGUISHING: u32 = u32::MAX;
+
 /// What a [`ModelCollector`] hands over.
 #[derive(Default)]
 pub struct CollectedModels {
@@ -293,9 +295,13 @@ impl ModelCollector {
             vars.iter().for_each(|var| flags[var.index()] = true);
             flags
         };
+        let mut position = vec![NOT_DISTINGUISHING; variables];
+        for (i, var) in distinguishing.iter().enumerate() {
+            position[var.index()] = i as u32;
+        }
         ModelCollector {
             order: distinguishing.to_vec(),
-            distinguishing: flags(distinguishing),
+            position,
             kept: flags(kept),
             fixed: vec![false; variables],
             assigned: vec![false; variables],
@@ -316,6 +322,10 @@ impl ModelCollector {
         self.collected.clone()
     }
 
+    fn distinguishing(&self, lit: &Lit) -> bool {
+        self.position[lit.index()] != NOT_DISTINGUISHING
+    }
+
     /// The clause excluding the answer set of `model`.
     fn exclusion(&self, model: &[Lit]) -> Vec<Lit> {
         let highest = self
@@ -330,7 +340,7 @@ impl ModelCollector {
         {
             Some(decisions) => decisions.into_iter().map(|lit| !lit).collect(),
             None => (model.iter())
-                .filter(|lit| self.distinguishing[lit.index()] && !self.fixed[lit.index()])
+                .filter(|lit| self.distinguishing(lit) && !self.fixed[lit.index()])
                 .map(|&lit| !lit)
                 .collect(),
         }
@@ -342,9 +352,10 @@ impl Propagator for ModelCollector {
         for lit in lits {
             self.assigned[lit.index()] = true;
         }
+        let distinguishing = lits.iter().any(|lit| self.distinguishing(lit));
         match self.levels.last_mut() {
             None => lits.iter().for_each(|lit| self.fixed[lit.index()] = true),
-            Some(level) => level.1 |= lits.iter().any(|lit| self.distinguishing[lit.index()]),
+            Some(level) => level.1 |= distinguishing,
         }
         self.trail.assigned(lits);
     }
@@ -355,16 +366,11 @@ impl Propagator for ModelCollector {
     }
 
     fn backtrack(&mut self, level: usize) {
-        let (assigned, distinguishing) = (&mut self.assigned, &self.distinguishing);
-        let mut undone_distinguishing = false;
+        let (assigned, position, next) = (&mut self.assigned, &self.position, &mut self.next);
         self.trail.backtrack(level, |lit| {
             assigned[lit.index()] = false;
-            undone_distinguishing |= distinguishing[lit.index()];
+            *next = (*next).min(position[lit.index()] as usize);
         });
-        if undone_distinguishing {
-            // Some variable before `next` may be unassigned now.
-            self.next = 0;
-        }
         self.levels.truncate(level);
         self.backtracks += 1;
         self.deciding &= self.backtracks < self.give_up_after;
