@@ -65,6 +65,9 @@ const FALSE: u8 = 2;
 /// The reason of a decision.
 const NO_REASON: u32 = u32::MAX;
 
+/// The mark of a binary clause's watches; see [`Propagator::watches`].
+const BINARY: u32 = 1 << 31;
+
 /// Unit propagation over a copy of the solver's clauses, by two watched
 /// literals; a complete assignment it leaves without a conflict satisfies
 /// every clause.
@@ -86,7 +89,9 @@ pub(super) struct Propagator {
     clauses: Vec<(u32, u32)>,
     /// By literal code: the clauses that watch the literal, each with a
     /// literal of the clause (a blocker): while it is true, the clause is
-    /// satisfied and its literals need not be read.
+    /// satisfied and its literals need not be read. A binary clause's
+    /// blocker is its other literal, and its index is marked [`BINARY`]:
+    /// its literals are never read (most of a completion's clauses).
     watches: Vec<Vec<(u32, Lit)>>,
     /// By variable: [`UNSET`], [`TRUE`] or [`FALSE`].
     values: Vec<u8>,
@@ -219,12 +224,18 @@ impl Propagator {
             return;
         }
         let index = self.clauses.len() as u32;
+        assert!(index < BINARY, "too many clauses for a watch's index");
         self.clauses
             .push((self.literals.len() as u32, clause.len() as u32));
         self.literals.extend_from_slice(clause);
-        let blocker = clause[clause.len() - 1];
-        for &watched in clause.iter().take(2) {
-            self.watches[watched.code()].push((index, blocker));
+        if let [a, b] = *clause {
+            self.watches[a.code()].push((index | BINARY, b));
+            self.watches[b.code()].push((index | BINARY, a));
+        } else {
+            let blocker = clause[clause.len() - 1];
+            for &watched in clause.iter().take(2) {
+                self.watches[watched.code()].push((index, blocker));
+            }
         }
         // Unit now: its literal follows, at the current level (which may
         // be above the level that implies it: propagation is then weaker
@@ -334,6 +345,15 @@ impl Propagator {
                 if conflict.is_some() || self.value(blocker) == Some(true) {
                     watching[kept] = (index, blocker);
                     kept += 1;
+                    continue;
+                }
+                if index & BINARY != 0 {
+                    watching[kept] = (index, blocker);
+                    kept += 1;
+                    match self.value(blocker) {
+                        None => self.assign(blocker, index & !BINARY),
+                        _ => conflict = Some(index & !BINARY),
+                    }
                     continue;
                 }
                 let (start, len) = self.clauses[index as usize];
@@ -962,6 +982,59 @@ mod tests {
         // Reports cut away later were models when they were reported.
         once.retain(|p| expected.contains(p));
         assert_eq!(once, expected, "seed {seed}: models lost");
+    }
+
+    /// Propagation reaches its fixpoint: after random decisions (each
+    /// propagated, the clauses added at any point), either a clause is
+    /// reported false, or every clause is satisfied or keeps two
+    /// unassigned literals, binary clauses as the longer ones.
+    #[test]
+    fn propagation_leaves_no_unit_clause() {
+        let mut rng = Rng::new(7);
+        let mut conflicts = 0;
+        for _ in 0..3000 {
+            let variables = 2 + rng.below(9);
+            let mut propagator = Propagator::new(true);
+            (0..variables).for_each(|i| propagator.add_var(Var::from_index(i)));
+            let mut clauses = Vec::new();
+            let mut conflict = false;
+            for _ in 0..1 + rng.below(variables) {
+                for _ in 0..rng.below(variables) {
+                    let clause = random_clause(&mut rng, variables);
+                    propagator.add_clause(&clause);
+                    clauses.push(clause);
+                }
+                conflict = propagator.take_false_level().is_some() || propagator.inconsistent;
+                conflict = conflict || propagator.propagate().is_some();
+                if conflict {
+                    break;
+                }
+                let Some(var) = (0..variables)
+                    .map(Var::from_index)
+                    .find(|&v| propagator.value(v.positive()).is_none())
+                else {
+                    break;
+                };
+                propagator.decide(var.lit(rng.chance(50)));
+            }
+            if conflict || propagator.propagate().is_some() {
+                conflicts += 1;
+                continue;
+            }
+            for clause in &clauses {
+                let satisfied = clause.iter().any(|&l| propagator.value(l) == Some(true));
+                let tautology = clause.iter().any(|&l| clause.contains(&!l));
+                let open = clause.iter().filter(|&&l| propagator.value(l).is_none());
+                let mut open: Vec<Lit> = open.copied().collect();
+                open.sort_unstable();
+                open.dedup();
+                assert!(
+                    satisfied || tautology || open.len() >= 2,
+                    "{clause:?} unit or false"
+                );
+            }
+        }
+        assert!(conflicts > 100, "{conflicts} ended in a conflict");
     }
 
     #[test]
