@@ -58,9 +58,12 @@ const CONFLICTS_BEFORE_ASKING: usize = 32;
 /// average, 0.70 s with clauses up to 100 literals, 4.1 s with all).
 const LONGEST_LEARNED: usize = 100;
 
-const UNSET: u8 = 0;
+/// A variable's value: false and true as the sign of its positive
+/// literal, so that a literal is true where the value is its sign
+/// ([`Propagator::is_true`]).
+const FALSE: u8 = 0;
 const TRUE: u8 = 1;
-const FALSE: u8 = 2;
+const UNSET: u8 = 2;
 
 /// The reason of a decision.
 const NO_REASON: u32 = u32::MAX;
@@ -297,6 +300,17 @@ impl Propagator {
         }
     }
 
+    /// Whether `lit` is true: propagation's test, one comparison.
+    #[inline]
+    fn is_true(&self, lit: Lit) -> bool {
+        self.values[lit.index()] == u8::from(lit.is_positive())
+    }
+
+    #[inline]
+    fn is_false(&self, lit: Lit) -> bool {
+        self.values[lit.index()] == u8::from(lit.is_negative())
+    }
+
     fn level(&self) -> usize {
         self.level_starts.len()
     }
@@ -342,7 +356,7 @@ impl Propagator {
             let mut conflict = None;
             for i in 0..watching.len() {
                 let (index, blocker) = watching[i];
-                if conflict.is_some() || self.value(blocker) == Some(true) {
+                if conflict.is_some() || self.is_true(blocker) {
                     watching[kept] = (index, blocker);
                     kept += 1;
                     continue;
@@ -350,9 +364,10 @@ impl Propagator {
                 if index & BINARY != 0 {
                     watching[kept] = (index, blocker);
                     kept += 1;
-                    match self.value(blocker) {
-                        None => self.assign(blocker, index & !BINARY),
-                        _ => conflict = Some(index & !BINARY),
+                    if self.is_false(blocker) {
+                        conflict = Some(index & !BINARY);
+                    } else {
+                        self.assign(blocker, index & !BINARY);
                     }
                     continue;
                 }
@@ -368,13 +383,13 @@ impl Propagator {
                     self.literals.swap(start, start + 1);
                 }
                 let other = self.literals[start];
-                if self.value(other) == Some(true) {
+                if self.is_true(other) {
                     watching[kept] = (index, other);
                     kept += 1;
                     continue;
                 }
                 let replacement =
-                    (start + 2..start + len).find(|&k| self.value(self.literals[k]) != Some(false));
+                    (start + 2..start + len).find(|&k| !self.is_false(self.literals[k]));
                 if let Some(k) = replacement {
                     self.literals.swap(start + 1, k);
                     self.watches[self.literals[start + 1].code()].push((index, other));
@@ -382,9 +397,10 @@ impl Propagator {
                 }
                 watching[kept] = (index, blocker);
                 kept += 1;
-                match self.value(other) {
-                    None => self.assign(other, index),
-                    _ => conflict = Some(index),
+                if self.is_false(other) {
+                    conflict = Some(index);
+                } else {
+                    self.assign(other, index);
                 }
             }
             watching.truncate(kept);
