@@ -591,14 +591,14 @@ impl Enumerator {
             } else {
                 // Every model is an answer set: they are collected inside
                 // one search.
-                let mut kept = self.answer_set_vars();
-                kept.extend_from_slice(&distinguishing);
                 let collector =
-                    ModelCollector::new(&distinguishing, &kept, variables, self.give_up_deciding);
+                    ModelCollector::new(&distinguishing, variables, self.give_up_deciding);
                 self.collected = Some(collector.collected());
-                kept.sort_unstable_by_key(|var| var.index());
-                kept.dedup();
-                (self.formula.solver).connect_propagator(Box::new(collector), &kept)
+                let mut observed = self.answer_set_vars();
+                observed.extend_from_slice(&distinguishing);
+                observed.sort_unstable_by_key(|var| var.index());
+                observed.dedup();
+                (self.formula.solver).connect_propagator(Box::new(collector), &observed)
             };
             assert!(connected.is_ok(), "CaDiCaL takes a propagator");
         }
@@ -674,9 +674,7 @@ impl Enumerator {
             self.exhausted = collected.borrow().complete;
             return None;
         };
-        for lit in model {
-            self.values[lit.index()] = lit.is_positive();
-        }
+        self.read_literals(&model);
         let mut collected = collected.borrow_mut();
         self.exhausted =
             self.stats.deterministic || (collected.models.is_empty() && collected.complete);
@@ -890,7 +888,13 @@ impl Enumerator {
 
     fn read_model(&mut self) {
         let model = self.formula.solver.model();
-        // Variables in no clause are missing from the model: make them false.
+        self.read_literals(&model);
+        self.read_atoms();
+    }
+
+    /// The values of `model`'s literals, every other variable false (those
+    /// in no clause are missing from a solver's model).
+    fn read_literals(&mut self, model: &[Lit]) {
         self.values.fill(false);
         for lit in model {
             let i = lit.var().index();
@@ -899,7 +903,6 @@ impl Enumerator {
             }
             self.values[i] = lit.is_positive();
         }
-        self.read_atoms();
     }
 
     fn read_atoms(&mut self) {

@@ -233,8 +233,6 @@ pub struct ModelCollector {
     order: Vec<Var>,
     /// Per variable: its position in `order`, if distinguishing.
     position: Vec<u32>,
-    /// Per variable: kept in the models handed over.
-    kept: Vec<bool>,
     /// Per variable: fixed at the root.
     fixed: Vec<bool>,
     /// Per variable: assigned, as the solver told.
@@ -269,8 +267,8 @@ const NOT_DISTINGUISHING: u32 = u32::MAX;
 /// What a [`ModelCollector`] hands over.
 #[derive(Default)]
 pub struct CollectedModels {
-    /// Each model kept (refused or accepted), as its literals of the kept
-    /// variables, in the order found.
+    /// Each model kept (refused or accepted), as its literals of the
+    /// observed variables, in the order found.
     pub models: std::collections::VecDeque<Vec<Lit>>,
     /// How many models to refuse before accepting one.
     pub limit: usize,
@@ -282,19 +280,10 @@ pub struct CollectedModels {
 
 impl ModelCollector {
     /// A collector over `variables` variables deciding `distinguishing` in
-    /// order until `give_up_after` backtracks meet no model, the models
-    /// handed over keeping `kept` (which holds them).
-    pub fn new(
-        distinguishing: &[Var],
-        kept: &[Var],
-        variables: usize,
-        give_up_after: usize,
-    ) -> ModelCollector {
-        let flags = |vars: &[Var]| {
-            let mut flags = vec![false; variables];
-            vars.iter().for_each(|var| flags[var.index()] = true);
-            flags
-        };
+    /// order until `give_up_after` backtracks meet no model. It must
+    /// observe the distinguishing variables, and the models it hands over
+    /// hold the variables it observes.
+    pub fn new(distinguishing: &[Var], variables: usize, give_up_after: usize) -> ModelCollector {
         let mut position = vec![NOT_DISTINGUISHING; variables];
         for (i, var) in distinguishing.iter().enumerate() {
             position[var.index()] = i as u32;
@@ -302,7 +291,6 @@ impl ModelCollector {
         ModelCollector {
             order: distinguishing.to_vec(),
             position,
-            kept: flags(kept),
             fixed: vec![false; variables],
             assigned: vec![false; variables],
             next: 0,
@@ -388,8 +376,7 @@ impl Propagator for ModelCollector {
         self.backtracks = 0;
         let exclusion = self.exclusion(model);
         let mut collected = self.collected.borrow_mut();
-        let kept = model.iter().filter(|lit| self.kept[lit.index()]).copied();
-        collected.models.push_back(kept.collect());
+        collected.models.push_back(model.to_vec());
         if collected.models.len() > collected.limit {
             collected.accepted_exclusion = exclusion;
             return true;
