@@ -583,7 +583,6 @@ impl Enumerator {
         // observed).
         if self.switch_oracle() {
             let distinguishing: Vec<Var> = self.distinguishing().iter().map(|l| l.var()).collect();
-            let variables = self.formula.copy.variables();
             let connected = if self.translation.needs_loop_formulas() {
                 let recorder = TrailRecorder::default();
                 self.solver_trail = Some(recorder.last_model_trail());
@@ -591,6 +590,7 @@ impl Enumerator {
             } else {
                 // Every model is an answer set: they are collected inside
                 // one search.
+                let variables = self.formula.copy.variables();
                 let collector =
                     ModelCollector::new(&distinguishing, variables, self.give_up_deciding);
                 self.collected = Some(collector.collected());

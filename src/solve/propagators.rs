@@ -21,7 +21,8 @@ impl Member {
     }
 }
 
-/// The members, in the order they propagate.
+/// The members, in the order they propagate. The decisions are left to
+/// the solver: a member's [`Propagator::decide`] is never asked.
 #[derive(Default)]
 pub struct Propagators {
     members: Vec<Member>,
