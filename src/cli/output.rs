@@ -141,9 +141,27 @@ pub fn write_solving(out: &mut impl io::Write, style: Style) -> io::Result<()> {
 fn reading_line(inputs: &[String]) -> String {
     match inputs {
         [] => "Reading from stdin".to_string(),
-        [one] => format!("Reading from {one}"),
-        [first, ..] => format!("Reading from {first} ..."),
+        [one] => format!("Reading from {}", shown_name(one)),
+        [first, ..] => format!("Reading from {} ...", shown_name(first)),
     }
+}
+
+/// The longest file name clingo shows whole in `Reading from`.
+const SHOWN_NAME_MAX: usize = 39;
+
+/// A file's name as clingo shows it: whole up to [`SHOWN_NAME_MAX`]
+/// bytes, else `...` and its last bytes, one fewer. clingo cuts at a byte,
+/// perhaps inside a character; the cut here moves on to the next
+/// character, so that the line stays text.
+fn shown_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.len() <= SHOWN_NAME_MAX {
+        return name.into();
+    }
+    let mut start = name.len() - (SHOWN_NAME_MAX - 1);
+    while !name.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("...{}", &name[start..]).into()
 }
 
 /// An atom of an answer as [`write_answer`] writes it: its text, or its
@@ -655,6 +673,22 @@ mod tests {
             }
         }
         out + &document.close(inputs, s)
+    }
+
+    #[test]
+    fn reading_from_cuts_long_names_as_clingo_does() {
+        // clingo 5.4 and 5.8 alike: whole up to 39 bytes, else the last 38.
+        let name = |length: usize| format!("{}/x.lp", "b".repeat(length - 5));
+        assert_eq!(reading_line(&[name(39)]), format!("Reading from {}", name(39)));
+        assert_eq!(reading_line(&[name(40)]), format!("Reading from ...{}", name(38)));
+        assert_eq!(
+            reading_line(&[name(60), "x.lp".to_string()]),
+            format!("Reading from ...{} ...", name(38))
+        );
+        // 21 two-byte characters: the cut moves off the middle of one.
+        let wide = format!("{}/x.lp", "é".repeat(21));
+        assert_eq!(reading_line(&[wide]), format!("Reading from ...{}/x.lp", "é".repeat(16)));
+        assert_eq!(reading_line(&[]), "Reading from stdin");
     }
 
     #[test]
