@@ -679,15 +679,24 @@ mod tests {
     fn reading_from_cuts_long_names_as_clingo_does() {
         // clingo 5.4 and 5.8 alike: whole up to 39 bytes, else the last 38.
         let name = |length: usize| format!("{}/x.lp", "b".repeat(length - 5));
-        assert_eq!(reading_line(&[name(39)]), format!("Reading from {}", name(39)));
-        assert_eq!(reading_line(&[name(40)]), format!("Reading from ...{}", name(38)));
+        assert_eq!(
+            reading_line(&[name(39)]),
+            format!("Reading from {}", name(39))
+        );
+        assert_eq!(
+            reading_line(&[name(40)]),
+            format!("Reading from ...{}", name(38))
+        );
         assert_eq!(
             reading_line(&[name(60), "x.lp".to_string()]),
             format!("Reading from ...{} ...", name(38))
         );
         // 21 two-byte characters: the cut moves off the middle of one.
         let wide = format!("{}/x.lp", "é".repeat(21));
-        assert_eq!(reading_line(&[wide]), format!("Reading from ...{}/x.lp", "é".repeat(16)));
+        assert_eq!(
+            reading_line(&[wide]),
+            format!("Reading from ...{}/x.lp", "é".repeat(16))
+        );
         assert_eq!(reading_line(&[]), "Reading from stdin");
     }
 
