@@ -22,7 +22,15 @@ pub struct Simplifier<'a> {
     /// program's own predicates; see [`unfold_constraint_atoms`]).
     unfoldable: &'a [bool],
     fact: Vec<bool>,
+    /// A fact, an aggregate atom, or in the head of some rule left
+    /// ([`Simplifier::heads`] of them).
     derivable: Vec<bool>,
+    /// By atom: the rules left whose heads hold it.
+    heads: Vec<u32>,
+    /// Atoms that left a head since they were last counted in `heads`.
+    left_heads: Vec<AtomId>,
+    /// By atom: defined by an aggregate, never by rules, so derivable.
+    aggregate_atom: Vec<bool>,
     /// False in every answer set (`:- a.`, or a choice whose upper bound
     /// its facts already reach): removed from every head.
     excluded: Vec<bool>,
@@ -35,6 +43,9 @@ impl<'a> Simplifier<'a> {
             unfoldable,
             fact: atoms.fact.clone(),
             derivable: vec![false; atoms.len()],
+            heads: vec![0; atoms.len()],
+            left_heads: Vec::new(),
+            aggregate_atom: vec![false; atoms.len()],
             excluded: vec![false; atoms.len()],
         }
     }
@@ -87,45 +98,60 @@ impl<'a> Simplifier<'a> {
     }
 
     /// Simplifies the rules to a fixpoint.
+    ///
+    /// An atom turns underivable the moment the last rule whose head holds
+    /// it goes ([`Simplifier::heads`]), so the rules after that one in the
+    /// same pass see it already: the facts of a puzzle exclude values in
+    /// the choices, which drops the constraints on those values, in the
+    /// same pass. A pass that learns nothing (no fact, no excluded or
+    /// underivable atom) saw the same atoms throughout: the fixpoint.
     fn propagate(&mut self, rules: &mut Vec<Rule>, aggregate_atoms: &[AtomId]) {
+        self.heads.fill(0);
+        for rule in rules.iter() {
+            rule.head.for_each_atom(|a| self.heads[a.index()] += 1);
+        }
+        for atom in aggregate_atoms {
+            self.aggregate_atom[atom.index()] = true;
+        }
+        for a in 0..self.derivable.len() {
+            self.derivable[a] = self.fact[a] || self.aggregate_atom[a] || self.heads[a] > 0;
+        }
         loop {
-            self.recompute_derivable(rules);
-            for atom in aggregate_atoms {
-                self.derivable[atom.index()] = true;
-            }
-            let before = rules.len();
             let mut changed = false;
-            rules.retain_mut(|rule| self.rule(rule, &mut changed));
-            if !changed && rules.len() == before {
+            rules.retain_mut(|rule| {
+                let kept = self.rule(rule, &mut changed);
+                if !kept {
+                    rule.head.for_each_atom(|a| self.left_heads.push(a));
+                }
+                if !self.left_heads.is_empty() {
+                    changed |= self.uncount_left_heads();
+                }
+                kept
+            });
+            if !changed {
                 break;
             }
         }
     }
 
-    fn recompute_derivable(&mut self, rules: &[Rule]) {
-        self.derivable.copy_from_slice(&self.fact);
-        for rule in rules {
-            rule.head
-                .for_each_atom(|a| self.derivable[a.index()] = true);
+    /// Takes the atoms of [`Simplifier::left_heads`] off their counts;
+    /// whether one of them turned underivable.
+    fn uncount_left_heads(&mut self) -> bool {
+        let mut underivable = false;
+        for a in self.left_heads.drain(..) {
+            let a = a.index();
+            self.heads[a] -= 1;
+            if self.heads[a] == 0 && !self.fact[a] && !self.aggregate_atom[a] {
+                underivable |= std::mem::replace(&mut self.derivable[a], false);
+            }
         }
+        underivable
     }
 
     /// Simplifies a body in place; `false` when it can never hold.
     #[inline]
     fn body(&self, body: &mut Body) -> bool {
-        if body.pos.iter().any(|a| !self.derivable[a.index()])
-            || body.neg.iter().any(|a| self.fact[a.index()])
-        {
-            return false;
-        }
-        // Most bodies are already simplified: look before rewriting.
-        if body.pos.iter().any(|a| self.fact[a.index()]) {
-            body.pos.retain(|a| !self.fact[a.index()]);
-        }
-        if body.neg.iter().any(|a| !self.derivable[a.index()]) {
-            body.neg.retain(|a| self.derivable[a.index()]);
-        }
-        true
+        simplify_body(&self.fact, &self.derivable, body)
     }
 
     /// Simplifies one rule in place; `false` drops it, as it drops every
@@ -148,6 +174,7 @@ impl<'a> Simplifier<'a> {
                 }
                 if self.excluded[a.index()] {
                     rule.head = Head::Constraint;
+                    self.left_heads.push(a);
                     *changed = true;
                     return self.constraint(rule, changed);
                 }
@@ -162,9 +189,14 @@ impl<'a> Simplifier<'a> {
                 if atoms.iter().any(|a| self.fact[a.index()]) {
                     return false;
                 }
-                let excluded = &self.excluded;
+                let (excluded, left) = (&self.excluded, &mut self.left_heads);
                 if atoms.iter().any(|a| excluded[a.index()]) {
-                    atoms.retain(|a| !excluded[a.index()]);
+                    atoms.retain(|&a| {
+                        !excluded[a.index()] || {
+                            left.push(a);
+                            false
+                        }
+                    });
                     match atoms[..] {
                         [] => rule.head = Head::Constraint,
                         [a] => rule.head = Head::Atom(a),
@@ -177,10 +209,21 @@ impl<'a> Simplifier<'a> {
             }
             Head::Choice { elements, bounds } => {
                 let before = elements.len();
-                let excluded = &self.excluded;
-                elements.retain(|e| !excluded[e.value.index()]);
+                let (excluded, left) = (&self.excluded, &mut self.left_heads);
+                elements.retain(|e| {
+                    !excluded[e.value.index()] || {
+                        left.push(e.value);
+                        false
+                    }
+                });
                 *changed |= elements.len() != before;
-                elements.retain_mut(|e| self.element(e));
+                let (fact, derivable) = (&self.fact, &self.derivable);
+                elements.retain_mut(|e| {
+                    conditions(fact, derivable, &mut e.conditions) || {
+                        left.push(e.value);
+                        false
+                    }
+                });
                 if rule.body.is_empty() && elements.iter().all(ChoiceElement::is_unconditional) {
                     let facts = elements
                         .iter()
@@ -195,10 +238,17 @@ impl<'a> Simplifier<'a> {
                         return false;
                     }
                     if bounds.upper_bound() == Some(facts as u32) && facts < elements.len() {
-                        // The facts use up the upper bound.
-                        for e in elements.iter().filter(|e| !self.fact[e.value.index()]) {
-                            self.excluded[e.value.index()] = true;
-                        }
+                        // The facts use up the upper bound: the others are
+                        // excluded, and leave this head at once.
+                        let (fact, excluded) = (&self.fact, &mut self.excluded);
+                        elements.retain(|e| {
+                            let value = e.value;
+                            fact[value.index()] || {
+                                excluded[value.index()] = true;
+                                self.left_heads.push(value);
+                                false
+                            }
+                        });
                         *changed = true;
                     }
                 }
@@ -219,17 +269,9 @@ impl<'a> Simplifier<'a> {
         true
     }
 
-    /// Simplifies an element's conditions; `false` when none can hold.
-    fn element(&self, element: &mut ChoiceElement) -> bool {
-        self.conditions(&mut element.conditions)
-    }
-
     /// Simplifies alternative conditions; `false` when none can hold.
     fn conditions(&self, conditions: &mut Vec<Body>) -> bool {
-        conditions.retain_mut(|c| self.body(c));
-        absorb_certain(conditions);
-        conditions.dedup();
-        !conditions.is_empty()
+        self::conditions(&self.fact, &self.derivable, conditions)
     }
 
     /// Renumbers the atoms that are facts or have rules, in order of first
@@ -385,6 +427,32 @@ impl Occurrences {
             elsewhere,
         }
     }
+}
+
+/// Simplifies a body in place, given which atoms are facts and which
+/// derivable; `false` when it can never hold.
+#[inline]
+fn simplify_body(fact: &[bool], derivable: &[bool], body: &mut Body) -> bool {
+    if body.pos.iter().any(|a| !derivable[a.index()]) || body.neg.iter().any(|a| fact[a.index()]) {
+        return false;
+    }
+    // Most bodies are already simplified: look before rewriting.
+    if body.pos.iter().any(|a| fact[a.index()]) {
+        body.pos.retain(|a| !fact[a.index()]);
+    }
+    if body.neg.iter().any(|a| !derivable[a.index()]) {
+        body.neg.retain(|a| derivable[a.index()]);
+    }
+    true
+}
+
+/// Simplifies alternative conditions ([`simplify_body`]); `false` when
+/// none can hold.
+fn conditions(fact: &[bool], derivable: &[bool], conditions: &mut Vec<Body>) -> bool {
+    conditions.retain_mut(|c| simplify_body(fact, derivable, c));
+    absorb_certain(conditions);
+    conditions.dedup();
+    !conditions.is_empty()
 }
 
 /// Unfolds the atoms that only constraints use (or nothing at all), of
