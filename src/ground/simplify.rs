@@ -191,12 +191,7 @@ impl<'a> Simplifier<'a> {
                 }
                 let (excluded, left) = (&self.excluded, &mut self.left_heads);
                 if atoms.iter().any(|a| excluded[a.index()]) {
-                    atoms.retain(|&a| {
-                        !excluded[a.index()] || {
-                            left.push(a);
-                            false
-                        }
-                    });
+                    atoms.retain(|&a| kept_or_left(!excluded[a.index()], a, left));
                     match atoms[..] {
                         [] => rule.head = Head::Constraint,
                         [a] => rule.head = Head::Atom(a),
@@ -210,19 +205,12 @@ impl<'a> Simplifier<'a> {
             Head::Choice { elements, bounds } => {
                 let before = elements.len();
                 let (excluded, left) = (&self.excluded, &mut self.left_heads);
-                elements.retain(|e| {
-                    !excluded[e.value.index()] || {
-                        left.push(e.value);
-                        false
-                    }
-                });
+                elements.retain(|e| kept_or_left(!excluded[e.value.index()], e.value, left));
                 *changed |= elements.len() != before;
                 let (fact, derivable) = (&self.fact, &self.derivable);
                 elements.retain_mut(|e| {
-                    conditions(fact, derivable, &mut e.conditions) || {
-                        left.push(e.value);
-                        false
-                    }
+                    let holds = simplify_conditions(fact, derivable, &mut e.conditions);
+                    kept_or_left(holds, e.value, left)
                 });
                 if rule.body.is_empty() && elements.iter().all(ChoiceElement::is_unconditional) {
                     let facts = elements
@@ -241,13 +229,11 @@ impl<'a> Simplifier<'a> {
                         // The facts use up the upper bound: the others are
                         // excluded, and leave this head at once.
                         let (fact, excluded) = (&self.fact, &mut self.excluded);
+                        let left = &mut self.left_heads;
                         elements.retain(|e| {
-                            let value = e.value;
-                            fact[value.index()] || {
-                                excluded[value.index()] = true;
-                                self.left_heads.push(value);
-                                false
-                            }
+                            let a = e.value;
+                            excluded[a.index()] |= !fact[a.index()];
+                            kept_or_left(fact[a.index()], a, left)
                         });
                         *changed = true;
                     }
@@ -271,7 +257,7 @@ impl<'a> Simplifier<'a> {
 
     /// Simplifies alternative conditions; `false` when none can hold.
     fn conditions(&self, conditions: &mut Vec<Body>) -> bool {
-        self::conditions(&self.fact, &self.derivable, conditions)
+        simplify_conditions(&self.fact, &self.derivable, conditions)
     }
 
     /// Renumbers the atoms that are facts or have rules, in order of first
@@ -448,11 +434,20 @@ fn simplify_body(fact: &[bool], derivable: &[bool], body: &mut Body) -> bool {
 
 /// Simplifies alternative conditions ([`simplify_body`]); `false` when
 /// none can hold.
-fn conditions(fact: &[bool], derivable: &[bool], conditions: &mut Vec<Body>) -> bool {
+fn simplify_conditions(fact: &[bool], derivable: &[bool], conditions: &mut Vec<Body>) -> bool {
     conditions.retain_mut(|c| simplify_body(fact, derivable, c));
     absorb_certain(conditions);
     conditions.dedup();
     !conditions.is_empty()
+}
+
+/// `keep`, noting `atom` in `left` when it is not kept: the atom leaves a
+/// head ([`Simplifier::left_heads`]).
+fn kept_or_left(keep: bool, atom: AtomId, left: &mut Vec<AtomId>) -> bool {
+    if !keep {
+        left.push(atom);
+    }
+    keep
 }
 
 /// Unfolds the atoms that only constraints use (or nothing at all), of
