@@ -63,10 +63,12 @@ impl<'a> Simplifier<'a> {
         let unfoldable = |a: usize| unfoldable[preds[a].index()];
         // An aggregate atom is defined by its aggregate, never by rules: it
         // is derivable, and its elements are simplified like conditions.
-        let aggregate_atoms: Vec<AtomId> = aggregates.iter().map(|a| a.atom).collect();
+        for aggregate in &aggregates {
+            self.aggregate_atom[aggregate.atom.index()] = true;
+        }
         let mut unfolding_rounds = 0;
         loop {
-            self.propagate(&mut rules, &aggregate_atoms);
+            self.propagate(&mut rules);
             show_terms.retain_mut(|show| self.body(&mut show.body));
             for aggregate in &mut aggregates {
                 aggregate
@@ -105,13 +107,10 @@ impl<'a> Simplifier<'a> {
     /// the choices, which drops the constraints on those values, in the
     /// same pass. A pass that learns nothing (no fact, no excluded or
     /// underivable atom) saw the same atoms throughout: the fixpoint.
-    fn propagate(&mut self, rules: &mut Vec<Rule>, aggregate_atoms: &[AtomId]) {
+    fn propagate(&mut self, rules: &mut Vec<Rule>) {
         self.heads.fill(0);
         for rule in rules.iter() {
             rule.head.for_each_atom(|a| self.heads[a.index()] += 1);
-        }
-        for atom in aggregate_atoms {
-            self.aggregate_atom[atom.index()] = true;
         }
         for a in 0..self.derivable.len() {
             self.derivable[a] = self.fact[a] || self.aggregate_atom[a] || self.heads[a] > 0;
@@ -228,8 +227,8 @@ impl<'a> Simplifier<'a> {
                     if bounds.upper_bound() == Some(facts as u32) && facts < elements.len() {
                         // The facts use up the upper bound: the others are
                         // excluded, and leave this head at once.
-                        let (fact, excluded) = (&self.fact, &mut self.excluded);
-                        let left = &mut self.left_heads;
+                        let (fact, excluded, left) =
+                            (&self.fact, &mut self.excluded, &mut self.left_heads);
                         elements.retain(|e| {
                             let a = e.value;
                             excluded[a.index()] |= !fact[a.index()];
