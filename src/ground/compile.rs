@@ -7,14 +7,17 @@
 //! variables and lowers its literals (with [`super::rewrite::conditional`]
 //! and [`super::rewrite::anonymous`] for conditional literals and `_`),
 //! [`super::rewrite::arithmetic`] separates the arithmetic matching cannot
-//! invert, and [`super::safety`] checks what is left. Errors are collected,
-//! one located diagnostic each, rather than stopping at the first.
+//! invert, [`super::safety`] checks what is left, and
+//! [`super::rewrite::symmetry`] grounds a rule that a swap of variables
+//! maps onto itself for one order of the pair. Errors are collected, one
+//! located diagnostic each, rather than stopping at the first.
 
 use super::compiled::{CElement, CHead, CLit, CRule};
 use super::eval::CTerm;
 use super::lower::{Scope, resolve_assignments};
 use super::predicates::{PredId, Predicates};
 use super::rewrite::arithmetic::separate_unbindable_arithmetic;
+use super::rewrite::symmetry::halve_symmetric_joins;
 use super::rewrite::unpool::{contains_pool, unpool_atom, unpool_guards, unpool_term};
 use super::rewrite::{
     auxiliary_head, collect_variable_names, literal_head, literal_variable_names,
@@ -453,6 +456,7 @@ impl<'a> Compiler<'a> {
         if let Err(errors) = check_safety(&rule, &scope, &global) {
             return self.errors.extend(errors);
         }
+        halve_symmetric_joins(&mut rule);
         self.rules.push(rule);
     }
 }

@@ -1,12 +1,14 @@
 //! The rewritings of the AST (and of compiled rules) that compiling orders,
 //! one module a pass, each stating what it takes and what it leaves:
-//! [`unpool`], [`heads`], [`conditional`], [`anonymous`], [`arithmetic`].
+//! [`unpool`], [`heads`], [`conditional`], [`anonymous`], [`arithmetic`],
+//! [`symmetry`].
 //! This module holds the AST they build from.
 
 pub mod anonymous;
 pub mod arithmetic;
 pub mod conditional;
 pub mod heads;
+pub mod symmetry;
 pub mod unpool;
 
 #[cfg(test)]

@@ -110,3 +110,23 @@ mod arithmetic {
         undefined_head: "p(a+1) :- q.";
     }
 }
+
+mod symmetry {
+    use crate::ground::print::{compiled, snapshot_cases};
+
+    snapshot_cases! { compiled;
+        row: ":- p(R,C,V), p(R,C2,V), C != C2.";
+        normal_head: "q(T) :- at(A,T), at(B,T), A != B.";
+        three_swapped: ":- at(A,X,Y), at(B,X2,Y2), A != B, X == X2, Y2 == Y.";
+        negated: ":- p(X), p(Y), not q(X), not q(Y), X != Y.";
+        linear_terms: ":- p(X+1), p(Y+1), X != Y.";
+        all_different: ":- p(A), p(B), p(C), A != B, B != C, A != C.";
+        directed_edge: ":- edge(X,Y), colour(X,C), colour(Y,C), X != Y.";
+        head_changes: "adj(X,Y) :- p(X), p(Y), X != Y.";
+        one_sided_atom: ":- p(X), p(Y), q(X), X != Y.";
+        one_sided_comparison: ":- p(X), p(Y), X != Y, X < 3.";
+        one_atom: ":- p(X,Y), X != Y.";
+        aggregate: ":- p(X), p(Y), X != Y, #count{ Z : r(Z) } > 1.";
+        choice: "{ q(X) } :- p(X), p(Y), X != Y.";
+    }
+}

@@ -75,6 +75,7 @@ pub const FEATURES: &[&str] = &[
     "negated terms",
     "undefined arithmetic",
     "pool or interval",
+    "symmetric join",
 ]; // `Program::features` only holds names from this list.
 
 pub struct Program {
@@ -965,7 +966,7 @@ pub fn generate(seed: u64) -> Program {
         g.constraint();
     }
     // The idioms, each now and then; the later ones may read the earlier.
-    let idioms: [(f64, Idiom); 10] = [
+    let idioms: [(f64, Idiom); 11] = [
         (0.2, Gen::counter),
         (0.12, Gen::head_cycle),
         (0.15, Gen::reachability),
@@ -976,6 +977,7 @@ pub fn generate(seed: u64) -> Program {
         (0.2, Gen::undefined),
         (0.15, Gen::pools),
         (0.2, Gen::anonymous_negation),
+        (0.15, Gen::symmetric_join),
     ];
     for (p, idiom) in idioms {
         if g.rng.chance(p) {
