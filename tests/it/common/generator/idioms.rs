@@ -191,42 +191,44 @@ impl Gen {
     /// A join that a swap of two variables maps onto itself, with `X != Y`
     /// between them (grounding builds one order of each pair), and near
     /// misses that no swap maps onto themselves, over a choice of a unary
-    /// source's values: `:- sel(X), sel(Y), X != Y.` and its kin.
+    /// source's values: `:- chosen(X), chosen(Y), X != Y.` and its kin.
     pub(super) fn symmetric_join(&mut self) {
         self.mark("symmetric join");
         self.mark("choice");
         let src = self.unary_source();
         let other = self.unary_source();
-        self.lines.push(format!("{{ sel(X) }} :- {src}(X)."));
+        self.lines.push(format!("{{ chosen(X) }} :- {src}(X)."));
         let (line, defines_two) = match self.rng.below(7) {
-            0 => (":- sel(X), sel(Y), X != Y.".to_string(), false),
+            0 => (":- chosen(X), chosen(Y), X != Y.".to_string(), false),
             1 => {
                 self.mark("default negation");
-                let line = format!(":- sel(X), sel(Y), X != Y, not {other}(X), not {other}(Y).");
+                let line =
+                    format!(":- chosen(X), chosen(Y), X != Y, not {other}(X), not {other}(Y).");
                 (line, false)
             }
             2 => {
                 self.mark("arithmetic");
                 (
-                    "two(Z) :- sel(X), sel(Y), X != Y, Z = X+Y.".to_string(),
+                    "two(Z) :- chosen(X), chosen(Y), X != Y, Z = X+Y.".to_string(),
                     true,
                 )
             }
             3 => (
-                format!("two(Z) :- sel(X), sel(Y), X != Y, {other}(Z), Z > X, Y < Z."),
+                format!("two(Z) :- chosen(X), chosen(Y), X != Y, {other}(Z), Z > X, Y < Z."),
                 true,
             ),
             4 => {
                 self.mark("arithmetic");
                 (
-                    ":- sel(X+1), sel(Y+1), X != Y, X > 0, Y > 0.".to_string(),
+                    ":- chosen(X+1), chosen(Y+1), X != Y, X > 0, Y > 0.".to_string(),
                     false,
                 )
             }
-            5 => ("two(X) :- sel(X), sel(Y), X != Y.".to_string(), true),
+            5 => ("two(X) :- chosen(X), chosen(Y), X != Y.".to_string(), true),
             _ => {
-                let line =
-                    format!(":- sel(X), sel(Y), {other}(X2), {other}(Y2), X != Y, X2 = X, Y = Y2.");
+                let line = format!(
+                    ":- chosen(X), chosen(Y), {other}(X2), {other}(Y2), X != Y, X2 = X, Y = Y2."
+                );
                 (line, false)
             }
         };
