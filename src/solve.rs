@@ -36,6 +36,7 @@ pub mod explain;
 pub mod optimize;
 pub mod portfolio;
 mod propagators;
+pub mod steps;
 pub mod unfounded_propagator;
 pub mod unfounded_sets;
 pub mod weight_constraints;

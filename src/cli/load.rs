@@ -7,7 +7,7 @@ use super::output::Timings;
 use super::text::{Text, read_input, read_text};
 use super::{input_error, report_errors};
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
-use crate::ground::{Grounding, Parts, program::GroundProgram};
+use crate::ground::{Assigned, Grounding, Parts, program::GroundProgram};
 use crate::progress::{Counters, Stage};
 use crate::syntax::ast::{Statement, StatementKind, Term};
 use crate::syntax::{parse_program, parse_term};
@@ -164,9 +164,10 @@ pub(super) fn load_program(
     Ok((loaded, overrides))
 }
 
-/// Grounds the parts that `parts` calls with `grounding`, printing the
-/// messages that are not in `printed` yet (the steps of incremental mode
-/// repeat most of theirs). `Err` holds the exit code.
+/// Grounds the parts that `parts` calls with `grounding` and returns
+/// their program, printing the messages that are not in `printed` yet (the
+/// steps of incremental mode repeat most of theirs). `Err` holds the exit
+/// code.
 pub(super) fn ground_parts(
     grounding: &mut Grounding,
     loaded: &Loaded,
@@ -174,15 +175,29 @@ pub(super) fn ground_parts(
     warnings: &Warnings,
     printed: &mut FxHashSet<String>,
 ) -> Result<GroundProgram, u8> {
-    let counters = grounding.counters();
-    counters.enter(Stage::Grounding);
-    let (program, diagnostics) = grounding.ground(&loaded.statements, parts);
-    let Some(program) = program else {
-        return Err(report_errors(
-            &diagnostics,
-            &loaded.sources,
-            "grounding stopped because of errors",
-        ));
+    ground_call(grounding, loaded, parts, warnings, printed)?;
+    Ok(step_program(grounding, Assigned::Facts))
+}
+
+/// [`ground_parts`] without the program, for a grounding kept across the
+/// steps of incremental mode ([`step_program`] gives it).
+pub(super) fn ground_call(
+    grounding: &mut Grounding,
+    loaded: &Loaded,
+    parts: &Parts,
+    warnings: &Warnings,
+    printed: &mut FxHashSet<String>,
+) -> Result<(), u8> {
+    grounding.counters().enter(Stage::Grounding);
+    let diagnostics = match grounding.ground_call(&loaded.statements, parts) {
+        Ok(diagnostics) => diagnostics,
+        Err(diagnostics) => {
+            return Err(report_errors(
+                &diagnostics,
+                &loaded.sources,
+                "grounding stopped because of errors",
+            ));
+        }
     };
     for diagnostic in diagnostics.iter().filter(|d| warnings.shows(d.group)) {
         let text = render_all(std::slice::from_ref(diagnostic), &loaded.sources);
@@ -191,9 +206,15 @@ pub(super) fn ground_parts(
             printed.insert(text);
         }
     }
+    Ok(())
+}
+
+/// The program of the last call of `grounding` ([`Grounding::program`]).
+pub(super) fn step_program(grounding: &mut Grounding, assigned: Assigned) -> GroundProgram {
+    let program = grounding.program(assigned);
     // From here on, the simplified program's size.
-    counters.grounded(program.atoms.len(), program.rules.len());
-    Ok(program)
+    (grounding.counters()).grounded(program.atoms.len(), program.rules.len());
+    program
 }
 
 /// Reads, parses and grounds the inputs for `dimacs` and `ground`, which

@@ -102,7 +102,7 @@ pub(super) struct Record {
     started: Instant,
     /// When the search began and when it last found a model, so that an
     /// interrupted run reports its times too.
-    solve_started: Option<Instant>,
+    pub(super) solve_started: Option<Instant>,
     pub(super) last_model: Option<Instant>,
     pub(super) timings: Timings,
     /// With `--explain`, when there is no answer set: the statements to

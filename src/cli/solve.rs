@@ -5,18 +5,20 @@
 
 use super::args::{Config, Projection};
 use super::explain;
-use super::load::{Loaded, ground_parts, load_program};
+use super::load::{Loaded, ground_call, load_program, step_program};
 use super::output::{self, Outcome, Sizes, Timings};
 use super::report::{CallReport, Progress, lock};
 use super::{EXIT_INPUT_ERROR, interrupt, pictures, release_at_exit, report_errors};
 use crate::diagnostics::{Diagnostic, SourceMap};
-use crate::ground::incremental::Incremental;
-use crate::ground::{Grounding, Parts, program::GroundProgram};
+use crate::ground::incremental::{Incremental, StepResult};
+use crate::ground::{Assigned, Grounding, Parts, program::GroundProgram};
 use crate::progress::Counters;
+use crate::solve::SolveStats;
 use crate::solve::backend::Backend;
-use crate::solve::driver::{self, Call, Consequences, Leftovers, Plan};
+use crate::solve::driver::{self, Call, Consequences, Event, Leftovers, Plan, Report};
 use crate::solve::optimize::OptMode;
 use crate::solve::portfolio::Threads;
+use crate::solve::steps::StepSolver;
 use crate::syntax::ast::Term;
 use rustc_hash::FxHashSet;
 use std::sync::atomic::AtomicBool;
@@ -153,6 +155,7 @@ fn solve_steps(
         Some(_) => Grounding::incremental(overrides, counters),
         None => Grounding::single(overrides, counters),
     };
+    let mut step_solver = incremental.map(|_| StepSolver::new(&config.tuning.search, stop.clone()));
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
     // The last call's program and search: freed when another step follows,
@@ -168,13 +171,32 @@ fn solve_steps(
         };
         drop(kept.take());
         let ground_start = Instant::now();
-        let mut program = ground_parts(
+        ground_call(
             &mut grounding,
             loaded,
             &parts,
             &config.warnings,
             &mut printed,
         )?;
+        lock(progress).record.timings.ground += ground_start.elapsed();
+        // A step after the first whose "unsatisfiable" another step follows
+        // may be proven so by the solver kept across the steps; the others
+        // are searched as programs of their own, so that what is reported
+        // of them is as without it.
+        let ask = incremental.is_some_and(|incremental| {
+            step > 0 && incremental.solves(step + 1, Some(StepResult::Unsatisfiable))
+        });
+        if let Some(proof) = add_step(&mut step_solver, &mut grounding, ask, progress) {
+            last = Some(unsatisfiable_step(&proof, config, progress)?);
+            continue;
+        }
+        if ask && incremental.is_some_and(|i| !i.solves(step + 1, Some(StepResult::Satisfiable))) {
+            // Not proven unsatisfiable, so most likely the last step: its
+            // search gets the solver's memory.
+            drop(step_solver.take());
+        }
+        let ground_start = Instant::now();
+        let mut program = step_program(&mut grounding, Assigned::Facts);
         lock(progress).record.timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {
             // Never grounded again: their memory (a big instance's facts)
@@ -198,8 +220,101 @@ fn solve_steps(
             break;
         }
     }
-    release_at_exit((kept, grounding));
+    release_at_exit((kept, grounding, step_solver));
     Ok(last)
+}
+
+/// A step proven to have no answer set by the solver kept across the
+/// steps: its program with its query open, and what proving it took.
+struct Proof {
+    program: GroundProgram,
+    translate_time: std::time::Duration,
+    asked: Instant,
+    backend: Backend,
+    sizes: Sizes,
+}
+
+/// Adds the step just ground to the solver kept across the steps (given
+/// up for good at a step that is not modular), and, with `ask`, whether it
+/// proves that the step has no answer set.
+fn add_step(
+    step_solver: &mut Option<StepSolver>,
+    grounding: &mut Grounding,
+    ask: bool,
+    progress: &Mutex<Progress>,
+) -> Option<Proof> {
+    let solver = step_solver.as_mut()?;
+    if !grounding.last_call_modular() {
+        *step_solver = None;
+        return None;
+    }
+    let ground_start = Instant::now();
+    let program = step_program(grounding, Assigned::Open);
+    lock(progress).record.timings.ground += ground_start.elapsed();
+    let translate_start = Instant::now();
+    let Ok(added) = solver.add_step(&program, &grounding.assigned()) else {
+        *step_solver = None; // each step searched as a program of its own
+        return None;
+    };
+    let translate_time = translate_start.elapsed();
+    let asked = Instant::now();
+    if !ask || !solver.unsatisfiable() {
+        return None;
+    }
+    let sizes = Sizes {
+        solver: solver.backend().name(),
+        atoms: program.atoms.len(),
+        rules: program.rules.len(),
+        variables: added.variables,
+        clauses: added.clauses,
+        loop_rounds: 0,
+    };
+    Some(Proof {
+        program,
+        translate_time,
+        asked,
+        backend: solver.backend(),
+        sizes,
+    })
+}
+
+/// Reports the call of a step that `proof` shows to have no answer set as
+/// the search of its program would. `Err` holds the exit code.
+fn unsatisfiable_step(
+    proof: &Proof,
+    config: &Config,
+    progress: &Mutex<Progress>,
+) -> Result<(Call, Sizes), u8> {
+    let optimizing = !proof.program.costs.is_empty();
+    let mut report = CallReport {
+        progress,
+        symbols: &proof.program.symbols,
+        objective: optimizing.then_some(config.opt_mode),
+        consequences: config.consequences,
+        started: proof.asked,
+    };
+    lock(progress)
+        .record
+        .solve_started
+        .get_or_insert(proof.asked);
+    report.event(Event::Searching {
+        translate_time: proof.translate_time,
+    });
+    let mut progress = lock(progress);
+    if let Some(code) = progress.output_failure() {
+        return Err(code);
+    }
+    progress.record.timings.unsat = proof.asked.elapsed();
+    let call = Call {
+        models: 0,
+        exhausted: true,
+        refused: false,
+        stats: SolveStats {
+            backend: Some(proof.backend),
+            ..SolveStats::default()
+        },
+    };
+    Ok((call, proof.sizes))
 }
 
 /// The atoms `program`'s answer sets are projected onto, as `--project`

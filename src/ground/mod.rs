@@ -50,7 +50,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use simplify::Simplifier;
 
 /// What the output shows, from `#show` and `#hide` directives.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct ShowConfig {
     /// Any `#show p/n.`, `#show.` or a bare `#hide.` hides atoms by default.
     hide_by_default: bool,
@@ -167,6 +167,28 @@ pub struct Grounding<'c> {
     kept: bool,
     /// Made by the first call.
     run: Option<Run<'c>>,
+    /// What the last call's program is made of, beside what was ground.
+    last: Option<LastCall>,
+}
+
+/// How a program holds the atoms its call assigns true (`query(k)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assigned {
+    /// As facts: the call's own program.
+    Facts,
+    /// Each free, by a choice `{a}.`: a program whose clauses hold in the
+    /// later calls' programs too, where `a` is false (see
+    /// [`crate::solve::steps`]).
+    Open,
+}
+
+/// What [`Grounding::ground_call`] keeps for [`Grounding::program`].
+struct LastCall {
+    directives: Directives,
+    assigned: Vec<(PredId, SymId)>,
+    /// Its groups defined only atoms new to them (no rule or fact for an
+    /// atom ground before).
+    modular: bool,
 }
 
 /// What [`Grounding`] keeps between calls.
@@ -183,8 +205,9 @@ struct Run<'c> {
 }
 
 /// What the new groups of a call ([`Grounding::ground_new_groups`]) give:
-/// what the directives say, the atoms assigned true and the messages.
-type NewGroups = (Directives, Vec<(PredId, SymId)>, Vec<Diagnostic>);
+/// what the directives say, the atoms assigned true, whether the groups
+/// defined only atoms new to them, and the messages.
+type NewGroups = (Directives, Vec<(PredId, SymId)>, bool, Vec<Diagnostic>);
 
 impl<'c> Grounding<'c> {
     /// A grounding for one call. `overrides` are `-c name=value` constants
@@ -195,6 +218,7 @@ impl<'c> Grounding<'c> {
             counters,
             kept: false,
             run: None,
+            last: None,
         }
     }
 
@@ -219,29 +243,63 @@ impl<'c> Grounding<'c> {
         statements: &[Statement],
         parts: &Parts,
     ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
-        let (directives, assigned, mut diagnostics) =
-            match self.ground_new_groups(statements, parts) {
-                Ok(grounded) => grounded,
-                Err(diagnostics) => return (None, diagnostics),
-            };
-        let program = if self.kept {
-            let run = self.run.as_ref().expect("made by the grounding");
-            simplified(
-                run.grounder.snapshot_with_facts(&assigned),
-                &run.preds,
-                directives,
-            )
-        } else {
-            let run = self.run.take().expect("made by the grounding");
-            simplified(
-                run.grounder.finish_with_facts(&assigned),
-                &run.preds,
-                directives,
-            )
-        };
+        match self.ground_call(statements, parts) {
+            Ok(diagnostics) => (Some(self.program(Assigned::Facts)), diagnostics),
+            Err(diagnostics) => (None, diagnostics),
+        }
+    }
+
+    /// Grounds the groups of the parts that `parts` calls that no call
+    /// before did ([`Grounding::ground`] without the program); every
+    /// message, or the messages alone after an error.
+    pub fn ground_call(
+        &mut self,
+        statements: &[Statement],
+        parts: &Parts,
+    ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+        let (directives, assigned, modular, mut diagnostics) =
+            self.ground_new_groups(statements, parts)?;
+        self.last = Some(LastCall {
+            directives,
+            assigned,
+            modular,
+        });
         // Last, as gringo reports them once grounding is done.
         diagnostics.extend(shown::unmatched_show_infos(statements));
-        (Some(program), diagnostics)
+        Ok(diagnostics)
+    }
+
+    /// The program of everything ground up to the last call, simplified,
+    /// with the atoms it assigns true held as `assigned` says. A grounding
+    /// for one call hands everything over to it: no program follows.
+    pub fn program(&mut self, assigned: Assigned) -> GroundProgram {
+        if !self.kept {
+            debug_assert_eq!(assigned, Assigned::Facts, "one call's own program");
+            let run = self.run.take().expect("made by the grounding");
+            let last = self.last.take().expect("made by the call");
+            let grounded = run.grounder.finish_with_facts(&last.assigned);
+            return simplified(grounded, &run.preds, last.directives);
+        }
+        let run = self.run.as_ref().expect("made by the grounding");
+        let last = self.last.as_ref().expect("made by a call");
+        simplified(
+            run.grounder.snapshot(&last.assigned, assigned),
+            &run.preds,
+            last.directives.clone(),
+        )
+    }
+
+    /// The atoms the last call assigns true (`query(k)`).
+    pub fn assigned(&self) -> Vec<SymId> {
+        let last = self.last.as_ref().expect("made by a call");
+        last.assigned.iter().map(|&(_, symbol)| symbol).collect()
+    }
+
+    /// Whether the groups of the last call defined only atoms new to them:
+    /// then the programs of the calls before it are those of its atoms
+    /// that they hold (clingo forbids most of the rest as a redefinition).
+    pub fn last_call_modular(&self) -> bool {
+        self.last.as_ref().is_some_and(|last| last.modular)
     }
 
     /// Compiles and grounds the groups of `parts` that no call before did;
@@ -332,10 +390,10 @@ impl<'c> Grounding<'c> {
         for group in &mut groups {
             mark_recursive_conditions(&mut group.rules, &run.preds);
         }
-        ground_groups(&mut run.grounder, &groups, &run.preds)?;
+        let modular = ground_groups(&mut run.grounder, &groups, &run.preds)?;
         run.called.extend_from_slice(&parts.groups[done..]);
         run.compiled.extend(groups);
-        Ok((directives, assigned, diagnostics))
+        Ok((directives, assigned, modular, diagnostics))
     }
 }
 
@@ -396,6 +454,7 @@ fn simplified(
 /// the predicates declared (`#external`, atoms assigned true), the
 /// signatures `#project` names (`Some` once any `#project` is called) and
 /// whether `#edge` is; clingo's infos on what has no effect on the way.
+#[derive(Clone)]
 struct Directives {
     show: ShowConfig,
     declared: Vec<Signature>,
@@ -576,13 +635,15 @@ fn compile_groups(
     (!diagnostics.iter().any(Diagnostic::is_error)).then_some((groups, assigned))
 }
 
-/// Grounds the groups one after another into `grounder`; the errors of
-/// the first group that redefines an atom an earlier one defines.
+/// Grounds the groups one after another into `grounder`; whether each
+/// defined only atoms new to it, or the errors of the first group that
+/// redefines an atom an earlier one defines.
 fn ground_groups(
     grounder: &mut Instantiator,
     groups: &[CompiledGroup],
     preds: &Predicates,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<bool, Vec<Diagnostic>> {
+    let mut modular = true;
     for group in groups {
         let rules = &group.rules;
         let (components, mut final_rules) = schedule(rules, preds);
@@ -622,8 +683,9 @@ fn ground_groups(
             });
             return Err(errors.collect());
         }
+        modular &= grounder.defines_only_new_atoms(&before);
     }
-    Ok(())
+    Ok(modular)
 }
 
 /// The symbols of the atoms that `#project` directives name: every atom of

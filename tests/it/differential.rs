@@ -30,6 +30,7 @@ use std::path::PathBuf;
 
 use crate::common::generator::{FEATURES, generate};
 use crate::common::grammar;
+use crate::common::incremental::{FEATURES as INCREMENTAL_FEATURES, generate_incremental};
 use crate::common::*;
 
 // ---------------------------------------------------------------------------
@@ -548,6 +549,37 @@ fn differential(name: &str, solver: Option<&'static str>) {
         extra: &[],
         solver,
         repro: format!("ASP2SAT_DIFF_SEED={seed} ASP2SAT_DIFF_CASES=1 cargo test --release {test}"),
+    });
+}
+
+/// Programs in clingo's incremental mode (tests/it/common/incremental.rs),
+/// compared as those of `differential_against_clingo`: the answer sets of
+/// every step that has some, so a step wrongly proven to have none shows
+/// as the answer sets of a later one. ASP2SAT_INC_CASES (default 200) and
+/// ASP2SAT_INC_SEED (default 1) choose them.
+#[test]
+fn incremental_against_clingo() {
+    let cases = env_u64("ASP2SAT_INC_CASES", 200);
+    let seed0 = env_u64("ASP2SAT_INC_SEED", 1);
+    let seeds: Vec<u64> = (0..cases).map(|i| seed0 + i).collect();
+    let mut counts = vec![0usize; INCREMENTAL_FEATURES.len()];
+    for &seed in &seeds {
+        for f in generate_incremental(seed).features {
+            counts[INCREMENTAL_FEATURES.iter().position(|g| *g == f).unwrap()] += 1;
+        }
+    }
+    let counts: Vec<String> = (INCREMENTAL_FEATURES.iter().zip(&counts))
+        .map(|(f, n)| format!("{f} {n}"))
+        .collect();
+    println!("  programs using each feature: {}", counts.join(", "));
+    campaign("incremental", &seeds, |seed| Case {
+        seed,
+        text: generate_incremental(seed).text,
+        extra: &[],
+        solver: None,
+        repro: format!(
+            "ASP2SAT_INC_SEED={seed} ASP2SAT_INC_CASES=1 cargo test --release --test it differential::incremental_against_clingo"
+        ),
     });
 }
 

@@ -33,7 +33,10 @@ use super::compiled::{CHead, CLit, CRule};
 use super::predicates::{PredId, Predicates};
 use super::safety::literal_terms;
 use crate::diagnostics::Span;
-use crate::ground::program::{AggregateDefinition, AtomId, Head, ShowTerm};
+use crate::ground::Assigned;
+use crate::ground::program::{
+    AggregateDefinition, AtomId, Body, ChoiceElement, CountBounds, Head, ShowTerm,
+};
 use crate::progress::Counters;
 use crate::symbols::{NameId, SymId, SymbolTable};
 use auxiliary::{AggregateAtoms, DisjunctAtoms, ImplicationAtoms, NegationAtoms};
@@ -310,6 +313,18 @@ impl<'s> Instantiator<'s> {
         self.add_members(new_members);
     }
 
+    /// Whether the rules and facts of the group begun at `start` are all
+    /// of atoms that did not exist then.
+    pub fn defines_only_new_atoms(&self, start: &GroupStart) -> bool {
+        let existing = start.fact.len();
+        let mut new_heads = true;
+        for rule in &self.rules.rules[start.rules..] {
+            rule.head
+                .for_each_atom(|a| new_heads &= a.index() >= existing);
+        }
+        new_heads && (0..existing).all(|a| !self.atoms.fact[a] || start.fact[a])
+    }
+
     /// clingo's `redefinition of atom` errors: the atoms that a group
     /// defines, other than as a fact, and an earlier group defined too,
     /// each with its first rule of the group (none for a fact, which has no
@@ -376,11 +391,31 @@ impl<'s> Instantiator<'s> {
 
     /// What [`Instantiator::finish_with_facts`] gives, copied: the
     /// grounding is kept for more groups (the steps of incremental mode).
-    pub fn snapshot_with_facts(&self, facts: &[(PredId, SymId)]) -> Grounded {
+    /// The atoms `assigned` are facts, or with [`Assigned::Open`] each free
+    /// by a choice `{a}.`.
+    pub fn snapshot(&self, assigned: &[(PredId, SymId)], held: Assigned) -> Grounded {
         let mut rules = self.rules.clone();
         Self::add_auxiliary_rules(&mut rules, &self.negations, &self.implications);
         let mut atoms = self.atoms.clone();
-        make_facts(&mut atoms, facts);
+        match held {
+            Assigned::Facts => make_facts(&mut atoms, assigned),
+            Assigned::Open => {
+                for &(pred, sym) in assigned {
+                    let a = atoms.get_or_insert(sym, pred);
+                    atoms.defined[a as usize] = true;
+                    atoms.input[a as usize] = false;
+                    let element = ChoiceElement {
+                        value: AtomId(a),
+                        conditions: vec![Body::default()],
+                    };
+                    let head = Head::Choice {
+                        elements: vec![element],
+                        bounds: CountBounds::default(),
+                    };
+                    rules.insert(head, &[], &[], Span::default());
+                }
+            }
+        }
         (
             atoms,
             rules,

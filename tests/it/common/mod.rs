@@ -7,6 +7,7 @@
 
 pub mod generator;
 pub mod grammar;
+pub mod incremental;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
