@@ -394,7 +394,14 @@ impl<'s> Instantiator<'s> {
     /// The atoms `assigned` are facts, or with [`Assigned::Open`] each free
     /// by a choice `{a}.`.
     pub fn snapshot(&self, assigned: &[(PredId, SymId)], held: Assigned) -> Grounded {
-        let mut rules = self.rules.clone();
+        // Room for the rules added here and for the constraints `:- p, -p.`
+        // that simplification adds, one at most per strongly negated atom.
+        let negated = (self.atoms.preds.iter()).filter(|p| self.pred_negative[p.index()]);
+        let additional = self.negations.complements.len()
+            + self.implications.rules.len()
+            + assigned.len()
+            + negated.count();
+        let mut rules = self.rules.clone_with_room(additional);
         Self::add_auxiliary_rules(&mut rules, &self.negations, &self.implications);
         let mut atoms = self.atoms.clone();
         match held {

@@ -45,6 +45,23 @@ impl RuleSet {
         hash_body(h, pos, neg)
     }
 
+    /// A copy with room for `additional` more rules: adding them does not
+    /// copy every rule once more (a step of incremental mode adds a few to
+    /// a copy of everything ground).
+    pub fn clone_with_room(&self, additional: usize) -> RuleSet {
+        let mut rules = Vec::with_capacity(self.rules.len() + additional);
+        rules.extend_from_slice(&self.rules);
+        let mut hashes = Vec::with_capacity(self.hashes.len() + additional);
+        hashes.extend_from_slice(&self.hashes);
+        let mut table = self.table.clone();
+        table.reserve(additional, |&i| hashes[i as usize]);
+        RuleSet {
+            rules,
+            hashes,
+            table,
+        }
+    }
+
     /// The rules, the table that deduplicated them freed.
     pub fn into_rules(self) -> Vec<Rule> {
         self.rules
