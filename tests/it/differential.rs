@@ -520,6 +520,38 @@ fn differential_with_batsat() {
     differential("differential_batsat", Some("batsat"));
 }
 
+/// How many of the programs, given by the features each uses, use each of
+/// `features`.
+fn feature_counts<'f>(
+    features: &[&str],
+    programs: impl Iterator<Item = &'f BTreeSet<&'static str>>,
+) -> Vec<usize> {
+    let mut counts = vec![0usize; features.len()];
+    for used in programs {
+        for f in used {
+            counts[features.iter().position(|g| g == f).unwrap()] += 1;
+        }
+    }
+    counts
+}
+
+/// Prints how many of the programs use each of `features`.
+fn print_feature_counts(features: &[&str], programs: &[BTreeSet<&'static str>]) {
+    let counts = feature_counts(features, programs.iter());
+    let counts: Vec<String> = (features.iter().zip(&counts))
+        .map(|(f, n)| format!("{f} {n}"))
+        .collect();
+    println!("  programs using each feature: {}", counts.join(", "));
+}
+
+/// The features of `features` that fewer than 50 of the programs use.
+fn rare_features(features: &[&str], counts: &[usize]) -> Vec<String> {
+    (features.iter().zip(counts))
+        .filter(|(_, n)| **n < 50)
+        .map(|(f, n)| format!("{f}: {n}"))
+        .collect()
+}
+
 /// The campaign of the programs ASP2SAT_DIFF_CASES and ASP2SAT_DIFF_SEED
 /// choose, solved by asp2sat with `solver` (or the default).
 fn differential(name: &str, solver: Option<&'static str>) {
@@ -527,18 +559,8 @@ fn differential(name: &str, solver: Option<&'static str>) {
     let seed0 = env_u64("ASP2SAT_DIFF_SEED", 1);
     let seeds: Vec<u64> = (0..cases).map(|i| seed0 + i).collect();
     // Regenerating is cheap and deterministic: count over every program run.
-    let mut counts = vec![0usize; FEATURES.len()];
-    for &seed in &seeds {
-        for f in generate(seed).features {
-            counts[FEATURES.iter().position(|g| *g == f).unwrap()] += 1;
-        }
-    }
-    let counts: Vec<String> = FEATURES
-        .iter()
-        .zip(&counts)
-        .map(|(f, n)| format!("{f} {n}"))
-        .collect();
-    println!("  programs using each feature: {}", counts.join(", "));
+    let programs: Vec<_> = seeds.iter().map(|&s| generate(s).features).collect();
+    print_feature_counts(FEATURES, &programs);
     let test = match solver {
         None => "--test it differential::differential_against_clingo".to_string(),
         Some(name) => format!("--test it differential::differential_with_{name}"),
@@ -562,16 +584,11 @@ fn incremental_against_clingo() {
     let cases = env_u64("ASP2SAT_INC_CASES", 200);
     let seed0 = env_u64("ASP2SAT_INC_SEED", 1);
     let seeds: Vec<u64> = (0..cases).map(|i| seed0 + i).collect();
-    let mut counts = vec![0usize; INCREMENTAL_FEATURES.len()];
-    for &seed in &seeds {
-        for f in generate_incremental(seed).features {
-            counts[INCREMENTAL_FEATURES.iter().position(|g| *g == f).unwrap()] += 1;
-        }
-    }
-    let counts: Vec<String> = (INCREMENTAL_FEATURES.iter().zip(&counts))
-        .map(|(f, n)| format!("{f} {n}"))
+    let programs: Vec<_> = seeds
+        .iter()
+        .map(|&s| generate_incremental(s).features)
         .collect();
-    println!("  programs using each feature: {}", counts.join(", "));
+    print_feature_counts(INCREMENTAL_FEATURES, &programs);
     campaign("incremental", &seeds, |seed| Case {
         seed,
         text: generate_incremental(seed).text,
@@ -752,6 +769,20 @@ fn campaign(name: &str, seeds: &[u64], case: impl Fn(u64) -> Case + Sync) {
     );
 }
 
+/// Every feature of the incremental-mode generator is in at least 50 of
+/// 1,000 programs, and a seed gives the same program every time.
+#[test]
+fn incremental_generator_covers_features() {
+    let programs: Vec<_> = (1..=1000).map(generate_incremental).collect();
+    assert_eq!(programs[41].text, generate_incremental(42).text);
+    let counts = feature_counts(INCREMENTAL_FEATURES, programs.iter().map(|p| &p.features));
+    let rare = rare_features(INCREMENTAL_FEATURES, &counts);
+    assert!(
+        rare.is_empty(),
+        "features in fewer than 50 of 1000 programs: {rare:?}"
+    );
+}
+
 /// The same seed gives the same program; different seeds differ.
 #[test]
 fn generator_is_deterministic() {
@@ -764,21 +795,10 @@ fn generator_is_deterministic() {
 /// wrong answers or wrong refusals.
 #[test]
 fn generator_covers_features() {
-    let mut counts = vec![0usize; FEATURES.len()];
-    let mut text = String::new();
-    for seed in 1..=1000 {
-        let p = generate(seed);
-        for f in &p.features {
-            counts[FEATURES.iter().position(|g| g == f).unwrap()] += 1;
-        }
-        text += &p.text;
-    }
-    let rare: Vec<String> = FEATURES
-        .iter()
-        .zip(&counts)
-        .filter(|(_, n)| **n < 50)
-        .map(|(f, n)| format!("{f}: {n}"))
-        .collect();
+    let programs: Vec<_> = (1..=1000).map(generate).collect();
+    let text: String = programs.iter().map(|p| p.text.as_str()).collect();
+    let counts = feature_counts(FEATURES, programs.iter().map(|p| &p.features));
+    let rare = rare_features(FEATURES, &counts);
     assert!(
         rare.is_empty(),
         "features in fewer than 50 of 1000 programs: {rare:?}"
