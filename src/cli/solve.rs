@@ -186,7 +186,7 @@ fn solve_steps(
         let ask = incremental.is_some_and(|incremental| {
             step > 0 && incremental.solves(step + 1, Some(StepResult::Unsatisfiable))
         });
-        if let Some(proof) = add_step(&mut step_solver, &mut grounding, ask, progress) {
+        if let Some(proof) = add_step_and_ask(&mut step_solver, &mut grounding, ask, progress) {
             last = Some(unsatisfiable_step(&proof, config, progress)?);
             continue;
         }
@@ -237,7 +237,7 @@ struct Proof {
 /// Adds the step just ground to the solver kept across the steps (given
 /// up for good at a step that is not modular), and, with `ask`, whether it
 /// proves that the step has no answer set.
-fn add_step(
+fn add_step_and_ask(
     step_solver: &mut Option<StepSolver>,
     grounding: &mut Grounding,
     ask: bool,

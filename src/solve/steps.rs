@@ -142,6 +142,7 @@ impl StepSolver {
         Ok(added)
     }
 
+    /// The backend of its solver.
     pub fn backend(&self) -> Backend {
         self.backend
     }
