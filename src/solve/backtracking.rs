@@ -19,7 +19,8 @@
 //! of the walk's propagation is analysed as a CDCL solver does (first
 //! UIP): the walk learns the clause and backjumps to its asserting level,
 //! but never below the deepest flipped decision, whose first branch holds
-//! answer sets already reported; a conflict at that level flips.
+//! answer sets already reported; a conflict at that level flips. It learns
+//! [`LEARNED_AT_MOST`] clauses, and flips at every conflict after them.
 //!
 //! The walk decides with the values of a *guide*, the last model the
 //! oracle gave. While every decision agrees with it, the subtree holds
@@ -57,6 +58,14 @@ const CONFLICTS_BEFORE_ASKING: usize = 32;
 /// reads in vain (the 10-queens of gringo's examples: 1,100 literals on
 /// average, 0.70 s with clauses up to 100 literals, 4.1 s with all).
 const LONGEST_LEARNED: usize = 100;
+
+/// The most clauses the walk learns. It never deletes one, and each
+/// slows every propagation over the literals it watches: all 14,200
+/// answer sets of the 12-queens (the bench's `queens.lp`) took 4.9 s
+/// learning from every conflict, 57,000 of them, and 0.85 s with at most
+/// this many (clingo 1.76 s). The corpus's `toh_bounded` needs about as
+/// many: 0.08 s with 1,000, 0.68-0.80 s with 300 or fewer.
+const LEARNED_AT_MOST: usize = 1_000;
 
 /// A variable's value: false and true as the sign of its positive
 /// literal, so that a literal is true where the value is its sign
@@ -538,6 +547,8 @@ pub(super) struct Backtracking {
     off_guide: usize,
     /// Conflicts since the last answer set.
     conflicts: usize,
+    /// Clauses learned ([`LEARNED_AT_MOST`]).
+    learned: usize,
     /// The conflicts the walk meets alone before it asks
     /// ([`CONFLICTS_BEFORE_ASKING`]).
     patience: usize,
@@ -564,6 +575,7 @@ impl Backtracking {
             guide: Vec::new(),
             off_guide: 0,
             conflicts: 0,
+            learned: 0,
             patience: CONFLICTS_BEFORE_ASKING,
             descending: false,
             next_distinguishing: 0,
@@ -630,7 +642,7 @@ impl Backtracking {
         // clauses of a thousand decisions only cost time).
         let flipped = (self.levels.iter()).rposition(|level| level.flipped);
         let flipped = flipped.map_or(0, |i| i + 1);
-        if self.levels.len() <= flipped {
+        if self.levels.len() <= flipped || self.learned >= LEARNED_AT_MOST {
             self.flip(propagator);
             return false;
         }
@@ -643,6 +655,7 @@ impl Backtracking {
         // Unit after the backjump: the first UIP's negation follows, at the
         // level of the deepest flipped decision when that is higher.
         propagator.add_clause(&learned.clause);
+        self.learned += 1;
         false
     }
 
