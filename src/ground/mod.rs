@@ -670,7 +670,8 @@ fn ground_groups(
             grounder.ground_component(component, &ready);
         }
         grounder.ground_final(&final_rules);
-        let redefined = grounder.redefinitions(&before);
+        let defined = grounder.defined_in_group(&before);
+        let redefined = grounder.redefinitions(&before, &defined);
         if !redefined.is_empty() {
             let errors = redefined.into_iter().map(|(pred, atom, origin)| {
                 let defining = || rules.iter().find(|r| r.head_preds().contains(&pred));
@@ -683,7 +684,7 @@ fn ground_groups(
             });
             return Err(errors.collect());
         }
-        modular &= grounder.defines_only_new_atoms(&before);
+        modular &= Instantiator::only_new_atoms(&before, &defined);
     }
     Ok(modular)
 }

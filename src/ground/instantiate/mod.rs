@@ -313,37 +313,43 @@ impl<'s> Instantiator<'s> {
         self.add_members(new_members);
     }
 
-    /// Whether the rules and facts of the group begun at `start` are all
-    /// of atoms that did not exist then.
-    pub fn defines_only_new_atoms(&self, start: &GroupStart) -> bool {
-        let existing = start.fact.len();
-        let mut new_heads = true;
+    /// The atoms the group begun at `start` defines: the heads of its rules,
+    /// each with the rule's origin, and the atoms it made facts (no rule).
+    /// None for the first group, which nothing was defined before.
+    pub fn defined_in_group(&self, start: &GroupStart) -> Vec<(u32, Option<Span>)> {
+        if start.defined.is_empty() {
+            return Vec::new();
+        }
+        let mut defined: Vec<(u32, Option<Span>)> = Vec::new();
         for rule in &self.rules.rules[start.rules..] {
             rule.head
-                .for_each_atom(|a| new_heads &= a.index() >= existing);
+                .for_each_atom(|a| defined.push((a.0, Some(rule.origin))));
         }
-        new_heads && (0..existing).all(|a| !self.atoms.fact[a] || start.fact[a])
+        let new_facts = (0..start.fact.len()).filter(|&a| self.atoms.fact[a] && !start.fact[a]);
+        defined.extend(new_facts.map(|a| (a as u32, None)));
+        defined
+    }
+
+    /// Whether the atoms a group defines (`defined`, from
+    /// [`Instantiator::defined_in_group`]) all came into being in it.
+    pub fn only_new_atoms(start: &GroupStart, defined: &[(u32, Option<Span>)]) -> bool {
+        defined.iter().all(|&(a, _)| a as usize >= start.fact.len())
     }
 
     /// clingo's `redefinition of atom` errors: the atoms that a group
-    /// defines, other than as a fact, and an earlier group defined too,
+    /// defines (`defined`, from [`Instantiator::defined_in_group`]), other
+    /// than as a fact, and an earlier group defined too,
     /// each with its first rule of the group (none for a fact, which has no
     /// rule).
-    pub fn redefinitions(&self, start: &GroupStart) -> Vec<(PredId, String, Option<Span>)> {
-        if start.defined.is_empty() {
-            return Vec::new(); // the first group: nothing was defined before
-        }
-        let mut found: Vec<(u32, Option<Span>)> = Vec::new();
-        for rule in &self.rules.rules[start.rules..] {
-            rule.head
-                .for_each_atom(|a| found.push((a.0, Some(rule.origin))));
-        }
-        let new_facts = (0..start.fact.len()).filter(|&a| self.atoms.fact[a] && !start.fact[a]);
-        found.extend(new_facts.map(|a| (a as u32, None)));
+    pub fn redefinitions(
+        &self,
+        start: &GroupStart,
+        defined: &[(u32, Option<Span>)],
+    ) -> Vec<(PredId, String, Option<Span>)> {
         let mut reported = FxHashSet::default();
         let mut redefined = Vec::new();
         let mut earlier_heads: Option<FxHashSet<u32>> = None;
-        for (a, origin) in found {
+        for &(a, origin) in defined {
             let a = a as usize;
             if !start.defined.get(a).copied().unwrap_or(false) || start.fact[a] {
                 continue;
