@@ -46,7 +46,9 @@ use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
 use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::analysis::Analysis;
-use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
+use crate::translate::{
+    self, ClauseSink, ClauseWriter, Translation, TranslationStats, loops, minimality,
+};
 use backend::{SatResult, SatSolver};
 use backtracking::{Backtracking, Propagator, Step};
 use propagators::{CollectedModels, GIVE_UP_DECIDING, ModelCollector, Propagators, TrailRecorder};
@@ -319,6 +321,7 @@ impl Enumerator {
                 let mut written = Written {
                     formula: CnfFormula::new(),
                     copy,
+                    deciding: Vec::new(),
                 };
                 let translation = translate_into(
                     program,
@@ -330,12 +333,7 @@ impl Enumerator {
                 let backend = backend::Backend::for_translation(&translation);
                 let mut solver =
                     backend::new_search_solver(backend, &options.tuning, analysis.is_tight());
-                for _ in 0..written.formula.var_count() {
-                    solver.new_var();
-                }
-                for clause in written.formula.iter() {
-                    solver.add_clause(clause);
-                }
+                written.load_into(solver.as_mut());
                 let formula = Formula {
                     solver,
                     copy: written.copy,
@@ -1039,7 +1037,7 @@ fn translate_into(
     analysis: &Analysis,
     options: SolveOptions,
     sums: translate::SumEncoding,
-    sink: &mut impl ExtendFormula,
+    sink: &mut impl ClauseSink,
 ) -> Result<Translation, Diagnostic> {
     match options.translation {
         TranslationMode::Lazy => {
@@ -1116,11 +1114,29 @@ fn connect_propagators(
     (unfounded_check, weights)
 }
 
-/// The translation's clauses, before the solver is chosen, and the
-/// enumeration's copy of them.
+/// The translation's clauses, before the solver is chosen, the
+/// enumeration's copy of them, and the variables with a value to try
+/// first ([`ClauseSink::new_var_deciding`]), in order.
 struct Written {
     formula: CnfFormula,
     copy: Propagator,
+    deciding: Vec<(Var, bool)>,
+}
+
+impl Written {
+    /// The clauses written into `solver`, its variables first.
+    fn load_into(&self, solver: &mut dyn SatSolver) {
+        let mut deciding = self.deciding.iter().peekable();
+        for index in 0..self.formula.var_count() {
+            match deciding.next_if(|(var, _)| var.index() == index) {
+                Some(&(_, value)) => solver.new_var_deciding(value),
+                None => solver.new_var(),
+            };
+        }
+        for clause in self.formula.iter() {
+            solver.add_clause(clause);
+        }
+    }
 }
 
 impl ExtendFormula for Written {
@@ -1132,6 +1148,14 @@ impl ExtendFormula for Written {
     fn new_var(&mut self) -> Var {
         let var = self.formula.new_var();
         self.copy.add_var(var);
+        var
+    }
+}
+
+impl ClauseSink for Written {
+    fn new_var_deciding(&mut self, value: bool) -> Var {
+        let var = self.new_var();
+        self.deciding.push((var, value));
         var
     }
 }
@@ -1151,6 +1175,14 @@ impl ExtendFormula for Formula {
 
     fn new_var(&mut self) -> Var {
         let var = self.solver.new_var();
+        self.copy.add_var(var);
+        var
+    }
+}
+
+impl ClauseSink for Formula {
+    fn new_var_deciding(&mut self, value: bool) -> Var {
+        let var = self.solver.new_var_deciding(value);
         self.copy.add_var(var);
         var
     }

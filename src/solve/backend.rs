@@ -42,6 +42,13 @@ pub trait SatSolver {
     /// A variable unused so far.
     fn new_var(&mut self) -> Var;
 
+    /// A variable unused so far, set to `value` whenever the search
+    /// decides it. A backend without such a setting ignores `value`.
+    fn new_var_deciding(&mut self, value: bool) -> Var {
+        let _ = value;
+        self.new_var()
+    }
+
     fn add_clause(&mut self, clause: &[Lit]);
 
     /// Searches for a model of the clauses with every literal of
@@ -402,6 +409,28 @@ mod tests {
             assert_eq!(solver.solve(&[first, second]), SatResult::Unsatisfiable);
             assert!(solver.failed_core().contains(&first));
         }
+    }
+
+    /// batsat decides a variable as it was given to try first, the others
+    /// false.
+    #[cfg(feature = "batsat")]
+    #[test]
+    fn batsat_decides_the_value_given() {
+        let mut solver = new_solver(Backend::Batsat, &SearchTuning::default());
+        let plain = solver.new_var();
+        let tried_true = solver.new_var_deciding(true);
+        let tried_false = solver.new_var_deciding(false);
+        solver.add_clause(&[plain.positive(), plain.negative()]);
+        solver.add_clause(&[
+            tried_true.positive(),
+            tried_false.positive(),
+            plain.positive(),
+        ]);
+        assert_eq!(solver.solve(&[]), SatResult::Satisfiable);
+        let model = solver.model();
+        assert!(model.contains(&plain.negative()));
+        assert!(model.contains(&tried_true.positive()));
+        assert!(model.contains(&tried_false.negative()));
     }
 
     /// A propagator for "at most one of the observed variables is true",

@@ -27,8 +27,8 @@ use super::bodies::{Bodies, BodyBuilder};
 use super::native_sums::ReifiedSum;
 use super::unread::UnreadAtoms;
 use super::{
-    BodyId, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats, acyclicity,
-    cardinality, gates, minimality, ranking,
+    BodyId, ClauseSink, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats,
+    acyclicity, cardinality, gates, minimality, ranking,
 };
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head};
 use crate::symbols::SymId;
@@ -39,7 +39,7 @@ use varisat_formula::{ExtendFormula, Lit, Var};
 /// written into `sink`, its sums as `sums` says, without the rules and
 /// aggregates of the `unread` atoms (which get no support: false); no loop
 /// index, no ranking.
-pub(super) fn complete<S: ExtendFormula>(
+pub(super) fn complete<S: ClauseSink>(
     program: &GroundProgram,
     analysis: &Analysis,
     sums: SumEncoding,
@@ -161,7 +161,7 @@ struct Completion<'s, S> {
     clause: Vec<Lit>,
 }
 
-impl<S: ExtendFormula> Completion<'_, S> {
+impl<S: ClauseSink> Completion<'_, S> {
     /// A fact is supported by the empty body; its variable is true already.
     fn fact_supports(&mut self, program: &GroundProgram) {
         let empty = self.builder.intern_body(&Body::default(), &mut self.writer);

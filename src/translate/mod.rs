@@ -27,8 +27,9 @@
 //! CNF's models are exactly the answer sets, one model each, and gives every
 //! shown symbol a positive variable: the CNF that `asp2sat dimacs` exports.
 //!
-//! [`translate`] and [`translate_exact`] only write clauses into a varisat
-//! [`ExtendFormula`] sink; they never call a solver.
+//! [`translate`] and [`translate_exact`] only write clauses into a
+//! [`ClauseSink`] (varisat-formula's [`ExtendFormula`], with a hint of the
+//! value a search should try first); they never call a solver.
 
 mod acyclicity;
 mod aggregates;
@@ -463,6 +464,15 @@ impl<'s, S: ExtendFormula> ClauseWriter<'s, S> {
     }
 }
 
+impl<S: ClauseSink> ClauseWriter<'_, S> {
+    /// A new variable that a search should set to `value` whenever it
+    /// decides it ([`ClauseSink::new_var_deciding`]).
+    pub(crate) fn new_var_deciding(&mut self, value: bool) -> Var {
+        self.vars += 1;
+        self.sink.new_var_deciding(value)
+    }
+}
+
 impl<S: ExtendFormula> ExtendFormula for ClauseWriter<'_, S> {
     fn add_clause(&mut self, lits: &[Lit]) {
         self.buffer.clear();
@@ -478,6 +488,21 @@ impl<S: ExtendFormula> ExtendFormula for ClauseWriter<'_, S> {
         self.sink.new_var()
     }
 }
+
+/// What the translation writes into: clauses and variables, as
+/// varisat-formula's [`ExtendFormula`], and for some variables the value a
+/// search should try first.
+pub trait ClauseSink: ExtendFormula {
+    /// A new variable that a search should set to `value` whenever it
+    /// decides it. A hint: the CNF means the same without it, and a sink
+    /// or a backend may ignore it (the default does).
+    fn new_var_deciding(&mut self, value: bool) -> Var {
+        let _ = value;
+        self.new_var()
+    }
+}
+
+impl ClauseSink for varisat_formula::CnfFormula {}
 
 /// Sorts a clause and drops duplicate literals. Returns false when the
 /// clause is a tautology (contains a literal and its negation).
@@ -495,7 +520,7 @@ pub fn normalize_clause(lits: &mut Vec<Lit>) -> bool {
 /// and [`Translation::minimality`] checks their models.
 pub fn translate(
     program: &GroundProgram,
-    sink: &mut impl ExtendFormula,
+    sink: &mut impl ClauseSink,
 ) -> Result<Translation, Diagnostic> {
     let analysis = Analysis::new(program);
     translate_analyzed(program, &analysis, SumEncoding::Clauses, false, sink)
@@ -511,7 +536,7 @@ pub(crate) fn translate_analyzed(
     analysis: &Analysis,
     sums: SumEncoding,
     unread: bool,
-    sink: &mut impl ExtendFormula,
+    sink: &mut impl ClauseSink,
 ) -> Result<Translation, Diagnostic> {
     let unread = match unread {
         true => unread::UnreadAtoms::find(program),
@@ -537,7 +562,7 @@ pub(crate) fn translate_analyzed(
 /// head-cycle-free or holds a non-monotone recursive aggregate.
 pub fn translate_exact(
     program: &GroundProgram,
-    sink: &mut impl ExtendFormula,
+    sink: &mut impl ClauseSink,
 ) -> Result<Translation, Diagnostic> {
     translate_exact_analyzed(program, &Analysis::new(program), sink)
 }
@@ -546,7 +571,7 @@ pub fn translate_exact(
 pub(crate) fn translate_exact_analyzed(
     program: &GroundProgram,
     analysis: &Analysis,
-    sink: &mut impl ExtendFormula,
+    sink: &mut impl ClauseSink,
 ) -> Result<Translation, Diagnostic> {
     if let Some(refusal) = analysis.refusal(program) {
         return Err(refusal);

@@ -169,6 +169,47 @@ fn translate_identical_bodies_share_a_variable() {
     assert_eq!(t.body_cond(a[0]), t.body_cond(d[0]));
 }
 
+/// A sink that records the variables with a value to try first.
+#[derive(Default)]
+struct DecidingSink {
+    formula: CnfFormula,
+    deciding: Vec<(Var, bool)>,
+}
+
+impl ExtendFormula for DecidingSink {
+    fn add_clause(&mut self, literals: &[Lit]) {
+        self.formula.add_clause(literals);
+    }
+
+    fn new_var(&mut self) -> Var {
+        self.formula.new_var()
+    }
+}
+
+impl ClauseSink for DecidingSink {
+    fn new_var_deciding(&mut self, value: bool) -> Var {
+        let var = self.new_var();
+        self.deciding.push((var, value));
+        var
+    }
+}
+
+#[test]
+fn translate_bodies_with_negation_are_tried_true_first() {
+    let program = parse("a :- b, c. e :- b, not c. f :- not b, not c. {b; c}.");
+    let mut sink = DecidingSink::default();
+    let t = translate(&program, &mut sink).unwrap();
+    let body_var = |head: u32| match t.body_cond(t.supports(AtomId(head))[0]) {
+        Cond::Lit(lit) => lit.var(),
+        cond => panic!("{cond:?} is no variable"),
+    };
+    let (a, e, f) = (body_var(0), body_var(3), body_var(4));
+    assert!(!sink.deciding.iter().any(|&(var, _)| var == a));
+    assert!(sink.deciding.contains(&(e, true)));
+    assert!(sink.deciding.contains(&(f, true)));
+    assert_eq!(sink.deciding.len(), 2);
+}
+
 #[test]
 fn translate_tightness() {
     let tight = |text: &str| {

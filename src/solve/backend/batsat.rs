@@ -89,6 +89,18 @@ impl SatSolver for Batsat {
         var
     }
 
+    /// batsat's fixed value for the variable, which its phase saving does
+    /// not overwrite: every decision tries it (measured against a first
+    /// value that phase saving later replaces in fixtures/bench/ANALYSIS.md,
+    /// "Bodies tried true first").
+    fn new_var_deciding(&mut self, value: bool) -> Var {
+        let var = Var::from_index(self.vars);
+        self.solver
+            .new_var(if value { lbool::TRUE } else { lbool::FALSE }, true);
+        self.vars += 1;
+        var
+    }
+
     fn add_clause(&mut self, clause: &[Lit]) {
         self.model = None;
         for &lit in clause {
