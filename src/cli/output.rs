@@ -528,12 +528,16 @@ impl JsonDocument {
             ",\n"
         });
         self.witnesses += 1;
-        let values: Vec<String> = w.atoms.iter().map(|a| json_string(a)).collect();
-        let _ = write!(
-            out,
-            "        {{\n          \"Value\": [\n            {}\n          ]",
-            values.join(", ")
-        );
+        let mut values = Vec::new();
+        for (i, atom) in w.atoms.iter().enumerate() {
+            if i > 0 {
+                values.extend_from_slice(b", ");
+            }
+            serde_json::to_writer(&mut values, atom).expect("strings always serialise");
+        }
+        out.push_str("        {\n          \"Value\": [\n            ");
+        out.push_str(std::str::from_utf8(&values).expect("JSON is UTF-8"));
+        out.push_str("\n          ]");
         if let Some((lower, upper)) = w.consequences {
             let _ = write!(
                 out,

@@ -85,6 +85,20 @@ impl SymbolTexts {
         let (start, end) = self.spans[&symbol];
         &self.texts[start as usize..end as usize]
     }
+
+    /// The texts of `shown`, an answer set's symbols, from the cache from
+    /// the call's second answer set on.
+    fn atoms(&mut self, shown: &[SymId], symbols: &SymbolTable) -> Vec<String> {
+        self.answers += 1;
+        if self.answers == 1 {
+            return shown
+                .iter()
+                .map(|&s| symbols.display(s).to_string())
+                .collect();
+        }
+        self.render(shown, symbols);
+        shown.iter().map(|&s| self.text(s).to_owned()).collect()
+    }
 }
 
 /// What a run has found so far, from the search's events: what its
@@ -207,7 +221,7 @@ impl Progress {
             Format::Nothing => return true,
             Format::Json => {
                 if show_model {
-                    let atoms = answer.atoms(symbols);
+                    let atoms = self.symbol_texts.atoms(&answer.shown, symbols);
                     self.write_unwritten();
                     self.unwritten = Some(Witness {
                         atoms,

@@ -153,6 +153,30 @@ fn json_atoms_are_clingo_strings() {
     assert_eq!(atoms, ["a", "b", "c(1)", "c(2)", "d(2)"]);
 }
 
+/// Every answer set's atoms, the later ones written from the texts kept
+/// since the first, escaped as JSON strings (clingo 5.8's; clingo 5.4 does
+/// not escape the quotes inside a string term).
+#[test]
+fn json_atoms_of_every_answer_set_are_escaped() {
+    let mut cmd = solve(&["--outf=2", "-n", "0"]);
+    cmd.write_stdin("p(\"a\\\"b\\\\c\"). {q; r}. s(X) :- p(X), q.");
+    let v = json(&output(cmd).stdout);
+    let mut sets: Vec<Vec<&str>> = (v["Call"][0]["Witnesses"].as_array().unwrap().iter())
+        .map(|w| {
+            let mut atoms: Vec<&str> = (w["Value"].as_array().unwrap().iter())
+                .map(|a| a.as_str().unwrap())
+                .collect();
+            atoms.sort();
+            atoms
+        })
+        .collect();
+    sets.sort();
+    let p = r#"p("a\"b\\c")"#;
+    let s = r#"s("a\"b\\c")"#;
+    let expected = [vec![p], vec![p, "q", "r", s], vec![p, "q", s], vec![p, "r"]];
+    assert_eq!(sets, expected);
+}
+
 // ---------------------------------------------------------------------------
 // Exit codes and -n
 
