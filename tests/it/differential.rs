@@ -4,11 +4,12 @@
 //! asp2sat; the sets of answer sets (and their multiplicity, and the exit
 //! codes 20/30) must be the same. Every program is in the language asp2sat
 //! claims, so a refusal (exit 65) of a program clingo accepts is a failure.
-//! Where they differ, clingo `--eq=0` gets a second say, and clingo 5.8
-//! (`python3 -m clingo --eq=0`) a third (see [`clingo_without_eq`]):
-//! clingo's default preprocessing loses answer sets of some disjunctive
-//! programs, and 5.4.1 takes `X+0` for `X` on non-integers; agreeing with
-//! either opinion is a pass, counted and listed in the summary.
+//! Where they differ, clingo `--eq=0 --trans-ext=all` gets a second say,
+//! and clingo 5.8 (`python3 -m clingo` with the same options) a third (see
+//! [`clingo_without_eq`]): clingo's default preprocessing and its own
+//! handling of disjunctions lose answer sets of some disjunctive programs,
+//! and 5.4.1 takes `X+0` for `X` on non-integers; agreeing with either
+//! opinion is a pass, counted and listed in the summary.
 //!
 //! Environment:
 //!   ASP2SAT_DIFF_CASES  number of programs (default 300)
@@ -70,7 +71,7 @@ const MAX_MODELS: u64 = 5000;
 enum Outcome {
     Pass {
         models: u64,
-        /// Agrees only with the second opinion, clingo --eq=0.
+        /// Agrees only with the second opinion, clingo --eq=0 --trans-ext=all.
         clingo_eq_bug: bool,
     },
     Skip(String),
@@ -153,16 +154,22 @@ fn compare(
     problems
 }
 
-/// The second opinion: clingo with `--eq=0` on the program with every atom
-/// shown, each distinct answer set once, then projected onto the program's
-/// `#show` signatures here. clasp's equivalence preprocessing (on by default)
-/// loses answer sets of some head-cycle-free disjunctive programs (clingo
-/// 5.4.1 and 5.8 alike), e.g.
+/// The second opinion: clingo with `--eq=0 --trans-ext=all` on the program
+/// with every atom shown, each distinct answer set once, then projected onto
+/// the program's `#show` signatures here. clasp's equivalence preprocessing
+/// (on by default) loses answer sets of some head-cycle-free disjunctive
+/// programs (clingo 5.4.1 and 5.8 alike), e.g.
 ///     p(2) | q(3).  p(2) | r(1).  q(3) :- r(3), p(2).  r(3) :- q(3).
 ///     1 { p(2) } 1 :- not r(1).
 /// has the answer sets {p(2)} and {q(3), r(1), r(3)}; plain clingo prints only
 /// {p(2)}. With `--eq=0` it finds both but may print one answer set many
-/// times over (the same full set, so deduplicating is right). A `#show t : B.`
+/// times over (the same full set, so deduplicating is right).
+///
+/// clasp's own handling of disjunctions loses answer sets too, with `--eq=0`
+/// as without; `--trans-ext=all`, which turns the disjunctions into normal
+/// rules first, finds them: seed 151123 of this campaign, 5.4.1 and 5.8
+/// alike (its smallest form is a case of tests/it/regressions.rs,
+/// `SEMANTICS_OVER_CLINGO`). A `#show t : B.`
 /// becomes the rule `SHOW_TERM(t) :- B.`, whose atoms give back the terms
 /// after projection (the same instances: undefined arithmetic drops both).
 ///
@@ -214,11 +221,14 @@ fn clingo_without_eq(
         Tool::PythonClingo => ("python3".into(), vec!["-m".into(), "clingo".into()]),
         _ => (clingo_bin(), Vec::new()),
     };
-    args.extend(["--eq=0", "-n", "0", "--outf=2", full.to_str().unwrap()].map(String::from));
+    let options = ["--eq=0", "--trans-ext=all", "-n", "0", "--outf=2"];
+    args.extend(options.map(String::from));
+    args.push(full.to_str().unwrap().into());
     args.extend(extra.iter().cloned());
     let c = run(&bin, &args, &root(), None, timeout());
     let _ = std::fs::remove_file(&full);
-    let mut ans = parse_json_answer(&c.stdout).map_err(|e| format!("clingo --eq=0: {e}"))?;
+    let mut ans =
+        parse_json_answer(&c.stdout).map_err(|e| format!("clingo --eq=0 --trans-ext=all: {e}"))?;
     let distinct: BTreeSet<Vec<String>> = ans.witnesses.drain(..).collect();
     ans.witnesses = distinct
         .into_iter()
@@ -476,7 +486,7 @@ fn failure_message(
     {
         let _ = write!(
             msg,
-            "clingo --eq=0, each answer set once ({} answer sets):\n{}",
+            "clingo --eq=0 --trans-ext=all, each answer set once ({} answer sets):\n{}",
             w2.witnesses.len(),
             show_sets(&w2.sorted(), 12)
         );
@@ -731,7 +741,7 @@ fn campaign(name: &str, seeds: &[u64], case: impl Fn(u64) -> Case + Sync) {
     );
     if !eq_bug.is_empty() {
         println!(
-            "  {} of them agree with clingo --eq=0 but not with plain clingo (clasp's equivalence preprocessing), seeds: {}",
+            "  {} of them agree with clingo --eq=0 --trans-ext=all but not with plain clingo (clasp's preprocessing or its disjunctions), seeds: {}",
             eq_bug.len(),
             eq_bug.join(" ")
         );

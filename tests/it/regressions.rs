@@ -681,6 +681,24 @@ const SEMANTICS_OVER_CLINGO: &[(&str, &[&str], &str)] = &[
         &["u(1) u(a) u(-1) h"],
         "the same: with h the positive weights add up to 1",
     ),
+    (
+        r#"e0(2;3). e1(3,2). e1(3,3). e1(3,1). e1(1,3). e2(1,3;3,2).
+        p(1) :- e2(_,X), X >= 2.
+        q(X) :- e0(X), not e0(X/(X-1)).
+        s(W+1) | not not s(Z+1) | q(W) | r(U,X) :- e2(X,Y), e1(Z,W), Z+Y = U.
+        p(X) :- q(X). q(X) :- p(X). { q(X) } :- p(X), e2(X+1,2).
+        #show (X,a) : und(X), not p(X)."#,
+        &[
+            "e0(2) e0(3) p(1) p(2) p(3) q(1) q(2) q(3) e1(1,3) e1(3,1) e1(3,2) e1(3,3) e2(1,3) e2(3,2)",
+            "e0(2) e0(3) p(1) p(3) q(1) q(3) e1(1,3) e1(3,1) e1(3,2) e1(3,3) e2(1,3) e2(3,2) r(5,3) r(6,1)",
+            "e0(2) e0(3) p(1) p(3) q(1) q(3) s(3) e1(1,3) e1(3,1) e1(3,2) e1(3,3) e2(1,3) e2(3,2)",
+        ],
+        "clingo drops {.., r(5,3), r(6,1)}: the two rules `q(2) | r(6,1) | s(3) \
+         :- not s(4).` and `q(2) | r(5,3) | s(3) :- not s(4).` hold through \
+         their r atoms alone, and no subset is a model of the reduct; clingo \
+         finds it without the #show, with --trans-ext=all, and on its own \
+         --text output of the program (differential seed 151123)",
+    ),
 ];
 
 #[test]
