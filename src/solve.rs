@@ -33,6 +33,7 @@ pub mod backend;
 mod backtracking;
 pub mod driver;
 pub mod explain;
+mod formula;
 pub mod optimize;
 pub mod portfolio;
 mod propagators;
@@ -46,18 +47,17 @@ use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
 use crate::progress::Counters;
 use crate::symbols::{SymId, SymbolTable};
 use crate::translate::analysis::Analysis;
-use crate::translate::{
-    self, ClauseSink, ClauseWriter, Translation, TranslationStats, loops, minimality,
-};
-use backend::{SatResult, SatSolver};
+use crate::translate::{self, ClauseWriter, Translation, TranslationStats, loops, minimality};
+use backend::SatResult;
 use backtracking::{Backtracking, Propagator, Step};
+use formula::{Formula, Written, translate_into};
 use propagators::{CollectedModels, GIVE_UP_DECIDING, ModelCollector, Propagators, TrailRecorder};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use varisat_formula::{CnfFormula, ExtendFormula, Lit, Var};
+use varisat_formula::{ExtendFormula, Lit, Var};
 use weight_constraints::WeightConstraints;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -318,11 +318,7 @@ impl Enumerator {
             None => {
                 // Chosen by what the translation holds: the clauses wait in
                 // `written` until it is known.
-                let mut written = Written {
-                    formula: CnfFormula::new(),
-                    copy,
-                    deciding: Vec::new(),
-                };
+                let mut written = Written::new(copy);
                 let translation = translate_into(
                     program,
                     &analysis,
@@ -331,13 +327,9 @@ impl Enumerator {
                     &mut written,
                 )?;
                 let backend = backend::Backend::for_translation(&translation);
-                let mut solver =
+                let solver =
                     backend::new_search_solver(backend, &options.tuning, analysis.is_tight());
-                written.load_into(solver.as_mut());
-                let formula = Formula {
-                    solver,
-                    copy: written.copy,
-                };
+                let formula = written.into_formula(solver);
                 (translation, formula, backend)
             }
         };
@@ -1025,29 +1017,6 @@ fn distinguishing_literals(
         .collect()
 }
 
-/// Connects the unfounded-set check ([`unfounded_sets`]) inside the search
-/// of `solver` when the lazy translation of a non-tight program needs it,
-/// covers the program and the backend takes a propagator; whether it did.
-/// The loop formulas of [`Enumerator::cut_unfounded`] stay behind it: they
-/// find nothing on the models it lets through.
-/// Translates `program` (of `analysis`) into `sink`, lazily (its sums as
-/// `sums` says, the unread atoms left out as `options` says) or exactly.
-fn translate_into(
-    program: &GroundProgram,
-    analysis: &Analysis,
-    options: SolveOptions,
-    sums: translate::SumEncoding,
-    sink: &mut impl ClauseSink,
-) -> Result<Translation, Diagnostic> {
-    match options.translation {
-        TranslationMode::Lazy => {
-            let unread = options.unread && !options.project;
-            translate::translate_analyzed(program, analysis, sums, unread, sink)
-        }
-        TranslationMode::Eager => translate::translate_exact_analyzed(program, analysis, sink),
-    }
-}
-
 /// Connects the propagators a program needs to the solver of `formula`, a
 /// backend that takes them: the unfounded-set check of a non-tight
 /// program it covers, and the weight constraints of the sums left to the
@@ -1112,80 +1081,6 @@ fn connect_propagators(
         member,
     });
     (unfounded_check, weights)
-}
-
-/// The translation's clauses, before the solver is chosen, the
-/// enumeration's copy of them, and the variables with a value to try
-/// first ([`ClauseSink::new_var_deciding`]), in order.
-struct Written {
-    formula: CnfFormula,
-    copy: Propagator,
-    deciding: Vec<(Var, bool)>,
-}
-
-impl Written {
-    /// The clauses written into `solver`, its variables first.
-    fn load_into(&self, solver: &mut dyn SatSolver) {
-        let mut deciding = self.deciding.iter().peekable();
-        for index in 0..self.formula.var_count() {
-            match deciding.next_if(|(var, _)| var.index() == index) {
-                Some(&(_, value)) => solver.new_var_deciding(value),
-                None => solver.new_var(),
-            };
-        }
-        for clause in self.formula.iter() {
-            solver.add_clause(clause);
-        }
-    }
-}
-
-impl ExtendFormula for Written {
-    fn add_clause(&mut self, literals: &[Lit]) {
-        self.formula.add_clause(literals);
-        self.copy.add_clause(literals);
-    }
-
-    fn new_var(&mut self) -> Var {
-        let var = self.formula.new_var();
-        self.copy.add_var(var);
-        var
-    }
-}
-
-impl ClauseSink for Written {
-    fn new_var_deciding(&mut self, value: bool) -> Var {
-        let var = self.new_var();
-        self.deciding.push((var, value));
-        var
-    }
-}
-
-/// The solver, and the enumeration's copy of its clauses: whatever is
-/// written goes into both, so the copy cannot miss a clause.
-pub(crate) struct Formula {
-    solver: Box<dyn SatSolver>,
-    copy: Propagator,
-}
-
-impl ExtendFormula for Formula {
-    fn add_clause(&mut self, literals: &[Lit]) {
-        self.solver.add_clause(literals);
-        self.copy.add_clause(literals);
-    }
-
-    fn new_var(&mut self) -> Var {
-        let var = self.solver.new_var();
-        self.copy.add_var(var);
-        var
-    }
-}
-
-impl ClauseSink for Formula {
-    fn new_var_deciding(&mut self, value: bool) -> Var {
-        let var = self.solver.new_var_deciding(value);
-        self.copy.add_var(var);
-        var
-    }
 }
 
 /// The cuts of the unfounded sets that `model` (one value per atom) has in
