@@ -12,6 +12,7 @@ use super::output::{
 use super::write::{Stdout, stdout_failure, stdout_writer};
 use super::{pictures, status};
 use crate::progress::Counters;
+use crate::solve::AnswerSet;
 use crate::solve::driver::{Consequences, Event, Found, Report};
 use crate::solve::optimize::OptMode;
 use crate::symbols::{SymId, SymbolTable};
@@ -86,18 +87,17 @@ impl SymbolTexts {
         &self.texts[start as usize..end as usize]
     }
 
-    /// The texts of `shown`, an answer set's symbols, from the cache from
-    /// the call's second answer set on.
-    fn atoms(&mut self, shown: &[SymId], symbols: &SymbolTable) -> Vec<String> {
+    /// The texts of `answer`'s symbols, from the cache from the call's
+    /// second answer set on.
+    fn atoms(&mut self, answer: &AnswerSet, symbols: &SymbolTable) -> Vec<String> {
         self.answers += 1;
         if self.answers == 1 {
-            return shown
-                .iter()
-                .map(|&s| symbols.display(s).to_string())
-                .collect();
+            return answer.atoms(symbols);
         }
-        self.render(shown, symbols);
-        shown.iter().map(|&s| self.text(s).to_owned()).collect()
+        self.render(&answer.shown, symbols);
+        (answer.shown.iter())
+            .map(|&s| self.text(s).to_owned())
+            .collect()
     }
 }
 
@@ -221,7 +221,7 @@ impl Progress {
             Format::Nothing => return true,
             Format::Json => {
                 if show_model {
-                    let atoms = self.symbol_texts.atoms(&answer.shown, symbols);
+                    let atoms = self.symbol_texts.atoms(answer, symbols);
                     self.write_unwritten();
                     self.unwritten = Some(Witness {
                         atoms,

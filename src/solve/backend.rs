@@ -420,7 +420,6 @@ mod tests {
         let plain = solver.new_var();
         let tried_true = solver.new_var_deciding(true);
         let tried_false = solver.new_var_deciding(false);
-        solver.add_clause(&[plain.positive(), plain.negative()]);
         solver.add_clause(&[
             tried_true.positive(),
             tried_false.positive(),

@@ -193,7 +193,7 @@ impl BodyBuilder {
 /// A body with a negative literal is tried true first, as clasp's sign
 /// heuristic tries bodies: it agrees with the atoms' own first value,
 /// false. On the ASP-competition Labyrinth, over 48 orders of its facts,
-/// batsat's geometric mean went from 2.05 to 0.92 s (clingo 1.46 s);
+/// batsat's geometric mean went from 2.05 to 0.97 s (clingo 1.46 s);
 /// positive bodies tried true first slowed the knight's tours 2.6×
 /// (fixtures/bench/ANALYSIS.md, "Bodies tried true first").
 fn define<S: ClauseSink>(
