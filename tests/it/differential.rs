@@ -169,9 +169,11 @@ fn compare(
 /// as without; `--trans-ext=all`, which turns the disjunctions into normal
 /// rules first, finds them: seed 151123 of this campaign, 5.4.1 and 5.8
 /// alike (its smallest form is a case of tests/it/regressions.rs,
-/// `SEMANTICS_OVER_CLINGO`). A `#show t : B.`
-/// becomes the rule `SHOW_TERM(t) :- B.`, whose atoms give back the terms
-/// after projection (the same instances: undefined arithmetic drops both).
+/// `SEMANTICS_OVER_CLINGO`).
+///
+/// A `#show t : B.` becomes the rule `SHOW_TERM(t) :- B.`, whose atoms give
+/// back the terms after projection (the same instances: undefined
+/// arithmetic drops both).
 ///
 /// With `Tool::PythonClingo` the opinion is clingo 5.8's (exit code 0
 /// whatever the result): 5.4.1 simplifies `X+0` and `X*1` to `X` even for
