@@ -208,8 +208,7 @@ impl Backend {
     ///   of different weights, or whose clauses are mostly those of weight
     ///   constraints and many: batsat, whose linear search (its bounds
     ///   propagated) proves their optima fastest;
-    /// - non-tight programs whose recursive aggregates the check does not
-    ///   cover, large programs whose clauses are mostly those of weight
+    /// - large programs whose clauses are mostly those of weight
     ///   constraints (body aggregates), and large tight
     ///   programs with disjunctions (shifted): CaDiCaL, by far the best on
     ///   their searches (the Hanoi Tower's plans, all of them: 1.65 s
@@ -222,10 +221,7 @@ impl Backend {
     /// A backend not built in falls back to the next in that order.
     pub fn for_translation(translation: &Translation) -> Backend {
         if translation.needs_loop_formulas() {
-            return Self::non_tight(
-                unfounded_sets::covers(translation).is_ok(),
-                translation.minimality().is_empty(),
-            );
+            return Self::non_tight(unfounded_sets::covers(translation).is_ok());
         }
         let stats = translation.stats();
         let weights = stats.aggregate_clauses + stats.objective_clauses;
@@ -277,10 +273,7 @@ impl Backend {
         propagated_sums: bool,
     ) -> Option<Backend> {
         if loop_formulas {
-            Some(Self::non_tight(
-                analysis.in_search_check_covers(program),
-                analysis.needs_no_minimality_check(),
-            ))
+            Some(Self::non_tight(analysis.needs_no_minimality_check()))
         } else if propagated_sums {
             Some(Self::propagating())
         } else if program.aggregates.is_empty() && program.costs.is_empty() {
@@ -292,11 +285,9 @@ impl Backend {
         }
     }
 
-    fn non_tight(check_covers: bool, no_minimality_check: bool) -> Backend {
+    fn non_tight(check_covers: bool) -> Backend {
         let preferred: &[Option<Backend>] = if check_covers {
             &[BATSAT, CADICAL]
-        } else if no_minimality_check {
-            &[CADICAL]
         } else {
             &[]
         };

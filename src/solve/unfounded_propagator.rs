@@ -246,7 +246,9 @@ pub fn answer_sets(
 mod tests {
     use super::answer_sets;
     use crate::solve::backend::Backend;
-    use crate::solve::unfounded_sets::testing::{random_programs, random_programs_with_aggregates};
+    use crate::solve::unfounded_sets::testing::{
+        random_programs, random_programs_with_aggregates, random_programs_with_recursive_aggregates,
+    };
 
     /// The answer sets of random programs (with loops, choices and
     /// disjunctions) against the brute-force checker's, on every backend
@@ -258,11 +260,21 @@ mod tests {
         }
     }
 
-    /// The same with aggregates (the recursive ones are refused).
+    /// The same with aggregates, none recursive.
     #[test]
     fn unfounded_check_matches_brute_force_with_aggregates() {
         for &backend in Backend::ALL.iter().filter(|b| b.propagates()) {
             random_programs_with_aggregates(&|program, n| answer_sets(program, n, backend));
+        }
+    }
+
+    /// The same with recursive aggregates, supports of their atoms.
+    #[test]
+    fn unfounded_check_matches_brute_force_with_recursive_aggregates() {
+        for &backend in Backend::ALL.iter().filter(|b| b.propagates()) {
+            random_programs_with_recursive_aggregates(&|program, n| {
+                answer_sets(program, n, backend)
+            });
         }
     }
 }

@@ -78,16 +78,10 @@ impl Analysis {
         !self.cyclic.iter().any(|&c| c)
     }
 
-    /// Whether every component is head-cycle-free and no aggregate lies on
-    /// a cycle: the unfounded-set check inside the search covers the
-    /// program ([`crate::solve::unfounded_sets::covers`] on its
-    /// translation).
-    pub(crate) fn in_search_check_covers(&self, program: &GroundProgram) -> bool {
-        self.head_cycles.is_empty() && !program.aggregates.iter().any(|a| self.on_cycle(a.atom))
-    }
-
     /// Whether every component is head-cycle-free and every recursive
-    /// aggregate monotone: no component needs the minimality check.
+    /// aggregate monotone: no component needs the minimality check, and
+    /// the unfounded-set check inside the search covers the program
+    /// ([`crate::solve::unfounded_sets::covers`] on its translation).
     pub(crate) fn needs_no_minimality_check(&self) -> bool {
         self.head_cycles.is_empty() && self.nonmonotone.is_empty()
     }
