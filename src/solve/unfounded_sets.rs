@@ -118,6 +118,7 @@ const NOT_CYCLIC: u32 = u32::MAX;
 const NO_SOURCE: u32 = u32::MAX;
 const INACTIVE: u32 = u32::MAX;
 const NOT_IN_GROUP: u32 = u32::MAX;
+const NO_AGGREGATE: u32 = u32::MAX;
 
 /// When a support body is false.
 #[derive(Clone, Copy, Debug)]
@@ -212,6 +213,13 @@ pub struct UnfoundedSets {
     triggers: Vec<u32>,
     /// The recursive aggregates of the cyclic atoms.
     aggregates: Vec<AggregateSupport>,
+    /// Per entry: the aggregate's entry whose element condition it is, or
+    /// `NO_AGGREGATE`; whether it counted when that aggregate last founded
+    /// its atom. A condition that did not count cannot take the source:
+    /// the conditions that did still support the atom, over atoms founded
+    /// before it (so the sources stay acyclic).
+    element_of: Vec<u32>,
+    counted: Vec<bool>,
     /// Per cyclic atom: its source entry, or `NO_SOURCE`; whether it is
     /// lost (no source). `lost_list` holds the lost atoms not known false;
     /// `dropped` per decision level the lost atoms set aside because false
@@ -311,12 +319,14 @@ impl UnfoundedSets {
         // The recursive aggregates: an entry each, then their elements'
         // condition bodies as entries without heads.
         let mut aggregates = Vec::new();
+        let mut element_of = vec![NO_AGGREGATE; entry_cond.len()];
         for (i, &(c, a)) in by_component.iter().enumerate() {
             let Some(aggregate) = translation.recursive_aggregate(AtomId(a)) else {
                 continue;
             };
             let entry = entry_cond.len() as u32;
             entry_cond.push(BodyCond::Aggregate(aggregates.len() as u32));
+            element_of.push(NO_AGGREGATE);
             falsifier_start.push(falsifiers.len());
             head_pairs.push((entry, i as u32));
             support_pairs.push((i as u32, entry));
@@ -354,7 +364,7 @@ impl UnfoundedSets {
                         if let Some(l) = in_component(p) {
                             inside_pairs.push((body_entry, l));
                             if rises {
-                                occurrence_pairs.push((l, entry));
+                                occurrence_pairs.push((l, body_entry));
                             }
                         }
                     }
@@ -362,7 +372,10 @@ impl UnfoundedSets {
                         Cond::True => BodyCond::Never,
                         Cond::False => BodyCond::Always,
                         Cond::Lit(l) => {
-                            if rises || read_false {
+                            if rises {
+                                trigger_pairs.push(((!l).code() as u32, body_entry));
+                            }
+                            if read_false {
                                 trigger_pairs.push(((!l).code() as u32, entry));
                             }
                             if read_true {
@@ -376,6 +389,7 @@ impl UnfoundedSets {
                         }
                     });
                     falsifier_start.push(falsifiers.len());
+                    element_of.push(entry);
                 }
                 element_start.push(entry_cond.len() as u32 - first_entry);
             }
@@ -429,6 +443,8 @@ impl UnfoundedSets {
             trigger_start,
             triggers,
             aggregates,
+            counted: vec![false; element_of.len()],
+            element_of,
             scanned: 0,
             scanned_at_level: Vec::new(),
             group: Vec::new(),
@@ -539,7 +555,11 @@ impl UnfoundedSets {
 
     /// Loses the atoms whose source is `entry`.
     fn take_sources(&mut self, entry: u32) {
-        let e = entry as usize;
+        let (entry, e) = match self.element_of[entry as usize] {
+            NO_AGGREGATE => (entry, entry as usize),
+            _ if !self.counted[entry as usize] => return,
+            aggregate => (aggregate, aggregate as usize),
+        };
         for k in self.head_start[e]..self.head_start[e + 1] {
             let head = self.heads[k];
             if self.source[head as usize] == entry {
@@ -610,7 +630,10 @@ impl UnfoundedSets {
             let a = self.queue[next] as usize;
             next += 1;
             for k in self.occurrence_start[a]..self.occurrence_start[a + 1] {
-                let entry = self.occurrences[k] as usize;
+                let entry = match self.element_of[self.occurrences[k] as usize] {
+                    NO_AGGREGATE => self.occurrences[k] as usize,
+                    aggregate => aggregate as usize,
+                };
                 if self.stamp[entry] != self.round || self.missing[entry] == INACTIVE {
                     continue;
                 }
@@ -648,6 +671,20 @@ impl UnfoundedSets {
                 self.lost[h] = false;
                 self.source[h] = entry as u32;
                 self.queue.push(head);
+                if let BodyCond::Aggregate(k) = self.entry_cond[entry] {
+                    self.count_witnesses(values, k as usize);
+                }
+            }
+        }
+    }
+
+    /// Marks which condition bodies of the `k`-th aggregate's rising
+    /// elements count as it founds its atom.
+    fn count_witnesses(&mut self, values: &impl Assignment, k: usize) {
+        let support = &self.aggregates[k];
+        for element in 0..support.rising.len() {
+            for body in support.element_entries(element) {
+                self.counted[body] = support.rising[element] && self.founded_body(values, body);
             }
         }
     }
