@@ -883,19 +883,13 @@ impl UnfoundedSets {
             let a = group[member as usize] as usize;
             for k in self.support_start[a]..self.support_start[a + 1] {
                 let entry = self.supports[k] as usize;
-                if let BodyCond::Aggregate(k) = self.entry_cond[entry] {
-                    let support = &self.aggregates[k as usize];
-                    independent &=
-                        self.aggregate_reason(values, support, (&set_index, this), &mut reason);
-                } else if self.known_false(entry) {
-                    match self.falsifier(values, entry) {
-                        Some(Some(lit)) => reason.push(lit),
-                        Some(None) => {}
-                        None => unreachable!("a body this check found false is false"),
+                independent &= match self.entry_cond[entry] {
+                    BodyCond::Aggregate(k) => {
+                        let support = &self.aggregates[k as usize];
+                        self.aggregate_reason(values, support, (&set_index, this), &mut reason)
                     }
-                } else {
-                    independent &= self.body_reason(entry, (&set_index, this), &mut reason);
-                }
+                    _ => self.body_reason(values, entry, (&set_index, this), &mut reason),
+                };
             }
         }
         reason.sort_unstable_by_key(|l| l.code());
@@ -905,18 +899,23 @@ impl UnfoundedSets {
     }
 
     /// The reason of a set, `this` of those `set_index` gives the group's
-    /// atoms, for `entry`, a body not false: none when it holds an atom of
-    /// the set (it is not external), else the negation of the atom of an
-    /// earlier set it holds (sinks come first), false once that set is
-    /// propagated. Whether it needs none.
+    /// atoms, for `entry`'s body: none when it holds an atom of the set (it
+    /// is not external); a true literal that makes it false; else the
+    /// negation of the atom of an earlier set it holds (sinks come first),
+    /// false once that set is propagated. Whether it holds already.
     fn body_reason(
         &self,
+        values: &impl Assignment,
         entry: usize,
         (set_index, this): (&impl Fn(u32) -> Option<u32>, u32),
         reason: &mut Vec<Lit>,
     ) -> bool {
         let inside = &self.inside[self.inside_start[entry]..self.inside_start[entry + 1]];
         if inside.iter().any(|&p| set_index(p) == Some(this)) {
+            return true;
+        }
+        if let Some(lit) = self.falsifier(values, entry) {
+            reason.extend(lit);
             return true;
         }
         let earlier = (inside.iter())
@@ -957,16 +956,11 @@ impl UnfoundedSets {
                 Direction::Down | Direction::Both => truth() == Some(true),
             };
             for body in support.element_entries(e) {
-                if counted {
-                    if let Some(lit) = self.true_body(values, body) {
-                        reason.extend(lit);
-                        break;
-                    }
-                } else {
-                    match self.falsifier(values, body) {
-                        Some(lit) => reason.extend(lit),
-                        None => independent &= self.body_reason(body, set, reason),
-                    }
+                if !counted {
+                    independent &= self.body_reason(values, body, set, reason);
+                } else if let Some(lit) = self.true_body(values, body) {
+                    reason.extend(lit);
+                    break;
                 }
             }
         }
