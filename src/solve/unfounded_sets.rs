@@ -1137,6 +1137,22 @@ mod tests {
         assert_eq!(check(with_c).0, Verdict::Unfounded);
     }
 
+    /// A body that holds an atom of the set is no external support, false
+    /// or not: with `y` false, `a :- b, y.` is left out of the reason of
+    /// {a, b} (one set through `a :- b, w.`), which is `x`'s falsity alone.
+    #[test]
+    fn a_false_body_inside_the_set_is_not_in_its_reason() {
+        let text = "{x; y; w}. a :- b, y. a :- b, w. b :- a. a :- x.";
+        let mut program = parse(text);
+        let (formula, translation) = completion(&program).expect("a normal program");
+        let mut lit = |name| translation.atom_lit(atom_named(&mut program, name));
+        let [x, y] = ["x", "y"].map(&mut lit);
+        let mut sets = UnfoundedSets::new(&translation, formula.var_count());
+        assert_eq!(sets.check(&Trail(vec![!x, !y])), Verdict::Unfounded);
+        let reasons: Vec<&[Lit]> = sets.unfounded_sets().map(|(_, reason)| reason).collect();
+        assert_eq!(reasons, vec![&[!x][..]]);
+    }
+
     /// `a` and `b` rest on the sum, which `b` raises by 1, `x` by 2 and
     /// `y` by 3, and `z` lowers by 2: founded while `x` or `y` may still
     /// reach the bound, unfounded once both are false (their falsity the
