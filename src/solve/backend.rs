@@ -215,8 +215,9 @@ impl Backend {
     ///   against varisat's 4.55 s, 33 MB against 39 MB; the DLV Sudoku,
     ///   small, stays with varisat);
     /// - the rest (tight, few weights: Sudoku, colouring, planning; and
-    ///   components that are not head-cycle-free, whose minimality check
-    ///   runs many short searches): varisat, the fastest on them.
+    ///   components that are not head-cycle-free or hold a non-monotone
+    ///   recursive aggregate, whose minimality check runs many short
+    ///   searches): varisat, the fastest on them.
     ///
     /// A backend not built in falls back to the next in that order.
     pub fn for_translation(translation: &Translation) -> Backend {
