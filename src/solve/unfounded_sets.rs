@@ -38,7 +38,9 @@
 //! aggregate (those need the minimality check).
 
 use crate::graph::{self, csr};
-use crate::ground::program::{AggregateDefinition, AtomId, Direction, GroundProgram};
+use crate::ground::program::{
+    AggregateDefinition, AggregateValue, AtomId, Direction, GroundProgram,
+};
 use crate::syntax::ast::CmpOp;
 use crate::translate::{self, BodyId, Cond, Translation};
 use varisat::{CnfFormula, Lit, Var};
@@ -179,9 +181,31 @@ struct AggregateSupport {
     first_entry: u32,
     element_start: Vec<u32>,
     rising: Vec<bool>,
+    /// Where its elements and parts begin in [`UnfoundedSets`]'s counts of
+    /// a check's round (`element_round`, `part_counts`).
+    first_element: u32,
+    first_part: u32,
 }
 
 impl AggregateSupport {
+    /// A part's value with `element` counted in, after `value` (`None`: no
+    /// element counted yet).
+    fn count_in(&self, value: Option<i64>, element: usize) -> i64 {
+        let weight = self.definition.elements[element].value;
+        match self.definition.value {
+            AggregateValue::Sum => value.unwrap_or(0) + weight,
+            AggregateValue::Max { .. } => value.map_or(weight, |m| m.max(weight)),
+        }
+    }
+
+    /// The value of a part over the elements counted (`None`: none).
+    fn value(&self, counted: Option<i64>) -> i64 {
+        match self.definition.value {
+            AggregateValue::Sum => counted.unwrap_or(0),
+            AggregateValue::Max { empty } => counted.unwrap_or(empty),
+        }
+    }
+
     fn element_entries(&self, element: usize) -> std::ops::Range<usize> {
         let first = self.first_entry as usize;
         first + self.element_start[element] as usize
@@ -237,6 +261,15 @@ pub struct UnfoundedSets {
     /// before it (so the sources stay acyclic).
     element_of: Vec<u32>,
     counted: Vec<bool>,
+    /// Per element condition entry: its element's index in its aggregate.
+    element_index: Vec<u32>,
+    /// The aggregates' counts in a check's round, so that an atom founded
+    /// adds its element in once instead of the aggregate being counted
+    /// again: per element, the round it was counted in as a rising one;
+    /// per part, its value over the elements counted and whether an
+    /// element that moves it both ways is unknown.
+    element_round: Vec<u32>,
+    part_counts: Vec<(Option<i64>, bool)>,
     /// Per cyclic atom: its source entry, or `NO_SOURCE`; whether it is
     /// lost (no source). `lost_list` holds the lost atoms not known false;
     /// `dropped` per decision level the lost atoms set aside because false
@@ -330,6 +363,8 @@ impl UnfoundedSets {
         // condition bodies as entries without heads.
         let mut aggregates = Vec::new();
         let mut element_of = vec![NO_AGGREGATE; entry_cond.len()];
+        let mut element_index = vec![0; entry_cond.len()];
+        let (mut elements, mut part_count) = (0, 0);
         for (i, &(c, a)) in by_component.iter().enumerate() {
             let Some(aggregate) = translation.recursive_aggregate(AtomId(a)) else {
                 continue;
@@ -337,6 +372,7 @@ impl UnfoundedSets {
             let entry = entry_cond.len() as u32;
             entry_cond.push(BodyCond::Aggregate(aggregates.len() as u32));
             element_of.push(NO_AGGREGATE);
+            element_index.push(0);
             falsifier_start.push(falsifiers.len());
             head_pairs.push((entry, i as u32));
             support_pairs.push((i as u32, entry));
@@ -393,6 +429,7 @@ impl UnfoundedSets {
                     entry_cond.push(cond);
                     falsifier_start.push(falsifiers.len());
                     element_of.push(entry);
+                    element_index.push(e as u32);
                 }
                 element_start.push(entry_cond.len() as u32 - first_entry);
             }
@@ -401,8 +438,14 @@ impl UnfoundedSets {
                 parts,
                 first_entry,
                 element_start,
+                first_element: elements,
+                first_part: part_count,
                 rising,
             });
+            elements += aggregate.conditions.len() as u32;
+            part_count += aggregates
+                .last()
+                .map_or(0, |a: &AggregateSupport| a.parts.len() as u32);
         }
         occurrence_pairs.sort_unstable();
         occurrence_pairs.dedup();
@@ -448,6 +491,9 @@ impl UnfoundedSets {
             aggregates,
             counted: vec![false; element_of.len()],
             element_of,
+            element_index,
+            element_round: vec![0; elements as usize],
+            part_counts: vec![(None, false); part_count as usize],
             scanned: 0,
             scanned_at_level: Vec::new(),
             group: Vec::new(),
@@ -607,7 +653,7 @@ impl UnfoundedSets {
                 self.stamp[entry] = self.round;
                 self.missing[entry] = if let BodyCond::Aggregate(k) = self.entry_cond[entry] {
                     // 1 while it does not support: re-counted, not counted down.
-                    u32::from(!self.aggregate_supports(values, k as usize))
+                    u32::from(!self.count_aggregate(values, k as usize))
                 } else if self.falsifier(values, entry).is_some() {
                     INACTIVE
                 } else {
@@ -633,15 +679,16 @@ impl UnfoundedSets {
             let a = self.queue[next] as usize;
             next += 1;
             for k in self.occurrence_start[a]..self.occurrence_start[a + 1] {
-                let entry = match self.element_of[self.occurrences[k] as usize] {
-                    NO_AGGREGATE => self.occurrences[k] as usize,
+                let occurrence = self.occurrences[k] as usize;
+                let entry = match self.element_of[occurrence] {
+                    NO_AGGREGATE => occurrence,
                     aggregate => aggregate as usize,
                 };
                 if self.stamp[entry] != self.round || self.missing[entry] == INACTIVE {
                     continue;
                 }
                 if let BodyCond::Aggregate(k) = self.entry_cond[entry] {
-                    if self.missing[entry] == 1 && self.aggregate_supports(values, k as usize) {
+                    if self.missing[entry] == 1 && self.count_in(values, k as usize, occurrence) {
                         self.missing[entry] = 0;
                         self.found_through(values, entry);
                     }
@@ -781,12 +828,69 @@ impl UnfoundedSets {
         }
     }
 
-    /// Whether the parts of the `k`-th aggregate that its component raises
-    /// hold with its rising elements' atoms of the component founded (not
-    /// lost), as [`AggregateSupport`] counts the elements.
-    fn aggregate_supports(&self, values: &impl Assignment, k: usize) -> bool {
+    /// Counts the `k`-th aggregate's elements for this round, as
+    /// [`AggregateSupport`] says; whether the parts that its component
+    /// raises hold with its rising elements' atoms of the component founded
+    /// (not lost).
+    fn count_aggregate(&mut self, values: &impl Assignment, k: usize) -> bool {
         let support = &self.aggregates[k];
-        (0..support.parts.len()).all(|part| self.part_supports(values, support, part))
+        let (first_element, first_part) =
+            (support.first_element as usize, support.first_part as usize);
+        for e in 0..support.rising.len() {
+            let founded = support.rising[e]
+                && (support.element_entries(e)).any(|body| self.founded_body(values, body));
+            self.element_round[first_element + e] = if founded { self.round } else { 0 };
+        }
+        for (part, (_, directions)) in support.parts.iter().enumerate() {
+            let (mut value, mut unknown) = (None, false);
+            for (e, direction) in directions.iter().enumerate() {
+                let counts = match direction {
+                    Direction::Up => self.element_round[first_element + e] == self.round,
+                    Direction::Neither => false,
+                    Direction::Down => self.element_truth(values, support, e) == Some(true),
+                    Direction::Both => {
+                        let truth = self.element_truth(values, support, e);
+                        unknown |= truth.is_none();
+                        truth == Some(true)
+                    }
+                };
+                if counts {
+                    value = Some(support.count_in(value, e));
+                }
+            }
+            self.part_counts[first_part + part] = (value, unknown);
+        }
+        self.aggregate_holds(k)
+    }
+
+    /// Counts in, for this round, the element of the `k`-th aggregate whose
+    /// condition is `body`, if it is not counted yet and `body` now
+    /// supports it; whether the aggregate supports its atom now.
+    fn count_in(&mut self, values: &impl Assignment, k: usize, body: usize) -> bool {
+        let support = &self.aggregates[k];
+        let e = self.element_index[body] as usize;
+        let slot = support.first_element as usize + e;
+        if self.element_round[slot] == self.round || !self.founded_body(values, body) {
+            return false;
+        }
+        self.element_round[slot] = self.round;
+        for (part, (_, directions)) in support.parts.iter().enumerate() {
+            if directions[e] == Direction::Up {
+                let count = &mut self.part_counts[support.first_part as usize + part];
+                count.0 = Some(support.count_in(count.0, e));
+            }
+        }
+        self.aggregate_holds(k)
+    }
+
+    /// Whether every part read of the `k`-th aggregate holds over its
+    /// counts of this round.
+    fn aggregate_holds(&self, k: usize) -> bool {
+        let support = &self.aggregates[k];
+        let counts = &self.part_counts[support.first_part as usize..];
+        (support.parts.iter().zip(counts)).all(|(&((op, bound), _), &(value, unknown))| {
+            unknown || op.holds(support.value(value).cmp(&bound))
+        })
     }
 
     /// Whether the `part`-th part read of `support` holds with its rising
