@@ -231,10 +231,12 @@ pub struct UnfoundedSets {
     /// each one's component.
     cyclic: Vec<Lit>,
     component: Vec<u32>,
-    /// An entry is a support body of some atom of a component, with the
-    /// atoms of that component it supports and its positive atoms in the
-    /// component (both CSR), when it is false, and the literals whose truth
-    /// makes it false (its positive atoms negated, its negative atoms; CSR).
+    /// An entry is a support body of some atom of a component, a recursive
+    /// aggregate supporting its atom, or the condition body of such an
+    /// aggregate's element (supporting no atom itself), with the atoms of
+    /// that component it supports and its positive atoms in the component
+    /// (both CSR), when it is false, and the literals whose truth makes it
+    /// false (its positive atoms negated, its negative atoms; CSR).
     entry_cond: Vec<BodyCond>,
     head_start: Vec<usize>,
     heads: Vec<u32>,
