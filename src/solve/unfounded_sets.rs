@@ -38,9 +38,7 @@
 //! aggregate (those need the minimality check).
 
 use crate::graph::{self, csr};
-use crate::ground::program::{
-    AggregateDefinition, AggregateValue, AtomId, Direction, GroundProgram,
-};
+use crate::ground::program::{AggregateValue, AtomId, Direction, GroundProgram};
 use crate::syntax::ast::CmpOp;
 use crate::translate::{self, BodyId, Cond, Translation};
 use varisat::{CnfFormula, Lit, Var};
@@ -172,7 +170,9 @@ fn entry_condition(translation: &Translation, body: BodyId, falsifiers: &mut Vec
 /// That over-approximates the support on a partial assignment, and is
 /// exact on a total one.
 struct AggregateSupport {
-    definition: AggregateDefinition,
+    /// How the elements' weights make a part's value, and each weight.
+    value: AggregateValue,
+    weights: Vec<i64>,
     /// The parts read, each with its elements' directions.
     parts: Vec<((CmpOp, i64), Vec<Direction>)>,
     /// Per element: its condition bodies, as entries of their own (with no
@@ -191,8 +191,8 @@ impl AggregateSupport {
     /// A part's value with `element` counted in, after `value` (`None`: no
     /// element counted yet).
     fn count_in(&self, value: Option<i64>, element: usize) -> i64 {
-        let weight = self.definition.elements[element].value;
-        match self.definition.value {
+        let weight = self.weights[element];
+        match self.value {
             AggregateValue::Sum => value.unwrap_or(0) + weight,
             AggregateValue::Max { .. } => value.map_or(weight, |m| m.max(weight)),
         }
@@ -200,7 +200,7 @@ impl AggregateSupport {
 
     /// The value of a part over the elements counted (`None`: none).
     fn value(&self, counted: Option<i64>) -> i64 {
-        match self.definition.value {
+        match self.value {
             AggregateValue::Sum => counted.unwrap_or(0),
             AggregateValue::Max { empty } => counted.unwrap_or(empty),
         }
@@ -257,12 +257,12 @@ pub struct UnfoundedSets {
     /// The recursive aggregates of the cyclic atoms.
     aggregates: Vec<AggregateSupport>,
     /// Per entry: the aggregate's entry whose element condition it is, or
-    /// `NO_AGGREGATE`; whether it counted when that aggregate last founded
-    /// its atom. A condition that did not count cannot take the source:
-    /// the conditions that did still support the atom, over atoms founded
-    /// before it (so the sources stay acyclic).
+    /// `NO_AGGREGATE`; whether it is a witness: it counted when that
+    /// aggregate last founded its atom. A condition that is no witness
+    /// cannot take the source: the witnesses still support the atom, over
+    /// atoms founded before it (so the sources stay acyclic).
     element_of: Vec<u32>,
-    counted: Vec<bool>,
+    witness: Vec<bool>,
     /// Per element condition entry: its element's index in its aggregate.
     element_index: Vec<u32>,
     /// The aggregates' counts in a check's round, so that an atom founded
@@ -435,8 +435,12 @@ impl UnfoundedSets {
                 }
                 element_start.push(entry_cond.len() as u32 - first_entry);
             }
+            let part_len = parts.len() as u32;
             aggregates.push(AggregateSupport {
-                definition: aggregate.definition.clone(),
+                value: aggregate.definition.value,
+                weights: (aggregate.definition.elements.iter())
+                    .map(|e| e.value)
+                    .collect(),
                 parts,
                 first_entry,
                 element_start,
@@ -445,9 +449,7 @@ impl UnfoundedSets {
                 rising,
             });
             elements += aggregate.conditions.len() as u32;
-            part_count += aggregates
-                .last()
-                .map_or(0, |a: &AggregateSupport| a.parts.len() as u32);
+            part_count += part_len;
         }
         occurrence_pairs.sort_unstable();
         occurrence_pairs.dedup();
@@ -491,7 +493,7 @@ impl UnfoundedSets {
             trigger_start,
             triggers,
             aggregates,
-            counted: vec![false; element_of.len()],
+            witness: vec![false; element_of.len()],
             element_of,
             element_index,
             element_round: vec![0; elements as usize],
@@ -608,7 +610,7 @@ impl UnfoundedSets {
     fn take_sources(&mut self, entry: u32) {
         let (entry, e) = match self.element_of[entry as usize] {
             NO_AGGREGATE => (entry, entry as usize),
-            _ if !self.counted[entry as usize] => return,
+            _ if !self.witness[entry as usize] => return,
             aggregate => (aggregate, aggregate as usize),
         };
         for k in self.head_start[e]..self.head_start[e + 1] {
@@ -654,7 +656,8 @@ impl UnfoundedSets {
                 }
                 self.stamp[entry] = self.round;
                 self.missing[entry] = if let BodyCond::Aggregate(k) = self.entry_cond[entry] {
-                    // 1 while it does not support: re-counted, not counted down.
+                    // 1 while it does not support: its elements are counted
+                    // in as their atoms are founded (`count_in`), not down.
                     u32::from(!self.count_aggregate(values, k as usize))
                 } else if self.falsifier(values, entry).is_some() {
                     INACTIVE
@@ -730,13 +733,13 @@ impl UnfoundedSets {
         }
     }
 
-    /// Marks which condition bodies of the `k`-th aggregate's rising
-    /// elements count as it founds its atom.
+    /// Marks as witnesses the condition bodies of the `k`-th aggregate's
+    /// rising elements that count as it founds its atom.
     fn count_witnesses(&mut self, values: &impl Assignment, k: usize) {
         let support = &self.aggregates[k];
         for element in 0..support.rising.len() {
             for body in support.element_entries(element) {
-                self.counted[body] = support.rising[element] && self.founded_body(values, body);
+                self.witness[body] = support.rising[element] && self.founded_body(values, body);
             }
         }
     }
