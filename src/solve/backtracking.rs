@@ -19,8 +19,9 @@
 //! of the walk's propagation is analysed as a CDCL solver does (first
 //! UIP): the walk learns the clause and backjumps to its asserting level,
 //! but never below the deepest flipped decision, whose first branch holds
-//! answer sets already reported; a conflict at that level flips. It learns
-//! [`LEARNED_AT_MOST`] clauses, and flips at every conflict after them.
+//! answer sets already reported; a conflict at that level flips. It keeps
+//! at most [`LEARNED_AT_MOST`] learned clauses, forgetting the older half
+//! when it has that many.
 //!
 //! The walk decides with the values of a *guide*, the last model the
 //! oracle gave. While every decision agrees with it, the subtree holds
@@ -59,12 +60,16 @@ const CONFLICTS_BEFORE_ASKING: usize = 32;
 /// average, 0.70 s with clauses up to 100 literals, 4.1 s with all).
 const LONGEST_LEARNED: usize = 100;
 
-/// The most clauses the walk learns. It never deletes one, and each
-/// slows every propagation over the literals it watches: all 14,200
-/// answer sets of the 12-queens (the bench's `queens.lp`) took 4.9 s
-/// learning from every conflict, 57,000 of them, and 0.85 s with at most
-/// this many (clingo 1.76 s). The corpus's `toh_bounded` needs about as
-/// many: 0.08 s with 1,000, 0.68-0.80 s with 300 or fewer.
+/// The most learned clauses the walk keeps: each slows every propagation
+/// over the literals it watches, and at this many it forgets the older
+/// half. All 14,200 answer sets of the 12-queens (the bench's
+/// `queens.lp`) took 4.9 s keeping all 57,000 clauses of its conflicts,
+/// 0.85 s learning no more after 1,000, and take 1.15 s now (clingo 1.76
+/// s). But stopping is a cliff: the corpus's `toh_bounded` took 0.08 s
+/// with its 976 clauses and 0.68-0.80 s with 300 or fewer, and 0.70 s once
+/// equivalent atoms shared a variable and its walk needed a few more; it
+/// takes 0.11 s now. Forgetting all of them at 1,000: 1.08 and 0.24 s;
+/// the older half at 500 or 2,000: 1.07 and 0.23 s, 1.30 and 0.11 s.
 const LEARNED_AT_MOST: usize = 1_000;
 
 /// A variable's value: false and true as the sign of its positive
@@ -127,6 +132,8 @@ pub(super) struct Propagator {
     buffer: Vec<Lit>,
     /// The lowest level at which a clause added is false, if one is.
     false_level: Option<usize>,
+    /// The clauses learned and kept, oldest first ([`LEARNED_AT_MOST`]).
+    learned: Vec<u32>,
 }
 
 impl Propagator {
@@ -160,6 +167,30 @@ impl Propagator {
         let clauses = (self.clauses.iter())
             .map(|&(start, len)| &self.literals[start as usize..(start + len) as usize]);
         Some(units.chain(clauses).collect())
+    }
+
+    /// Adds a clause learned from a conflict, kept until
+    /// [`Propagator::forget_older_learned`].
+    fn learn(&mut self, lits: &[Lit]) {
+        let index = self.clauses.len();
+        self.add_clause(lits);
+        if self.clauses.len() > index {
+            self.learned.push(index as u32);
+        }
+    }
+
+    /// Stops watching the older half of the learned clauses. They follow
+    /// from the others, so forgetting them is sound, and their literals
+    /// stay where the conflict analysis may read them as reasons.
+    fn forget_older_learned(&mut self) {
+        let half = self.learned.len() / 2;
+        let mut forgotten = vec![false; self.clauses.len()];
+        for index in self.learned.drain(..half) {
+            forgotten[index as usize] = true;
+        }
+        for watching in &mut self.watches {
+            watching.retain(|&(index, _)| !forgotten[(index & !BINARY) as usize]);
+        }
     }
 
     /// Takes note of a variable of the solver.
@@ -547,8 +578,6 @@ pub(super) struct Backtracking {
     off_guide: usize,
     /// Conflicts since the last answer set.
     conflicts: usize,
-    /// Clauses learned ([`LEARNED_AT_MOST`]).
-    learned: usize,
     /// The conflicts the walk meets alone before it asks
     /// ([`CONFLICTS_BEFORE_ASKING`]).
     patience: usize,
@@ -575,7 +604,6 @@ impl Backtracking {
             guide: Vec::new(),
             off_guide: 0,
             conflicts: 0,
-            learned: 0,
             patience: CONFLICTS_BEFORE_ASKING,
             descending: false,
             next_distinguishing: 0,
@@ -642,7 +670,7 @@ impl Backtracking {
         // clauses of a thousand decisions only cost time).
         let flipped = (self.levels.iter()).rposition(|level| level.flipped);
         let flipped = flipped.map_or(0, |i| i + 1);
-        if self.levels.len() <= flipped || self.learned >= LEARNED_AT_MOST {
+        if self.levels.len() <= flipped {
             self.flip(propagator);
             return false;
         }
@@ -652,10 +680,12 @@ impl Backtracking {
             return false;
         }
         self.pop_to(learned.asserting_level.max(flipped), propagator);
+        if propagator.learned.len() >= LEARNED_AT_MOST {
+            propagator.forget_older_learned();
+        }
         // Unit after the backjump: the first UIP's negation follows, at the
         // level of the deepest flipped decision when that is higher.
-        propagator.add_clause(&learned.clause);
-        self.learned += 1;
+        propagator.learn(&learned.clause);
         false
     }
 
@@ -821,6 +851,39 @@ impl Backtracking {
 mod tests {
     use super::*;
     use crate::testing::Rng;
+
+    /// The older half of the learned clauses no longer propagates; the
+    /// newer half and the clauses given do.
+    #[test]
+    fn forgotten_clauses_no_longer_propagate() {
+        let lit = |i: usize| Var::from_index(i).positive();
+        let mut propagator = Propagator::new(true);
+        for i in 0..8 {
+            propagator.add_var(Var::from_index(i));
+        }
+        propagator.add_clause(&[!lit(0), lit(1)]);
+        // Learned: 0 → 2, 0 → 3 ∨ ¬4 (forgotten); 0 → 5, 0 → 6 ∨ ¬7.
+        propagator.learn(&[!lit(0), lit(2)]);
+        propagator.learn(&[!lit(0), lit(3), !lit(4)]);
+        propagator.learn(&[!lit(0), lit(5)]);
+        propagator.learn(&[!lit(0), lit(6), !lit(7)]);
+        propagator.forget_older_learned();
+        propagator.decide(lit(4));
+        propagator.decide(lit(7));
+        propagator.decide(lit(0));
+        assert_eq!(propagator.propagate(), None);
+        let values: Vec<Option<bool>> = (1..8).map(|i| propagator.value(lit(i))).collect();
+        let expected = [
+            Some(true),
+            None,
+            None,
+            Some(true),
+            Some(true),
+            Some(true),
+            Some(true),
+        ];
+        assert_eq!(values, expected);
+    }
 
     /// An assignment of up to 32 variables, bit `i` for variable `i`.
     fn holds(lit: Lit, assignment: u32) -> bool {
