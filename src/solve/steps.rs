@@ -108,17 +108,34 @@ impl StepSolver {
         let mut added = Added::default();
         for (a, atom) in own.atoms.iter().enumerate() {
             let var = translation.atom_var(AtomId(a as u32));
-            let mapped = match (atom.fact, self.vars.get(&atom.symbol)) {
-                (true, _) => self.true_var,
-                (false, Some(&known)) => known,
-                (false, None) => {
+            let mapped = match (atom.fact, self.vars.get(&atom.symbol), map[var.index()]) {
+                (true, _, _) => self.true_var,
+                (false, Some(&known), _) => known,
+                // Equivalent atoms share a variable in the translation
+                // (`translate::aliases`), and here too.
+                (false, None, Some(shared)) => {
+                    self.vars.insert(atom.symbol, shared);
+                    shared
+                }
+                (false, None, None) => {
                     let fresh = self.solver.new_var();
                     added.variables += 1;
                     self.vars.insert(atom.symbol, fresh);
                     fresh
                 }
             };
-            map[var.index()] = Some(mapped);
+            match map[var.index()] {
+                // Two atoms of earlier steps, or one after a new atom,
+                // that the step's completion makes equivalent.
+                Some(earlier) if earlier != mapped => {
+                    self.solver
+                        .add_clause(&[earlier.negative(), mapped.positive()]);
+                    self.solver
+                        .add_clause(&[earlier.positive(), mapped.negative()]);
+                    added.clauses += 2;
+                }
+                _ => map[var.index()] = Some(mapped),
+            }
         }
         let mut clause = Vec::new();
         for lits in formula.iter() {

@@ -58,6 +58,12 @@ pub struct UnfoundedPropagator {
     /// of the last unfounded set), from `next` on.
     pending: Vec<Lit>,
     next: usize,
+    /// Per variable: in `pending`. Equivalent atoms share a variable
+    /// (`translate::aliases`), and an unfounded set may hold several of
+    /// them, or a later set one of an earlier set's: the variable is
+    /// propagated once, with the first set's reason (a later set's names
+    /// the earlier atoms false, the variable itself among them).
+    queued: Vec<bool>,
     /// Per variable: the true literals that implied the literal last
     /// propagated on it.
     reasons: Vec<Vec<Lit>>,
@@ -73,6 +79,7 @@ impl UnfoundedPropagator {
             trail: LevelTrail::default(),
             pending: Vec::new(),
             next: 0,
+            queued: vec![false; variables],
             reasons: vec![Vec::new(); variables],
             refusal: None,
         }
@@ -90,16 +97,22 @@ impl UnfoundedPropagator {
         .value(lit)
     }
 
+    fn clear_pending(&mut self) {
+        for lit in self.pending.drain(..) {
+            self.queued[lit.index()] = false;
+        }
+        self.next = 0;
+    }
+
     /// Runs the check; the negated atoms to propagate go into `pending`,
     /// each with its reason, or the literal of a conflict is returned.
     fn check(&mut self) -> Option<Lit> {
+        self.clear_pending();
         let view = View {
             values: &self.values,
             trail: self.trail.lits(),
         };
         let verdict = self.sets.check(&view);
-        self.pending.clear();
-        self.next = 0;
         match verdict {
             Verdict::Founded => None,
             Verdict::Conflict(atom) => {
@@ -111,7 +124,8 @@ impl UnfoundedPropagator {
             Verdict::Unfounded => {
                 for (atoms, reason) in self.sets.unfounded_sets() {
                     for &atom in atoms {
-                        if view.value(atom).is_none() {
+                        if view.value(atom).is_none() && !self.queued[atom.index()] {
+                            self.queued[atom.index()] = true;
                             self.reasons[atom.index()].clear();
                             self.reasons[atom.index()].extend_from_slice(reason);
                             self.pending.push(!atom);
@@ -141,8 +155,7 @@ impl Propagator for UnfoundedPropagator {
         let values = &mut self.values;
         (self.trail).backtrack(level, |lit| values[lit.index()] = 0);
         self.sets.backtrack(level);
-        self.pending.clear();
-        self.next = 0;
+        self.clear_pending();
     }
 
     fn propagate(&mut self) -> Option<Lit> {
@@ -175,7 +188,7 @@ impl Propagator for UnfoundedPropagator {
     fn check_model(&mut self, _model: &[Lit]) -> bool {
         // The trail is complete: CaDiCaL tells of every assignment first.
         let conflict = self.check().or_else(|| self.pending.first().copied());
-        self.pending.clear();
+        self.clear_pending();
         match conflict {
             None => true,
             Some(lit) => {
@@ -244,11 +257,15 @@ pub fn answer_sets(
 // Only a backend with a hook into its search takes the propagator.
 #[cfg(all(test, any(feature = "batsat", feature = "cadical")))]
 mod tests {
+    use super::UnfoundedPropagator;
     use super::answer_sets;
     use crate::solve::backend::Backend;
+    use crate::solve::backend::Propagator;
     use crate::solve::unfounded_sets::testing::{
         random_programs, random_programs_with_aggregates, random_programs_with_recursive_aggregates,
     };
+    use crate::solve::unfounded_sets::{UnfoundedSets, completion};
+    use crate::testing::{atom_named, parse};
 
     /// The answer sets of random programs (with loops, choices and
     /// disjunctions) against the brute-force checker's, on every backend
@@ -258,6 +275,30 @@ mod tests {
         for &backend in Backend::ALL.iter().filter(|b| b.propagates()) {
             random_programs(&|program, n| answer_sets(program, n, backend));
         }
+    }
+
+    /// `e` shares `a`'s variable (its only rule is `e :- a.`), and `a`
+    /// rests on `e` through a choice's condition. With `c` false, `{a, e}`
+    /// is unfounded and splits in two, `{a}` first: `{e}`'s reason names
+    /// `a` false, the shared variable itself. It is propagated once, with
+    /// `{a}`'s reason; before, `{e}`'s replaced it, never held, and the
+    /// check was asked again for ever.
+    #[test]
+    fn equivalent_atoms_of_an_unfounded_set_are_propagated_once() {
+        let mut program = parse("{a : d; a : e; c; f} :- c. e :- a.");
+        let (formula, translation) = completion(&program).expect("a normal program");
+        let mut lit = |name| translation.atom_lit(atom_named(&mut program, name));
+        let [a, c, e] = ["a", "c", "e"].map(&mut lit);
+        assert_eq!(a, e);
+        let sets = UnfoundedSets::new(&translation, formula.var_count());
+        let mut propagator = UnfoundedPropagator::new(sets, formula.var_count());
+        propagator.assigned(&[!c]);
+        assert_eq!(propagator.propagate(), Some(!a));
+        let mut clause = Vec::new();
+        propagator.reason(!a, &mut clause);
+        assert_eq!(clause, [!a, c]);
+        propagator.assigned(&[!a]);
+        assert_eq!(propagator.propagate(), None);
     }
 
     /// The same with aggregates, none recursive.

@@ -2,7 +2,8 @@
 //! [`Analysis`] of the program (see the module doc of [`super`] for the
 //! clauses themselves):
 //!
-//! 1. [`atom_variables`]: a variable per atom that is not a fact, one more
+//! 1. [`atom_variables`]: a variable per atom that is not a fact, shared
+//!    by the atoms the completion makes equivalent ([`aliases`]), one more
 //!    shared by the facts and fixed true;
 //! 2. [`Completion::rules`]: constraints, and the support bodies of normal
 //!    rules, shifted disjunctions and choice elements, with the
@@ -28,7 +29,7 @@ use super::native_sums::ReifiedSum;
 use super::unread::UnreadAtoms;
 use super::{
     BodyId, ClauseSink, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats,
-    acyclicity, cardinality, gates, minimality, ranking,
+    acyclicity, aliases, cardinality, gates, minimality, ranking,
 };
 use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head};
 use crate::symbols::SymId;
@@ -49,7 +50,8 @@ pub(super) fn complete<S: ClauseSink>(
     let minimality = minimality::MinimalityCheck::new(program, analysis);
     let mut writer = ClauseWriter::new(sink);
     let mut stats = TranslationStats::default();
-    let (atom_vars, facts) = atom_variables(program, &unread, &mut writer);
+    let representatives = aliases::representatives(program, &unread, &minimality);
+    let (atom_vars, facts) = atom_variables(program, &unread, &representatives, &mut writer);
     stats.atom_variables = writer.vars();
     let capacity = program.rules.len() + program.show_terms.len();
     let mut completion = Completion {
@@ -119,14 +121,16 @@ pub(super) fn complete<S: ClauseSink>(
 }
 
 /// One variable per atom in the order of atoms, the facts sharing one
-/// fixed true by a unit clause and the unread atoms one fixed false; and
-/// whether there are facts.
+/// fixed true by a unit clause, the unread atoms one fixed false, and
+/// equivalent atoms their representative's ([`aliases::representatives`]);
+/// and whether there are facts.
 fn atom_variables<S: ExtendFormula>(
     program: &GroundProgram,
     unread: &UnreadAtoms,
+    representatives: &[u32],
     writer: &mut ClauseWriter<S>,
 ) -> (Vec<Var>, bool) {
-    let mut atom_vars: Vec<Var> = Vec::with_capacity(program.atoms.len());
+    let mut atom_vars: Vec<Var> = vec![Var::from_index(0); program.atoms.len()];
     let (mut truth, mut falsity) = (None, None);
     let shared = |fixed: &mut Option<Var>, value: bool, writer: &mut ClauseWriter<S>| {
         *fixed.get_or_insert_with(|| {
@@ -140,10 +144,15 @@ fn atom_variables<S: ExtendFormula>(
             shared(&mut truth, true, writer)
         } else if unread.is_unread(AtomId(a as u32)) {
             shared(&mut falsity, false, writer)
-        } else {
+        } else if representatives[a] as usize == a {
             writer.new_var()
+        } else {
+            continue; // its representative's, below
         };
-        atom_vars.push(var);
+        atom_vars[a] = var;
+    }
+    for (a, &representative) in representatives.iter().enumerate() {
+        atom_vars[a] = atom_vars[representative as usize];
     }
     (atom_vars, truth.is_some())
 }

@@ -3,8 +3,9 @@
 //! The translation is the Clark completion of the ground program:
 //!
 //! - every atom that is not a fact gets a variable of its own, in the order
-//!   of atoms; the facts share one more variable, fixed true by a unit
-//!   clause, and are supported by the empty body;
+//!   of atoms, except an atom whose only rule is `a :- b.`, which shares
+//!   `b`'s ([`aliases`]); the facts share one more variable, fixed true by
+//!   a unit clause, and are supported by the empty body;
 //! - every distinct body gets one Tseitin variable defined in both
 //!   directions; a body of one literal is that literal, the empty body is
 //!   true and a body with `a` and `not a` is false ([`Cond`]);
@@ -33,6 +34,7 @@
 
 mod acyclicity;
 mod aggregates;
+mod aliases;
 pub(crate) mod analysis;
 mod bdd;
 mod bodies;

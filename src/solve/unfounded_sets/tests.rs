@@ -93,9 +93,11 @@ fn a_false_body_inside_the_set_is_not_in_its_reason() {
 /// reach the bound, unfounded once both are false (their falsity the
 /// reason) or once `y` is false and `z`'s truth takes `x`'s 2 away
 /// (`y`'s falsity and `z`'s truth the reason; `x`, counted, is not).
+/// (`not w`, unknown throughout, keeps `a` apart from `s`: an atom whose
+/// only rule is `a :- s.` shares `s`'s variable, as `b` shares `a`'s.)
 #[test]
 fn a_recursive_aggregate_supports_its_atom_by_its_founded_elements() {
-    let text = "{x; y; z}. s = #sum{1: b; 2: x; 3: y; -2: z} >= 2. a :- s. b :- a.";
+    let text = "{w; x; y; z}. s = #sum{1: b; 2: x; 3: y; -2: z} >= 2. a :- s, not w. b :- a.";
     let mut program = parse(text);
     let (formula, translation) = completion(&program).expect("a monotone aggregate");
     let mut lit = |name| translation.atom_lit(atom_named(&mut program, name));
