@@ -219,10 +219,11 @@ pub fn stats_text(program: &GroundProgram, translation: &Translation) -> String 
     let _ = writeln!(out, "Variables    : {}", s.variables());
     let _ = writeln!(
         out,
-        "  Completion : {} ({} atoms, {} bodies)",
+        "  Completion : {} ({} atoms, {} bodies; {} atoms share an equivalent's)",
         s.atom_variables + s.body_variables,
         s.atom_variables,
-        s.body_variables
+        s.body_variables,
+        s.equivalent_atoms
     );
     let _ = writeln!(out, "  Ranking    : {}", s.ranking_variables);
     let _ = writeln!(out, "  Cardinality: {}", s.cardinality_variables);

@@ -146,6 +146,7 @@ fn every_backend_and_tuning_finds_the_same_answer_sets() {
 fn solve_matches_brute_force_on_random_programs() {
     let mut rng = Rng::new(2024);
     let (mut compared, mut disjunctive, mut with_loops, mut nontrivial) = (0, 0, 0, 0);
+    let mut with_equivalents = 0;
     for round in 0..7000 {
         let program = random_program(&mut rng, 8, round % 2 == 1);
         disjunctive += usize::from(!head_cycle_free(&program));
@@ -164,6 +165,7 @@ fn solve_matches_brute_force_on_random_programs() {
         if expected.len() > 1 {
             nontrivial += 1;
         }
+        with_equivalents += usize::from(enumerator.stats().translation.equivalent_atoms > 0);
         compared += 1;
     }
     // The generator covers what it should.
@@ -173,6 +175,10 @@ fn solve_matches_brute_force_on_random_programs() {
     );
     assert!(with_loops > 1000, "{with_loops} with loop formulas");
     assert!(nontrivial > 1000, "{nontrivial} with several answer sets");
+    assert!(
+        with_equivalents > 500,
+        "{with_equivalents} with atoms sharing a variable"
+    );
 }
 
 /// Ground aggregates (not recursive) against the brute-force checker,

@@ -53,6 +53,9 @@ pub(super) fn complete<S: ClauseSink>(
     let representatives = aliases::representatives(program, &unread, &minimality);
     let (atom_vars, facts) = atom_variables(program, &unread, &representatives, &mut writer);
     stats.atom_variables = writer.vars();
+    stats.equivalent_atoms = (representatives.iter().enumerate())
+        .filter(|&(a, &r)| r as usize != a)
+        .count();
     let capacity = program.rules.len() + program.show_terms.len();
     let mut completion = Completion {
         builder: BodyBuilder::new(atom_vars, Bodies::with_capacity(capacity)),

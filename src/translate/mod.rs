@@ -132,6 +132,8 @@ impl BodyId {
 pub struct TranslationStats {
     /// One per atom that is not a fact, and one shared by all facts.
     pub atom_variables: usize,
+    /// Atoms that share an equivalent atom's variable ([`aliases`]).
+    pub equivalent_atoms: usize,
     /// Tseitin variables of bodies with two or more literals.
     pub body_variables: usize,
     /// Element variables and registers of the sequential counters.
