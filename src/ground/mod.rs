@@ -48,6 +48,7 @@ use predicates::{PredId, Predicates};
 use program::{AtomId, Body, CostLevel, GroundProgram, WeightedElement};
 use rustc_hash::{FxHashMap, FxHashSet};
 use simplify::Simplifier;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the output shows, from `#show` and `#hide` directives.
 #[derive(Clone, Default)]
@@ -162,6 +163,9 @@ pub fn ground_parts(
 pub struct Grounding<'c> {
     overrides: &'c [(String, Term)],
     counters: &'c Counters,
+    /// Set by whoever runs the grounding (the time limit, a signal): the
+    /// call then ends at once, and what it ground is not a program.
+    stop: &'c AtomicBool,
     /// Whether later calls build on this one's grounding (which each call
     /// then copies to simplify), else handed to simplification whole.
     kept: bool,
@@ -170,6 +174,9 @@ pub struct Grounding<'c> {
     /// What the last call's program is made of, beside what was ground.
     last: Option<LastCall>,
 }
+
+/// The stop flag of a grounding that nothing stops.
+static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// How a program holds the atoms its call assigns true (`query(k)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,6 +223,7 @@ impl<'c> Grounding<'c> {
         Grounding {
             overrides,
             counters,
+            stop: &NEVER_STOPPED,
             kept: false,
             run: None,
             last: None,
@@ -228,6 +236,17 @@ impl<'c> Grounding<'c> {
             kept: true,
             ..Grounding::single(overrides, counters)
         }
+    }
+
+    /// The grounding stops once `stop` is set: a call ends at its next
+    /// join step, and neither it nor a later one may give a program.
+    pub fn stop_at(self, stop: &'c AtomicBool) -> Grounding<'c> {
+        Grounding { stop, ..self }
+    }
+
+    /// Whether a call was cut short ([`Grounding::stop_at`]).
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 
     /// Where the atoms and rules ground so far are published.
@@ -345,7 +364,8 @@ impl<'c> Grounding<'c> {
                     preds.intern("#not", 1, false),
                     preds.intern("#impl", 1, false),
                 ];
-                let grounder = Instantiator::new(symbols, &preds, self.counters, auxiliary);
+                let grounder =
+                    Instantiator::new(symbols, &preds, (self.counters, self.stop), auxiliary);
                 self.run = Some(Run {
                     preds,
                     consts,

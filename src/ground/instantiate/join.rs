@@ -16,6 +16,7 @@ use crate::ground::safety::{bind_step, literal_terms, placeable};
 use crate::symbols::SymId;
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashSet;
+use std::sync::atomic::Ordering;
 
 /// Which part of each relation a literal ranges over in one evaluation.
 #[derive(Clone, Copy)]
@@ -514,7 +515,16 @@ impl Instantiator<'_> {
 }
 
 impl Exec<'_> {
+    /// Whether the grounding was stopped: then each step ends at once, and
+    /// each loop over values before its next value.
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     pub(super) fn run(&mut self, steps: &[Step<'_>], k: usize, leaf: &mut dyn FnMut(&mut Self)) {
+        if self.stopped() {
+            return;
+        }
         let Some(step) = steps.get(k) else {
             return leaf(self);
         };
@@ -543,6 +553,9 @@ impl Exec<'_> {
                 let mut seen = FxHashSet::default();
                 if *mask == 0 {
                     for &member in &rel.members[lo..hi] {
+                        if self.stopped() {
+                            return;
+                        }
                         if *ignored == 0 || self.first_of_its_kind(member, *ignored, &mut seen) {
                             self.try_member(atom, 0, member, steps, k, leaf);
                         }
@@ -563,7 +576,7 @@ impl Exec<'_> {
                 };
                 let start = positions.partition_point(|&p| (p as usize) < lo);
                 for &p in &positions[start..] {
-                    if p as usize >= hi {
+                    if p as usize >= hi || self.stopped() {
                         break;
                     }
                     let member = rel.members[p as usize];
@@ -616,6 +629,9 @@ impl Exec<'_> {
                     return;
                 };
                 for n in lo..=hi {
+                    if self.stopped() {
+                        return;
+                    }
                     let value = self.symbols.number(n);
                     let first = if *witness {
                         self.passes(pattern, value, &narrowing.readers)

@@ -43,6 +43,7 @@ use auxiliary::{AggregateAtoms, DisjunctAtoms, ImplicationAtoms, NegationAtoms};
 use join::Step;
 use relations::Relation;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::atomic::AtomicBool;
 
 pub use relations::AtomTable;
 pub use rule_set::RuleSet;
@@ -55,6 +56,9 @@ pub struct Instantiator<'s> {
     pub symbols: SymbolTable,
     /// Where the atoms and rules ground so far are published.
     counters: &'s Counters,
+    /// Once set, every join ends at its next step: the grounding is cut
+    /// short, and what it made so far is not a program to solve.
+    stop: &'s AtomicBool,
     pred_names: Vec<NameId>,
     pred_negative: Vec<bool>,
     relations: Vec<Relation>,
@@ -142,7 +146,7 @@ impl<'s> Instantiator<'s> {
     pub fn new(
         mut symbols: SymbolTable,
         preds: &Predicates,
-        counters: &'s Counters,
+        (counters, stop): (&'s Counters, &'s AtomicBool),
         auxiliary: [PredId; 4],
     ) -> Self {
         let [
@@ -163,6 +167,7 @@ impl<'s> Instantiator<'s> {
         Instantiator {
             symbols,
             counters,
+            stop,
             pred_names,
             pred_negative,
             relations: (0..preds.len()).map(|_| Relation::default()).collect(),
@@ -576,6 +581,7 @@ impl<'s> Instantiator<'s> {
             _ => Vec::new(),
         };
         let mut exec = Exec {
+            stop: self.stop,
             symbols: &mut self.symbols,
             relations: &self.relations,
             atoms: &mut self.atoms,
@@ -613,6 +619,8 @@ impl<'s> Instantiator<'s> {
 /// The state of one evaluation: the binding, and the ground body built so
 /// far along the current branch of the join.
 struct Exec<'a> {
+    /// The grounding's stop flag ([`Instantiator`]).
+    stop: &'a AtomicBool,
     symbols: &'a mut SymbolTable,
     relations: &'a [Relation],
     atoms: &'a mut AtomTable,

@@ -1,6 +1,6 @@
 //! The ground program instantiation makes, one small program per step and
 //! behaviour (`print::ground`: clingo's `--text` form, then the
-//! diagnostics).
+//! diagnostics), and a grounding stopped before its end.
 
 mod join {
     use crate::ground::print::{ground, snapshot_cases};
@@ -66,5 +66,34 @@ mod instances {
         constraint: "{ q(1..2) }. :- q(1), q(2).";
         external: "#external p(1..2).";
         duplicate_rules: "{ q }. a :- q. a :- q, q.";
+    }
+}
+
+mod stop {
+    use crate::diagnostics::FileId;
+    use crate::ground::{Grounding, Parts};
+    use crate::progress::Counters;
+    use crate::syntax::parse_program;
+    use std::sync::atomic::AtomicBool;
+
+    /// The atoms `text` grounds to, with the stop flag at `stopped`.
+    fn atoms_ground(text: &str, stopped: bool) -> u64 {
+        let (statements, errors) = parse_program(text, FileId(0));
+        assert!(errors.is_empty(), "{errors:?}");
+        let counters = Counters::default();
+        let stop = AtomicBool::new(stopped);
+        let mut grounding = Grounding::single(&[], &counters).stop_at(&stop);
+        assert!(grounding.ground_call(&statements, &Parts::base()).is_ok());
+        assert_eq!(grounding.stopped(), stopped);
+        counters.snapshot().atoms
+    }
+
+    /// A stopped grounding makes no join step: not the facts' interval,
+    /// not the rule's pairs, not the recursion's rounds.
+    #[test]
+    fn a_stopped_grounding_ends_before_its_first_join_step() {
+        let text = "n(1..50). p(X,Y) :- n(X), n(Y). r(X+1) :- r(X), X < 1000. r(0).";
+        assert_eq!(atoms_ground(text, false), 50 + 2500 + 1001);
+        assert_eq!(atoms_ground(text, true), 0);
     }
 }
