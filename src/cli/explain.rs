@@ -9,12 +9,14 @@ use super::output::{self, Blamed, Outcome};
 use super::report::Progress;
 use super::{release_at_exit, report_errors};
 use crate::diagnostics::{Diagnostic, SourceMap, Span, render_all};
-use crate::ground::{self, Parts};
+use crate::ground::{Assigned, Grounding, Parts};
 use crate::progress::Counters;
 use crate::solve::SolveOptions;
 use crate::solve::explain::{Explanation, Scope};
 use crate::syntax::ast::Term;
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// What `--explain` says when the statements it may not blame have no
 /// answer set by themselves.
@@ -24,14 +26,16 @@ const EXPLAINED_BY_THE_REST: &str =
 /// `--explain` after the run's result: when there is no answer set, a
 /// minimal set of the statements that `scope` blames that has none (in
 /// source order; empty when the others have none by themselves). `None`
-/// when there is nothing to explain, said on standard error. `Err` holds
-/// the exit code.
+/// when there is nothing to explain, said on standard error, or when
+/// `stop` was set before the explanation was found. `Err` holds the exit
+/// code.
 pub(super) fn explain(
     loaded: &Loaded,
     overrides: &[(String, Term)],
     scope: Scope,
     config: &Config,
     outcome: Outcome,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<Span>>, u8> {
     let nothing_to_explain = || {
         if config.warnings.shows("other") {
@@ -49,33 +53,38 @@ pub(super) fn explain(
         );
     }
     let guarded = crate::solve::explain::guard(&loaded.statements, scope);
+    let counters = Counters::default();
+    let mut grounding = Grounding::single(overrides, &counters).stop_at(stop);
     // The run's own grounding has printed the messages already.
-    let (program, diagnostics) = ground::ground_parts(
-        &guarded.statements,
-        overrides,
-        &Parts::base(),
-        &Counters::default(),
-    );
-    let Some(program) = program else {
+    if let Err(diagnostics) = grounding.ground_call(&guarded.statements, &Parts::base()) {
         return Err(report_errors(
             &diagnostics,
             &loaded.sources,
             "grounding stopped because of errors",
         ));
-    };
+    }
+    if grounding.stopped() {
+        return Ok(None);
+    }
+    let program = grounding.program(Assigned::Facts);
     let options = SolveOptions {
         translation: config.translation,
         tuning: config.tuning.search,
         ..SolveOptions::default()
     };
-    let explanation =
-        crate::solve::explain::minimal_unsatisfiable(&program, guarded.blamed.len(), options);
+    let explanation = crate::solve::explain::minimal_unsatisfiable(
+        &program,
+        guarded.blamed.len(),
+        options,
+        stop.clone(),
+    );
     release_at_exit(program);
     match explanation {
         Ok(Explanation::Unsatisfiable(numbers)) => {
             Ok(Some(numbers.iter().map(|&n| guarded.blamed[n]).collect()))
         }
         Ok(Explanation::Satisfiable) => nothing_to_explain(),
+        Ok(Explanation::Stopped) => Ok(None),
         Err(error) => Err(report_errors(
             &[error],
             &loaded.sources,

@@ -3,9 +3,10 @@
 //! parts a run calls, with gringo's messages printed once.
 
 use super::args::Warnings;
+use super::interrupt::Interrupt;
 use super::output::Timings;
 use super::text::{Text, read_input, read_text};
-use super::{input_error, report_errors};
+use super::{EXIT_INPUT_ERROR, input_error, report_errors};
 use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::{Assigned, Grounding, Parts, program::GroundProgram};
 use crate::progress::{Counters, Stage};
@@ -25,7 +26,8 @@ pub(super) struct Loaded {
 }
 
 /// Reads and parses the inputs, then every file they `#include`, once each.
-fn load(inputs: &[String]) -> Result<Loaded, String> {
+/// Standard input is read as `interrupt` says, when there is one.
+fn load(inputs: &[String], interrupt: Option<&Interrupt>) -> Result<Loaded, String> {
     let mut loaded = Loaded {
         sources: SourceMap::default(),
         statements: Vec::new(),
@@ -42,8 +44,11 @@ fn load(inputs: &[String]) -> Result<Loaded, String> {
     queue.reverse();
     while let Some((name, base, included_at)) = queue.pop() {
         let (display, path, text) = if name == "-" {
-            let text = read_text(std::io::stdin())
-                .map_err(|e| format!("could not read standard input: {e}"))?;
+            let text = match interrupt {
+                Some(interrupt) => interrupt.read_stdin(),
+                None => read_text(std::io::stdin()),
+            };
+            let text = text.map_err(|e| format!("could not read standard input: {e}"))?;
             // Named `-` in messages, as clingo names it.
             ("-".to_string(), None, text)
         } else {
@@ -138,15 +143,20 @@ fn parse_overrides(
 }
 
 /// Reads and parses the inputs and the `-c` constants, reporting errors as
-/// gringo does. `Err` holds the exit code.
+/// gringo does. `Err` holds the exit code; a read of standard input that
+/// `interrupt` stopped reports nothing, the run ends as interrupted.
 pub(super) fn load_program(
     inputs: &[String],
     consts: &[(String, String)],
     timings: &mut Timings,
+    interrupt: Option<&Interrupt>,
 ) -> Result<(Loaded, Vec<(String, Term)>), u8> {
     let started = Instant::now();
-    let mut loaded = match load(inputs) {
+    let mut loaded = match load(inputs, interrupt) {
         Ok(loaded) => loaded,
+        Err(_) if interrupt.is_some_and(Interrupt::stopped) => {
+            return Err(EXIT_INPUT_ERROR);
+        }
         Err(message) => return Err(input_error(&message)),
     };
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
@@ -226,7 +236,7 @@ pub(super) fn load_and_ground(
     timings: &mut Timings,
     counters: &Counters,
 ) -> Result<(GroundProgram, SourceMap), u8> {
-    let (loaded, overrides) = load_program(inputs, consts, timings)?;
+    let (loaded, overrides) = load_program(inputs, consts, timings, None)?;
     if let Some(span) = loaded.incremental {
         let error = Diagnostic::error(
             span,

@@ -23,9 +23,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The output of a `solve` run: how it is printed and what is printed so
-/// far, and the record of what the run found, which the summary reports;
-/// shared with the time-limit watchdog and the signal handler so that an
-/// interrupted run still ends with a complete summary.
+/// far, and the record of what the run found, which the summary reports
+/// (an interrupted run's too); shared with the search threads of `-t`.
 pub(super) struct Progress {
     pub(super) style: Style,
     /// What the progress line on a terminal shows.
@@ -122,9 +121,6 @@ pub(super) struct Record {
     /// With `--explain`, when there is no answer set: the statements to
     /// blame, for the JSON output.
     pub(super) explanation: Option<Vec<Blamed>>,
-    /// The search's result once it has ended, while `--explain` works on:
-    /// what an interrupted run still reports.
-    pub(super) settled: Option<Outcome>,
     /// What stopped the run before it ended by itself (the time limit, a
     /// signal).
     pub(super) interrupted: Option<Interruption>,
@@ -161,7 +157,6 @@ impl Progress {
                 last_model: None,
                 timings: Timings::default(),
                 explanation: None,
-                settled: None,
                 interrupted: None,
             },
             finished: false,

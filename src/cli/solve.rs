@@ -5,10 +5,11 @@
 
 use super::args::{Config, Projection};
 use super::explain;
+use super::interrupt::{self, Interrupt};
 use super::load::{Loaded, ground_call, load_program, step_program};
 use super::output::{self, Outcome, Sizes, Timings};
 use super::report::{CallReport, Progress, lock};
-use super::{EXIT_INPUT_ERROR, interrupt, pictures, release_at_exit, report_errors};
+use super::{EXIT_INPUT_ERROR, pictures, release_at_exit, report_errors};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::ground::incremental::{Incremental, StepResult};
 use crate::ground::{Assigned, Grounding, Parts, program::GroundProgram};
@@ -30,15 +31,21 @@ use std::time::Instant;
 pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     let progress = Arc::new(Mutex::new(Progress::new(&config, counters.clone())));
     warn_oversubscription(config.tuning.parallel.threads);
-    // Set by the time limit or a signal: the search stops at it.
-    let stop = interrupt::arm(config.time_limit, &progress);
+    let interrupt = interrupt::arm(config.time_limit);
     {
         let mut progress = lock(&progress);
         let style = progress.style;
         progress.print(|out| output::write_header(out, style, &config.inputs));
     }
     let mut timings = Timings::default();
-    let (mut loaded, overrides) = match load_program(&config.inputs, &config.consts, &mut timings) {
+    let loaded = load_program(
+        &config.inputs,
+        &config.consts,
+        &mut timings,
+        Some(&interrupt),
+    );
+    let (mut loaded, overrides) = match loaded {
+        _ if interrupt.noticed(&progress) => return stopped_before_solving(&progress),
         Ok(loaded) => loaded,
         Err(code) => return unknown_after_error(&progress, code),
     };
@@ -55,7 +62,7 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         &overrides,
         incremental.as_ref(),
         &config,
-        (&progress, &stop),
+        (&progress, &interrupt),
         &counters,
     );
     let last = match steps {
@@ -67,22 +74,23 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         Some((call, sizes)) => (outcome(&call, interrupted.is_some()), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
     };
-    lock(&progress).record.settled = Some(outcome);
     let blamed = match config.explain.filter(|_| interrupted.is_none()) {
-        Some(scope) => match explain::explain(&loaded, &overrides, scope, &config, outcome) {
-            Ok(blamed) => blamed,
-            Err(code) => return unknown_after_error(&progress, code),
-        },
+        Some(scope) => {
+            let stop = &interrupt.stop;
+            match explain::explain(&loaded, &overrides, scope, &config, outcome, stop) {
+                Ok(blamed) => blamed,
+                Err(code) => return unknown_after_error(&progress, code),
+            }
+        }
         None => None,
     };
+    // The time limit or a signal may have stopped the explanation.
+    interrupt.noticed(&progress);
     let mut progress = lock(&progress);
+    let interrupted = progress.record.interrupted;
     progress.record.explanation =
         (blamed.as_ref()).map(|spans| explain::located(spans, &loaded.sources));
     let sizes = sizes.filter(|_| config.stats);
-    if progress.finished {
-        // The time limit or a signal ended the run (in `--explain`).
-        return outcome.exit_code(progress.record.models, true);
-    }
     progress.finish(outcome, sizes.as_ref(), interrupted);
     if let Some(spans) = blamed {
         explain::print_explanation(&mut progress, &spans, &loaded.sources);
@@ -94,6 +102,15 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         return error.exit_code;
     }
     outcome.exit_code(progress.record.models, interrupted.is_some())
+}
+
+/// The end of a run stopped while its inputs were read: `UNKNOWN` and the
+/// interrupted summary.
+fn stopped_before_solving(progress: &Mutex<Progress>) -> u8 {
+    let mut progress = lock(progress);
+    let interrupted = progress.record.interrupted;
+    progress.finish(Outcome::Unknown, None, interrupted);
+    Outcome::Unknown.exit_code(progress.record.models, true)
 }
 
 /// clingo's warning, whatever `-W` says, when there are more threads than
@@ -147,14 +164,16 @@ fn solve_steps(
     overrides: &[(String, Term)],
     incremental: Option<&Incremental>,
     config: &Config,
-    (progress, stop): (&Mutex<Progress>, &Arc<AtomicBool>),
+    (progress, interrupt): (&Mutex<Progress>, &Interrupt),
     counters: &Counters,
 ) -> Result<Option<(Call, Sizes)>, u8> {
     let plan = config.plan();
+    let stop = &interrupt.stop;
     let mut grounding = match incremental {
         Some(_) => Grounding::incremental(overrides, counters),
         None => Grounding::single(overrides, counters),
-    };
+    }
+    .stop_at(stop);
     let mut step_solver = incremental.map(|_| StepSolver::new(&config.tuning.search, stop.clone()));
     let mut printed = FxHashSet::default();
     let mut last: Option<(Call, Sizes)> = None;
@@ -179,6 +198,9 @@ fn solve_steps(
             &mut printed,
         )?;
         lock(progress).record.timings.ground += ground_start.elapsed();
+        if interrupt.noticed(progress) {
+            break; // what was ground is not a program
+        }
         // A step after the first whose "unsatisfiable" another step follows
         // may be proven so by the solver kept across the steps; the others
         // are searched as programs of their own, so that what is reported
@@ -216,7 +238,7 @@ fn solve_steps(
         )?;
         kept = Some((program, leftovers));
         last = Some((call, sizes));
-        if lock(progress).record.interrupted.is_some() {
+        if interrupt.noticed(progress) {
             break;
         }
     }

@@ -26,6 +26,8 @@ use crate::solve::{Enumerator, SolveOptions};
 use crate::syntax::ast::{
     Atom, BodyElement, ChoiceElement, Head, Literal, Naf, Statement, StatementKind, Term, TermKind,
 };
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use varisat_formula::{ExtendFormula, Lit};
 
 /// The reserved predicate of the activation atoms.
@@ -188,14 +190,21 @@ pub enum Explanation {
     /// ascending order: dropping any one of them leaves a program with an
     /// answer set. Empty when the unblamed statements alone have none.
     Unsatisfiable(Vec<usize>),
+    /// The stop flag was set before the search ended: nothing is known.
+    Stopped,
 }
 
+/// A search of the shrinking stopped at the stop flag.
+struct Stopped;
+
 /// A minimal unsatisfiable set of the statements of a program guarded by
-/// [`guard`] with `blamed` activation atoms, grounded into `program`.
+/// [`guard`] with `blamed` activation atoms, grounded into `program`; its
+/// searches end once `stop` is set.
 pub fn minimal_unsatisfiable(
     program: &GroundProgram,
     blamed: usize,
     options: SolveOptions,
+    stop: Arc<AtomicBool>,
 ) -> Result<Explanation, Diagnostic> {
     // Every statement in the clauses, so that each may be blamed.
     let options = SolveOptions {
@@ -203,16 +212,22 @@ pub fn minimal_unsatisfiable(
         ..options
     };
     let mut enumerator = Enumerator::new(program, options)?;
+    enumerator.interrupt_on(stop);
     let activations = activation_literals(program, blamed, &mut enumerator);
     let mut shrinker = Shrinker {
         activations,
         enumerator,
     };
     let every: Vec<usize> = (0..blamed).collect();
-    let Some(core) = shrinker.unsatisfiable_core(&every) else {
-        return Ok(Explanation::Satisfiable);
+    let explanation = match shrinker.unsatisfiable_core(&every) {
+        Ok(None) => Explanation::Satisfiable,
+        Ok(Some(core)) => match shrinker.shrink(core) {
+            Ok(minimal) => Explanation::Unsatisfiable(minimal),
+            Err(Stopped) => Explanation::Stopped,
+        },
+        Err(Stopped) => Explanation::Stopped,
     };
-    Ok(Explanation::Unsatisfiable(shrinker.shrink(core)))
+    Ok(explanation)
 }
 
 /// The solver literal of each activation atom, by number. The grounder's
@@ -276,7 +291,7 @@ impl Shrinker {
     /// that has none on its own (`active` itself when the solver's core
     /// needs some inactive statement to stay inactive: a program is not
     /// monotone, and dropping a statement can remove answer sets).
-    fn unsatisfiable_core(&mut self, active: &[usize]) -> Option<Vec<usize>> {
+    fn unsatisfiable_core(&mut self, active: &[usize]) -> Result<Option<Vec<usize>>, Stopped> {
         let mut active_numbers = active.iter().peekable();
         let assumptions: Vec<Lit> = (self.activations.iter().enumerate())
             .map(|(number, &literal)| {
@@ -288,20 +303,23 @@ impl Shrinker {
             })
             .collect();
         if self.enumerator.find_under(&assumptions).is_some() {
-            return None;
+            return Ok(None);
+        }
+        if self.enumerator.interrupted() {
+            return Err(Stopped);
         }
         let mut core = self.enumerator.failed_core();
         if core.iter().any(|l| l.is_negative()) {
-            return Some(active.to_vec());
+            return Ok(Some(active.to_vec()));
         }
         // Only activations in the core: every superset of it, the core
         // alone included, is unsatisfiable.
         core.sort_unstable();
-        Some(
+        Ok(Some(
             (active.iter().copied())
                 .filter(|&n| core.binary_search(&self.activations[n]).is_ok())
                 .collect(),
-        )
+        ))
     }
 
     /// Deletion: drops each member whose removal leaves the set
@@ -312,7 +330,7 @@ impl Shrinker {
     /// visited in a cycle from the last one removed, so a monotone program
     /// costs one call per member of the core and one per member of the
     /// result.
-    fn shrink(&mut self, mut members: Vec<usize>) -> Vec<usize> {
+    fn shrink(&mut self, mut members: Vec<usize>) -> Result<Vec<usize>, Stopped> {
         // Members tried against the set as it is now, and found necessary.
         let mut necessary = vec![false; members.len()];
         let mut at = 0;
@@ -325,7 +343,7 @@ impl Shrinker {
                 .copied()
                 .filter(|&m| m != candidate)
                 .collect();
-            match self.unsatisfiable_core(&rest) {
+            match self.unsatisfiable_core(&rest)? {
                 None => {
                     necessary[index] = true;
                     at = index + 1;
@@ -338,7 +356,7 @@ impl Shrinker {
                 }
             }
         }
-        members
+        Ok(members)
     }
 }
 
@@ -366,10 +384,17 @@ mod tests {
         let guarded = guard(&statements, scope);
         let (program, diagnostics) = crate::ground::ground(&guarded.statements, &[]);
         let program = program.unwrap_or_else(|| panic!("{diagnostics:?}"));
-        match minimal_unsatisfiable(&program, guarded.blamed.len(), SolveOptions::default())
-            .unwrap()
+        let never = Arc::new(AtomicBool::new(false));
+        match minimal_unsatisfiable(
+            &program,
+            guarded.blamed.len(),
+            SolveOptions::default(),
+            never,
+        )
+        .unwrap()
         {
             Explanation::Satisfiable => None,
+            Explanation::Stopped => unreachable!("nothing sets the flag"),
             Explanation::Unsatisfiable(numbers) => Some(
                 numbers
                     .iter()
@@ -377,6 +402,24 @@ mod tests {
                     .collect(),
             ),
         }
+    }
+
+    /// A stopped search proves nothing: a set of statements it did not
+    /// refute is no explanation.
+    #[test]
+    fn a_stopped_explanation_blames_nothing() {
+        let statements = crate::syntax::parse_program("q. :- q.", FileId(0)).0;
+        let guarded = guard(&statements, Scope::All);
+        let (program, _) = crate::ground::ground(&guarded.statements, &[]);
+        let program = program.expect("grounds");
+        let stopped = Arc::new(AtomicBool::new(true));
+        let explanation = minimal_unsatisfiable(
+            &program,
+            guarded.blamed.len(),
+            SolveOptions::default(),
+            stopped,
+        );
+        assert_eq!(explanation.unwrap(), Explanation::Stopped);
     }
 
     #[test]

@@ -270,8 +270,8 @@ fn located(stderr: &str) -> bool {
 fn classify(file: &Path, subcommand: &str, limit: Duration) -> Outcome {
     let mut args = vec![subcommand.to_string()];
     if subcommand == "solve" {
-        // asp2sat's own watchdog stops a long run and says which stage it
-        // was in; the harness kills only a run the watchdog cannot stop.
+        // asp2sat's own time limit stops a long run; the harness kills
+        // only a run that the limit cannot stop.
         args.extend(["-n", "3", &format!("--time-limit={}", limit.as_secs())].map(String::from));
     }
     args.push(file.to_string_lossy().into_owned());

@@ -29,6 +29,52 @@ fn time_limit_interrupts_grounding() {
     assert_eq!(models_line(&out.stdout).as_deref(), Some("0+"));
 }
 
+/// An interval of 300 million values in a fact is ground one value at a
+/// time: the time limit stops it between two (it took 96 s to the end of
+/// the interval when only the joins looked at the limit).
+#[test]
+fn time_limit_interrupts_a_long_interval() {
+    let mut cmd = solve(&["-q", "--time-limit=1", "-"]);
+    cmd.write_stdin("p(1..300000000).\n");
+    cmd.timeout(std::time::Duration::from_secs(30));
+    let out = output(cmd);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("\nTIME LIMIT   : 1\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// A signal while the program is read from standard input, which is still
+/// open: the read ends, and so does the run, as clingo's does: `UNKNOWN`,
+/// the interrupted summary, exit code 1.
+#[test]
+fn sigint_while_reading_standard_input_ends_the_run() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("asp2sat"))
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    // The header is printed once the signals are armed.
+    let mut lines = String::new();
+    while !lines.contains("Reading from -") {
+        assert!(stdout.read_line(&mut lines).unwrap() > 0, "{lines}");
+    }
+    // SAFETY: kill only sends a signal to the child's process id.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let code = wait_within(&mut child, std::time::Duration::from_secs(5));
+    std::io::Read::read_to_string(&mut stdout, &mut lines).unwrap();
+    assert_eq!(code, Some(1), "{lines}");
+    assert!(lines.contains("\nUNKNOWN\n\nINTERRUPTED  : 1\n"), "{lines}");
+    assert_eq!(models_line(&lines).as_deref(), Some("0+"));
+    drop(child.stdin.take()); // open until here
+}
+
 #[test]
 fn a_time_limit_is_reported_as_clingo_reports_it() {
     // clingo --time-limit=1 on a hard program: TIME LIMIT : 1, exit 1.
@@ -163,9 +209,9 @@ fn sigint_prints_the_summary_and_exits_as_clingo() {
     assert!(stdout.contains("INTERRUPTED  : 1"), "{stdout}");
 }
 
-/// Under a limit on virtual memory the run starts (the worker thread's
-/// large stack is not required) and, when memory runs out, ends as
-/// clingo's does: a message and exit code 33, not an abort.
+/// Under a limit on virtual memory the run starts (on a smaller stack)
+/// and, when memory runs out, ends as clingo's does: a message and exit
+/// code 33, not an abort.
 #[test]
 fn a_memory_limit_is_reported_as_clingo_does() {
     let bin = common::asp2sat_bin();
