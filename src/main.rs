@@ -3,8 +3,8 @@ use std::io::Write;
 
 /// Deeply nested input recurses through the parser and grounder; a large
 /// stack keeps that within the limits the parser enforces. Under a limit on
-/// virtual memory (`ulimit -v`) that cannot reserve it, smaller stacks are
-/// tried, down to the main thread's own.
+/// virtual memory (`ulimit -v`) that leaves no room for it, a smaller one
+/// is taken, down to the main thread's own.
 const STACK_SIZES: [usize; 3] = [512 << 20, 64 << 20, 16 << 20];
 
 /// clingo's exit code when memory runs out (`std::bad_alloc`).
@@ -93,18 +93,34 @@ fn tune_allocator() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn tune_allocator() {}
 
+/// The largest of [`STACK_SIZES`] that a limit on virtual memory leaves
+/// room for (a quarter of it at most); `None` when none fits.
+fn stack_size() -> Option<usize> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the limit into `limit`.
+    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
+        && limit.rlim_cur != libc::RLIM_INFINITY;
+    let room = if limited {
+        usize::try_from(limit.rlim_cur / 4).unwrap_or(usize::MAX)
+    } else {
+        usize::MAX
+    };
+    STACK_SIZES.into_iter().find(|&size| size <= room)
+}
+
 fn main() {
     tune_allocator();
-    for size in STACK_SIZES {
-        let worker = std::thread::Builder::new()
-            .stack_size(size)
-            // Exiting from the worker skips tearing down its stack and heap
-            // arena: the operating system reclaims them at once.
-            .spawn(|| std::process::exit(i32::from(asp2sat::cli::main())));
-        if let Ok(worker) = worker {
-            let _ = worker.join();
-            std::process::exit(1); // reached only if the worker panicked
-        }
-    }
-    std::process::exit(i32::from(asp2sat::cli::main()));
+    // The main thread runs on a stack of its own making: no other thread
+    // is started, and a run of a few milliseconds stays single-threaded.
+    // Exiting from there skips tearing that stack down: the operating
+    // system reclaims it at once.
+    let run = || std::process::exit(i32::from(asp2sat::cli::main()));
+    let _panicked = std::panic::catch_unwind(|| match stack_size() {
+        Some(size) => stacker::grow(size, run),
+        None => run(),
+    });
+    std::process::exit(1); // reached only after a panic, its message printed
 }
