@@ -11,14 +11,15 @@
 //! 9×9 Sudoku a tenth of its time: fixtures/bench/ANALYSIS.md).
 
 use super::output::Interruption;
-use super::report::{Progress, lock};
+use super::report::Progress;
 use super::status;
 use super::text::{Text, read_text};
+use std::cell::RefCell;
 use std::io::{ErrorKind, Read};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What stopped the run first, as [`Interrupt`] keeps it.
@@ -103,13 +104,13 @@ impl Interrupt {
     /// Whether the run was stopped. The first time it is noticed, the
     /// progress line is erased, clingo's message printed, and the cause
     /// recorded for the summary.
-    pub(super) fn noticed(&self, progress: &Mutex<Progress>) -> bool {
+    pub(super) fn noticed(&self, progress: &RefCell<Progress>) -> bool {
         let why = match self.cause.load(Ordering::Acquire) {
             BY_TIME_LIMIT => Interruption::TimeLimit,
             BY_SIGNAL => Interruption::Signal,
             _ => return false,
         };
-        let mut progress = lock(progress);
+        let mut progress = progress.borrow_mut();
         if progress.record.interrupted.is_none() {
             progress.record.interrupted = Some(why);
             status::clear();

@@ -17,14 +17,15 @@ use crate::solve::driver::{Consequences, Event, Found, Report};
 use crate::solve::optimize::OptMode;
 use crate::symbols::{SymId, SymbolTable};
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The output of a `solve` run: how it is printed and what is printed so
 /// far, and the record of what the run found, which the summary reports
-/// (an interrupted run's too); shared with the search threads of `-t`.
+/// (an interrupted run's too).
 pub(super) struct Progress {
     pub(super) style: Style,
     /// What the progress line on a terminal shows.
@@ -413,7 +414,7 @@ impl Progress {
 
 /// Prints what the search of one call reports.
 pub(super) struct CallReport<'p> {
-    pub(super) progress: &'p Mutex<Progress>,
+    pub(super) progress: &'p RefCell<Progress>,
     pub(super) symbols: &'p SymbolTable,
     /// The optimization mode, for a program that optimizes.
     pub(super) objective: Option<OptMode>,
@@ -424,7 +425,7 @@ pub(super) struct CallReport<'p> {
 
 impl Report for CallReport<'_> {
     fn event(&mut self, event: Event<'_>) -> bool {
-        let mut progress = lock(self.progress);
+        let mut progress = self.progress.borrow_mut();
         match event {
             Event::Searching { translate_time } => {
                 let style = progress.style;
@@ -469,12 +470,6 @@ impl Report for CallReport<'_> {
 /// What the summary says of the optimization of a program that optimizes.
 fn optimization(progress: &mut Progress) -> &mut OptimizationSummary {
     progress.record.optimization.as_mut().expect("optimizing")
-}
-
-pub(super) fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
-    progress
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The processor time the process has used, user and system, as clingo's

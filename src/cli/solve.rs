@@ -8,7 +8,7 @@ use super::explain;
 use super::interrupt::{self, Interrupt};
 use super::load::{Loaded, ground_call, load_program, step_program};
 use super::output::{self, Outcome, Sizes, Timings};
-use super::report::{CallReport, Progress, lock};
+use super::report::{CallReport, Progress};
 use super::{EXIT_INPUT_ERROR, pictures, release_at_exit, report_errors};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::ground::incremental::{Incremental, StepResult};
@@ -22,18 +22,19 @@ use crate::solve::portfolio::Threads;
 use crate::solve::steps::StepSolver;
 use crate::syntax::ast::Term;
 use rustc_hash::FxHashSet;
+use std::cell::RefCell;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Solves the program of `config`, printing as clingo does; returns the
 /// exit code.
 pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
-    let progress = Arc::new(Mutex::new(Progress::new(&config, counters.clone())));
+    let progress = RefCell::new(Progress::new(&config, counters.clone()));
     warn_oversubscription(config.tuning.parallel.threads);
     let interrupt = interrupt::arm(config.time_limit);
     {
-        let mut progress = lock(&progress);
+        let mut progress = progress.borrow_mut();
         let style = progress.style;
         progress.print(|out| output::write_header(out, style, &config.inputs));
     }
@@ -49,7 +50,7 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         Ok(loaded) => loaded,
         Err(code) => return unknown_after_error(&progress, code),
     };
-    lock(&progress).record.timings.parse = timings.parse;
+    progress.borrow_mut().record.timings.parse = timings.parse;
     let incremental = match incremental_mode(&loaded, &overrides, &config) {
         Ok(incremental) => incremental,
         Err(code) => return unknown_after_error(&progress, code),
@@ -69,7 +70,7 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
         Ok(last) => last,
         Err(code) => return unknown_after_error(&progress, code),
     };
-    let interrupted = lock(&progress).record.interrupted;
+    let interrupted = progress.borrow().record.interrupted;
     let (outcome, sizes) = match last {
         Some((call, sizes)) => (outcome(&call, interrupted.is_some()), Some(sizes)),
         None => (Outcome::Unknown, None), // incremental mode with imax = 0
@@ -86,7 +87,7 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
     };
     // The time limit or a signal may have stopped the explanation.
     interrupt.noticed(&progress);
-    let mut progress = lock(&progress);
+    let mut progress = progress.borrow_mut();
     let interrupted = progress.record.interrupted;
     progress.record.explanation =
         (blamed.as_ref()).map(|spans| explain::located(spans, &loaded.sources));
@@ -106,8 +107,8 @@ pub(super) fn solve(config: Config, counters: Arc<Counters>) -> u8 {
 
 /// The end of a run stopped while its inputs were read: `UNKNOWN` and the
 /// interrupted summary.
-fn stopped_before_solving(progress: &Mutex<Progress>) -> u8 {
-    let mut progress = lock(progress);
+fn stopped_before_solving(progress: &RefCell<Progress>) -> u8 {
+    let mut progress = progress.borrow_mut();
     let interrupted = progress.record.interrupted;
     progress.finish(Outcome::Unknown, None, interrupted);
     Outcome::Unknown.exit_code(progress.record.models, true)
@@ -164,7 +165,7 @@ fn solve_steps(
     overrides: &[(String, Term)],
     incremental: Option<&Incremental>,
     config: &Config,
-    (progress, interrupt): (&Mutex<Progress>, &Interrupt),
+    (progress, interrupt): (&RefCell<Progress>, &Interrupt),
     counters: &Counters,
 ) -> Result<Option<(Call, Sizes)>, u8> {
     let plan = config.plan();
@@ -197,7 +198,7 @@ fn solve_steps(
             &config.warnings,
             &mut printed,
         )?;
-        lock(progress).record.timings.ground += ground_start.elapsed();
+        progress.borrow_mut().record.timings.ground += ground_start.elapsed();
         if interrupt.noticed(progress) {
             break; // what was ground is not a program
         }
@@ -219,7 +220,7 @@ fn solve_steps(
         }
         let ground_start = Instant::now();
         let mut program = step_program(&mut grounding, Assigned::Facts);
-        lock(progress).record.timings.ground += ground_start.elapsed();
+        progress.borrow_mut().record.timings.ground += ground_start.elapsed();
         if incremental.is_none() && config.explain.is_none() {
             // Never grounded again: their memory (a big instance's facts)
             // is the solver's now.
@@ -263,7 +264,7 @@ fn add_step_and_ask(
     step_solver: &mut Option<StepSolver>,
     grounding: &mut Grounding,
     ask: bool,
-    progress: &Mutex<Progress>,
+    progress: &RefCell<Progress>,
 ) -> Option<Proof> {
     let solver = step_solver.as_mut()?;
     if !grounding.last_call_modular() {
@@ -272,7 +273,7 @@ fn add_step_and_ask(
     }
     let ground_start = Instant::now();
     let program = step_program(grounding, Assigned::Open);
-    lock(progress).record.timings.ground += ground_start.elapsed();
+    progress.borrow_mut().record.timings.ground += ground_start.elapsed();
     let translate_start = Instant::now();
     let Ok(added) = solver.add_step(&program, &grounding.assigned()) else {
         *step_solver = None; // each step searched as a program of its own
@@ -305,7 +306,7 @@ fn add_step_and_ask(
 fn unsatisfiable_step(
     proof: &Proof,
     config: &Config,
-    progress: &Mutex<Progress>,
+    progress: &RefCell<Progress>,
 ) -> Result<(Call, Sizes), u8> {
     let optimizing = !proof.program.costs.is_empty();
     let mut report = CallReport {
@@ -315,14 +316,15 @@ fn unsatisfiable_step(
         consequences: config.consequences,
         started: proof.asked,
     };
-    lock(progress)
+    progress
+        .borrow_mut()
         .record
         .solve_started
         .get_or_insert(proof.asked);
     report.event(Event::Searching {
         translate_time: proof.translate_time,
     });
-    let mut progress = lock(progress);
+    let mut progress = progress.borrow_mut();
     if let Some(code) = progress.output_failure() {
         return Err(code);
     }
@@ -354,9 +356,9 @@ fn project(program: &mut GroundProgram, projection: Projection) {
 /// that found nothing: `UNKNOWN` and the summary in text, a complete JSON
 /// document with one empty call. Scripts that read it must not break on
 /// bad input. Other exit codes pass through.
-fn unknown_after_error(progress: &Mutex<Progress>, code: u8) -> u8 {
+fn unknown_after_error(progress: &RefCell<Progress>, code: u8) -> u8 {
     if code == EXIT_INPUT_ERROR {
-        let mut progress = lock(progress);
+        let mut progress = progress.borrow_mut();
         if progress.record.calls == 0 {
             progress.begin_call();
         }
@@ -382,7 +384,7 @@ fn solve_call(
     program: &Arc<GroundProgram>,
     plan: &Plan,
     config: &Config,
-    (progress, stop): (&Mutex<Progress>, &Arc<AtomicBool>),
+    (progress, stop): (&RefCell<Progress>, &Arc<AtomicBool>),
     sources: &SourceMap,
     first: bool,
 ) -> Result<(Call, Sizes, Leftovers), u8> {
@@ -411,7 +413,7 @@ fn solve_call(
     {
         stderrln!("asp2sat: info: -t {}: {reason}", plan.parallel.threads);
     }
-    let counters = lock(progress).counters.clone();
+    let counters = progress.borrow().counters.clone();
     let mut report = CallReport {
         progress,
         symbols: &program.symbols,
@@ -425,7 +427,7 @@ fn solve_call(
         Ok(searched) => searched,
         Err(error) => return Err(report_errors(&[error], sources, "translation failed")),
     };
-    let mut progress = lock(progress);
+    let mut progress = progress.borrow_mut();
     if let Some(code) = progress.output_failure() {
         return Err(code);
     }
