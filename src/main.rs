@@ -2,9 +2,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 
 /// Deeply nested input recurses through the parser and grounder; a large
-/// stack keeps that within the limits the parser enforces. Under a limit on
-/// virtual memory (`ulimit -v`) that leaves no room for it, a smaller one
-/// is taken, down to the main thread's own.
+/// stack keeps that within the limits the parser enforces. Where it cannot
+/// be mapped (`ulimit -v`), a smaller one is taken, down to the main
+/// thread's own.
 const STACK_SIZES: [usize; 3] = [512 << 20, 64 << 20, 16 << 20];
 
 /// clingo's exit code when memory runs out (`std::bad_alloc`).
@@ -93,22 +93,25 @@ fn tune_allocator() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn tune_allocator() {}
 
-/// The largest of [`STACK_SIZES`] that a limit on virtual memory leaves
-/// room for (a quarter of it at most); `None` when none fits.
+/// The largest of [`STACK_SIZES`] that can be mapped now: a limit on
+/// virtual memory, or strict overcommit, may refuse it. `None` when none
+/// can.
 fn stack_size() -> Option<usize> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit only writes the limit into `limit`.
-    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
-        && limit.rlim_cur != libc::RLIM_INFINITY;
-    let room = if limited {
-        usize::try_from(limit.rlim_cur / 4).unwrap_or(usize::MAX)
-    } else {
-        usize::MAX
-    };
-    STACK_SIZES.into_iter().find(|&size| size <= room)
+    STACK_SIZES.into_iter().find(|&size| {
+        // SAFETY: a new private anonymous mapping, unmapped at once; the
+        // stack is mapped by `stacker` with the same protection.
+        unsafe {
+            let probe = libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            probe != libc::MAP_FAILED && libc::munmap(probe, size) == 0
+        }
+    })
 }
 
 fn main() {
