@@ -9,7 +9,7 @@ use super::output::{self, Blamed, Outcome};
 use super::report::Progress;
 use super::{release_at_exit, report_errors};
 use crate::diagnostics::{Diagnostic, SourceMap, Span, render_all};
-use crate::ground::{Assigned, Grounding, Parts};
+use crate::ground::{Grounding, Parts};
 use crate::progress::Counters;
 use crate::solve::SolveOptions;
 use crate::solve::explain::{Explanation, Scope};
@@ -56,17 +56,17 @@ pub(super) fn explain(
     let counters = Counters::default();
     let mut grounding = Grounding::single(overrides, &counters).stop_at(stop);
     // The run's own grounding has printed the messages already.
-    if let Err(diagnostics) = grounding.ground_call(&guarded.statements, &Parts::base()) {
+    let (program, diagnostics) = grounding.ground(&guarded.statements, &Parts::base());
+    if grounding.stopped() {
+        return Ok(None);
+    }
+    let Some(program) = program else {
         return Err(report_errors(
             &diagnostics,
             &loaded.sources,
             "grounding stopped because of errors",
         ));
-    }
-    if grounding.stopped() {
-        return Ok(None);
-    }
-    let program = grounding.program(Assigned::Facts);
+    };
     let options = SolveOptions {
         translation: config.translation,
         tuning: config.tuning.search,

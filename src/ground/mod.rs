@@ -256,13 +256,15 @@ impl<'c> Grounding<'c> {
 
     /// The program of the parts that `parts` calls, whose groups begin with
     /// those of the calls before: only the groups after them are ground.
-    /// `None` when there were errors, and every message.
+    /// `None` when there were errors or the call was stopped
+    /// ([`Grounding::stopped`]), and every message.
     pub fn ground(
         &mut self,
         statements: &[Statement],
         parts: &Parts,
     ) -> (Option<GroundProgram>, Vec<Diagnostic>) {
         match self.ground_call(statements, parts) {
+            Ok(diagnostics) if self.stopped() => (None, diagnostics),
             Ok(diagnostics) => (Some(self.program(Assigned::Facts)), diagnostics),
             Err(diagnostics) => (None, diagnostics),
         }
@@ -292,6 +294,7 @@ impl<'c> Grounding<'c> {
     /// with the atoms it assigns true held as `assigned` says. A grounding
     /// for one call hands everything over to it: no program follows.
     pub fn program(&mut self, assigned: Assigned) -> GroundProgram {
+        debug_assert!(!self.stopped(), "a stopped grounding gives no program");
         if !self.kept {
             debug_assert_eq!(assigned, Assigned::Facts, "one call's own program");
             let run = self.run.take().expect("made by the grounding");

@@ -85,7 +85,12 @@ mod stop {
         let mut grounding = Grounding::single(&[], &counters).stop_at(&stop);
         assert!(grounding.ground_call(&statements, &Parts::base()).is_ok());
         assert_eq!(grounding.stopped(), stopped);
-        counters.snapshot().atoms
+        let atoms = counters.snapshot().atoms;
+        // Nor does a stopped grounding give a program.
+        let mut whole = Grounding::single(&[], &counters).stop_at(&stop);
+        let (program, _) = whole.ground(&statements, &Parts::base());
+        assert_eq!(program.is_none(), stopped);
+        atoms
     }
 
     /// A stopped grounding makes no join step: not the facts' interval,
