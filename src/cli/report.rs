@@ -50,8 +50,6 @@ pub(super) struct Progress {
     /// Why a picture could not be written: the run stops.
     pub(super) picture_error: Option<pictures::PictureError>,
     pub(super) record: Record,
-    /// The summary is printed: nothing more is.
-    pub(super) finished: bool,
     symbol_texts: SymbolTexts,
 }
 
@@ -160,7 +158,6 @@ impl Progress {
                 explanation: None,
                 interrupted: None,
             },
-            finished: false,
             symbol_texts: SymbolTexts::default(),
         }
     }
@@ -328,7 +325,6 @@ impl Progress {
         sizes: Option<&Sizes>,
         interrupted: Option<Interruption>,
     ) {
-        self.finished = true;
         status::clear();
         // One instant for both, so that `Solve` never exceeds `Total` when
         // the thread is preempted between two readings of the clock.
