@@ -232,9 +232,12 @@ impl GroundAggregate {
             let certain = (self.elements.iter())
                 .filter(|(_, c)| c[0].is_empty())
                 .map(|&(w, _)| w)
-                .reduce(|best, w| match symbols.compare(w, best) == better {
-                    true => w,
-                    false => best,
+                .reduce(|best, w| {
+                    if symbols.compare(w, best) == better {
+                        w
+                    } else {
+                        best
+                    }
                 });
             let mut values: Vec<SymId> = match certain {
                 Some(bound) => (self.elements.iter())
@@ -427,51 +430,4 @@ pub(super) fn decide(
         all_hold &= always;
     }
     all_hold.then_some(true)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ground::program::AtomId;
-
-    /// The values `possible_values` gives for `function` over elements of
-    /// weights 1 (uncertain), 3 (certain) and 5 (uncertain), or with all
-    /// three uncertain.
-    fn values(function: AggregateFunction, three_certain: bool) -> Vec<String> {
-        let mut symbols = SymbolTable::default();
-        let uncertain = || vec![Body::new(vec![AtomId(0)], vec![])];
-        let three = match three_certain {
-            true => vec![Body::default()],
-            false => uncertain(),
-        };
-        let aggregate = GroundAggregate {
-            function,
-            elements: vec![
-                (symbols.number(1), uncertain()),
-                (symbols.number(3), three),
-                (symbols.number(5), uncertain()),
-            ],
-        };
-        let mut values: Vec<String> = (aggregate.possible_values(&mut symbols).into_iter())
-            .map(|value| symbols.display(value).to_string())
-            .collect();
-        values.sort();
-        values
-    }
-
-    /// A certain element bounds a `#min` from above and a `#max` from
-    /// below, and rules out the empty set's value.
-    #[test]
-    fn certain_elements_bound_the_values_of_min_and_max() {
-        assert_eq!(values(AggregateFunction::Min, true), ["1", "3"]);
-        assert_eq!(values(AggregateFunction::Max, true), ["3", "5"]);
-        assert_eq!(
-            values(AggregateFunction::Min, false),
-            ["#sup", "1", "3", "5"]
-        );
-        assert_eq!(
-            values(AggregateFunction::Max, false),
-            ["#inf", "1", "3", "5"]
-        );
-    }
 }

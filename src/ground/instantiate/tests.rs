@@ -1,6 +1,7 @@
 //! The ground program instantiation makes, one small program per step and
 //! behaviour (`print::ground`: clingo's `--text` form, then the
-//! diagnostics), and a grounding stopped before its end.
+//! diagnostics), the values a `#min`/`#max` assignment may take, and a
+//! grounding stopped before its end.
 
 mod join {
     use crate::ground::print::{ground, snapshot_cases};
@@ -34,6 +35,54 @@ mod aggregates {
         equal_tuples_once: "{ q(1..2) }. a :- #sum{ 1 : q(X) } >= 2.";
         negated: "{ q(1..2) }. a :- not #count{ X : q(X) } > 1.";
         head_aggregate: "#sum{ X,X : p(X) : X = 1..3 } = 3.";
+    }
+}
+
+mod possible_values {
+    use crate::ground::instantiate::aggregates::GroundAggregate;
+    use crate::ground::program::{AtomId, Body};
+    use crate::symbols::SymbolTable;
+    use crate::syntax::ast::AggregateFunction;
+
+    /// The values `possible_values` gives for `function` over elements of
+    /// weights 1 (uncertain), 3 (certain) and 5 (uncertain), or with all
+    /// three uncertain.
+    fn values(function: AggregateFunction, three_certain: bool) -> Vec<String> {
+        let mut symbols = SymbolTable::default();
+        let uncertain = || vec![Body::new(vec![AtomId(0)], vec![])];
+        let three = match three_certain {
+            true => vec![Body::default()],
+            false => uncertain(),
+        };
+        let aggregate = GroundAggregate {
+            function,
+            elements: vec![
+                (symbols.number(1), uncertain()),
+                (symbols.number(3), three),
+                (symbols.number(5), uncertain()),
+            ],
+        };
+        let mut values: Vec<String> = (aggregate.possible_values(&mut symbols).into_iter())
+            .map(|value| symbols.display(value).to_string())
+            .collect();
+        values.sort();
+        values
+    }
+
+    /// A certain element bounds a `#min` from above and a `#max` from
+    /// below, and rules out the empty set's value.
+    #[test]
+    fn certain_elements_bound_the_values_of_min_and_max() {
+        assert_eq!(values(AggregateFunction::Min, true), ["1", "3"]);
+        assert_eq!(values(AggregateFunction::Max, true), ["3", "5"]);
+        assert_eq!(
+            values(AggregateFunction::Min, false),
+            ["#sup", "1", "3", "5"]
+        );
+        assert_eq!(
+            values(AggregateFunction::Max, false),
+            ["#inf", "1", "3", "5"]
+        );
     }
 }
 
