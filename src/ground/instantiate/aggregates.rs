@@ -89,10 +89,14 @@ impl Exec<'_> {
                 self.aggregate_literal(aggregate, aggregate.naf, key, steps, k, leaf)
             }
             Some(var) => {
-                for value in ground.possible_values(self.symbols) {
+                let values = ground.possible_values(self.symbols);
+                let mut bounds: Vec<SymId> = guards.iter().map(|&(_, bound)| bound).collect();
+                bounds.extend_from_slice(&values);
+                let weighed = ground.weighed(self.symbols, &bounds);
+                for value in values {
                     guards.push((CmpOp::Eq, value));
                     self.env[var] = Some(value);
-                    let key = ground.with_guards(self.symbols, &guards);
+                    let key = weighed.with_guards(self.symbols, &guards);
                     self.aggregate_literal(aggregate, Naf::Positive, key, steps, k, leaf);
                     self.env[var] = None;
                     guards.pop();
@@ -276,13 +280,11 @@ impl GroundAggregate {
         }
     }
 
-    /// The aggregate with integer weights and guards (see
-    /// [`AggregateValue`]); `None` when a guard can never hold.
-    pub(super) fn with_guards(
-        &self,
-        symbols: &mut SymbolTable,
-        guards: &[(CmpOp, SymId)],
-    ) -> Option<AggregateKey> {
+    /// The aggregate with integer weights (see [`AggregateValue`]), ready
+    /// for guards over `bounds`, the symbols its guards compare with: the
+    /// elements are ranked and merged once for all of them, as an
+    /// assignment asks for one guard per value.
+    pub(super) fn weighed(&self, symbols: &mut SymbolTable, bounds: &[SymId]) -> Weighed {
         let element = |weight: i64, conditions: &Vec<Body>| WeightedElement {
             value: weight,
             conditions: conditions.clone(),
@@ -293,53 +295,114 @@ impl GroundAggregate {
                 .iter()
                 .map(|(w, c)| element(i64::from(symbols.as_number(*w).expect("integer")), c))
                 .collect();
-            let mut integer_guards = Vec::new();
-            for &(op, bound) in guards {
-                match symbols.get(bound) {
-                    SymbolData::Number(n) => integer_guards.push((op, i64::from(n))),
-                    // A sum is above #inf and below every other non-number.
-                    other => {
-                        let order = if matches!(other, SymbolData::Infimum) {
-                            Ordering::Greater
-                        } else {
-                            Ordering::Less
-                        };
-                        if !op.holds(order) {
-                            return None;
-                        }
-                    }
-                }
-            }
-            return Some((
-                AggregateValue::Sum,
-                merge_equal_conditions(AggregateValue::Sum, elements),
-                integer_guards,
-            ));
+            return Weighed {
+                value: AggregateValue::Sum,
+                elements: merge_equal_conditions(AggregateValue::Sum, elements),
+                ranked: None,
+            };
         }
         // Ranks in term order; `#min` becomes `#max` of negated ranks.
         let empty = self.empty_value(symbols);
         let mut ranked: Vec<SymId> = self.elements.iter().map(|(w, _)| *w).collect();
-        ranked.extend(guards.iter().map(|(_, b)| *b));
+        ranked.extend_from_slice(bounds);
         ranked.push(empty);
         ranked.sort_by(|&a, &b| symbols.compare(a, b).then(a.cmp(&b)));
         ranked.dedup_by(|a, b| symbols.compare(*a, *b) == Ordering::Equal);
-        let rank =
-            |s: SymId| ranked.partition_point(|&r| symbols.compare(r, s) == Ordering::Less) as i64;
-        let negate = self.function == AggregateFunction::Min;
-        let signed = |r: i64| if negate { -r } else { r };
+        let ranks = Ranks {
+            ranked,
+            negate: self.function == AggregateFunction::Min,
+        };
         let elements = self
             .elements
             .iter()
-            .map(|(w, c)| element(signed(rank(*w)), c))
-            .collect();
-        let guards = guards
-            .iter()
-            .map(|&(op, b)| (if negate { op.flip() } else { op }, signed(rank(b))))
+            .map(|(w, c)| element(ranks.weight(symbols, *w), c))
             .collect();
         let value = AggregateValue::Max {
-            empty: signed(rank(empty)),
+            empty: ranks.weight(symbols, empty),
         };
-        Some((value, merge_equal_conditions(value, elements), guards))
+        Weighed {
+            value,
+            elements: merge_equal_conditions(value, elements),
+            ranked: Some(ranks),
+        }
+    }
+
+    /// The aggregate with integer weights and guards (see
+    /// [`AggregateValue`]); `None` when a guard can never hold.
+    pub(super) fn with_guards(
+        &self,
+        symbols: &mut SymbolTable,
+        guards: &[(CmpOp, SymId)],
+    ) -> Option<AggregateKey> {
+        let bounds: Vec<SymId> = guards.iter().map(|&(_, bound)| bound).collect();
+        self.weighed(symbols, &bounds).with_guards(symbols, guards)
+    }
+}
+
+/// A ground aggregate with integer weights ([`GroundAggregate::weighed`]).
+pub(super) struct Weighed {
+    value: AggregateValue,
+    elements: Vec<WeightedElement>,
+    /// For `#min` and `#max`: the ranks that stand for their symbols.
+    ranked: Option<Ranks>,
+}
+
+/// The symbols of a `#min` or `#max` (its weights, the value of the empty
+/// set and its guards' bounds) in term order: a symbol weighs its rank,
+/// negated for `#min`, which becomes a `#max`.
+struct Ranks {
+    ranked: Vec<SymId>,
+    negate: bool,
+}
+
+impl Ranks {
+    fn weight(&self, symbols: &SymbolTable, symbol: SymId) -> i64 {
+        let rank = (self.ranked).partition_point(|&r| symbols.compare(r, symbol) == Ordering::Less);
+        if self.negate {
+            -(rank as i64)
+        } else {
+            rank as i64
+        }
+    }
+}
+
+impl Weighed {
+    /// The aggregate under `guards`, whose bounds are among those it was
+    /// weighed for; `None` when a guard can never hold.
+    pub(super) fn with_guards(
+        &self,
+        symbols: &SymbolTable,
+        guards: &[(CmpOp, SymId)],
+    ) -> Option<AggregateKey> {
+        let integer_guards = match &self.ranked {
+            None => {
+                let mut integer_guards = Vec::new();
+                for &(op, bound) in guards {
+                    match symbols.get(bound) {
+                        SymbolData::Number(n) => integer_guards.push((op, i64::from(n))),
+                        // A sum is above #inf and below every other non-number.
+                        other => {
+                            let order = if matches!(other, SymbolData::Infimum) {
+                                Ordering::Greater
+                            } else {
+                                Ordering::Less
+                            };
+                            if !op.holds(order) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+                integer_guards
+            }
+            Some(ranks) => (guards.iter())
+                .map(|&(op, bound)| {
+                    let op = if ranks.negate { op.flip() } else { op };
+                    (op, ranks.weight(symbols, bound))
+                })
+                .collect(),
+        };
+        Some((self.value, self.elements.clone(), integer_guards))
     }
 }
 
