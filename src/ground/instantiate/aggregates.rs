@@ -89,11 +89,11 @@ impl Exec<'_> {
                 self.aggregate_literal(aggregate, aggregate.naf, key, steps, k, leaf)
             }
             Some(var) => {
-                let values = ground.possible_values(self.symbols);
-                let mut bounds: Vec<SymId> = guards.iter().map(|&(_, bound)| bound).collect();
-                bounds.extend_from_slice(&values);
+                // The values are weights or the empty set's value, which
+                // every weighing ranks.
+                let bounds: Vec<SymId> = guards.iter().map(|&(_, bound)| bound).collect();
                 let weighed = ground.weighed(self.symbols, &bounds);
-                for value in values {
+                for value in ground.possible_values(self.symbols) {
                     guards.push((CmpOp::Eq, value));
                     self.env[var] = Some(value);
                     let key = weighed.with_guards(self.symbols, &guards);
@@ -281,9 +281,10 @@ impl GroundAggregate {
     }
 
     /// The aggregate with integer weights (see [`AggregateValue`]), ready
-    /// for guards over `bounds`, the symbols its guards compare with: the
-    /// elements are ranked and merged once for all of them, as an
-    /// assignment asks for one guard per value.
+    /// for guards over `bounds`, its weights and the empty set's value,
+    /// the symbols its guards may compare with: the elements are ranked
+    /// and merged once for all of them, as an assignment asks for one
+    /// guard per value.
     pub(super) fn weighed(&self, symbols: &mut SymbolTable, bounds: &[SymId]) -> Weighed {
         let element = |weight: i64, conditions: &Vec<Body>| WeightedElement {
             value: weight,
@@ -298,7 +299,7 @@ impl GroundAggregate {
             return Weighed {
                 value: AggregateValue::Sum,
                 elements: merge_equal_conditions(AggregateValue::Sum, elements),
-                ranked: None,
+                ranks: None,
             };
         }
         // Ranks in term order; `#min` becomes `#max` of negated ranks.
@@ -323,7 +324,7 @@ impl GroundAggregate {
         Weighed {
             value,
             elements: merge_equal_conditions(value, elements),
-            ranked: Some(ranks),
+            ranks: Some(ranks),
         }
     }
 
@@ -344,7 +345,7 @@ pub(super) struct Weighed {
     value: AggregateValue,
     elements: Vec<WeightedElement>,
     /// For `#min` and `#max`: the ranks that stand for their symbols.
-    ranked: Option<Ranks>,
+    ranks: Option<Ranks>,
 }
 
 /// The symbols of a `#min` or `#max` (its weights, the value of the empty
@@ -374,7 +375,7 @@ impl Weighed {
         symbols: &SymbolTable,
         guards: &[(CmpOp, SymId)],
     ) -> Option<AggregateKey> {
-        let integer_guards = match &self.ranked {
+        let integer_guards = match &self.ranks {
             None => {
                 let mut integer_guards = Vec::new();
                 for &(op, bound) in guards {
