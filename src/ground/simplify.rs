@@ -457,9 +457,9 @@ fn kept_or_left(keep: bool, atom: AtomId, left: &mut Vec<AtomId>) -> bool {
 /// supports no other atom, and holds exactly when one of its bodies does.
 /// An atom is unfolded when that does not multiply constraints: it has one
 /// rule, or at most one constraint and no other atom of several rules
-/// beside it there. Unfolded constraints that repeat an earlier constraint
-/// are dropped, and so are those that contain both an atom and its
-/// negation. Returns whether any atom was unfolded.
+/// beside it there. Unfolded constraints that repeat an earlier unfolded
+/// constraint are dropped, and so are those that contain both an atom and
+/// its negation. Returns whether any atom was unfolded.
 fn unfold_constraint_atoms(
     rules: &mut Vec<Rule>,
     used: &Occurrences,
@@ -501,18 +501,21 @@ fn unfold_constraint_atoms(
         }
     }
     let mut kept: Vec<Rule> = Vec::with_capacity(rules.len());
-    // The constraints kept so far, by their bodies.
-    let mut constraints: HashTable<usize> = HashTable::new();
-    let hash = |body: &Body| hash_body(0, &body.pos, &body.neg);
-    let mut keep_constraint = |kept: &mut Vec<Rule>, body: Body, origin: Span| {
+    // The unfolded constraints kept so far, by their bodies, each beside
+    // its body's hash. A constraint left as it was is not looked up: a
+    // repeat of it costs a clause, while hashing every constraint cost
+    // more than the rest of grounding where there are millions of them.
+    let mut unfolded: HashTable<(u64, usize)> = HashTable::new();
+    let mut keep_unfolded = |kept: &mut Vec<Rule>, body: Body, origin: Span| {
         if body.pos.iter().any(|a| body.neg.contains(a)) {
             return; // never holds
         }
-        let h = hash(&body);
-        if constraints.find(h, |&i| kept[i].body == body).is_some() {
+        let h = hash_body(0, &body.pos, &body.neg);
+        let same = |&(other, i): &(u64, usize)| other == h && kept[i].body == body;
+        if unfolded.find(h, same).is_some() {
             return;
         }
-        constraints.insert_unique(h, kept.len(), |&i| hash(&kept[i].body));
+        unfolded.insert_unique(h, (h, kept.len()), |&(other, _)| other);
         kept.push(Rule {
             head: Head::Constraint,
             body,
@@ -522,7 +525,7 @@ fn unfold_constraint_atoms(
     for rule in rules.drain(..) {
         match rule.head {
             Head::Atom(a) if unfold[a.index()] => {}
-            Head::Constraint => {
+            Head::Constraint if rule.body.pos.iter().any(|a| unfold[a.index()]) => {
                 let mut expanded = vec![rule.body];
                 while let Some(a) = expanded[0].pos.iter().copied().find(|a| unfold[a.index()]) {
                     expanded = (expanded.iter())
@@ -532,7 +535,7 @@ fn unfold_constraint_atoms(
                         .collect();
                 }
                 for body in expanded {
-                    keep_constraint(&mut kept, body, rule.origin);
+                    keep_unfolded(&mut kept, body, rule.origin);
                 }
             }
             _ => kept.push(rule),
