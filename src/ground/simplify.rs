@@ -15,6 +15,7 @@ use crate::ground::program::{
 };
 use crate::symbols::SymbolTable;
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 pub struct Simplifier<'a> {
     pub atoms: &'a AtomTable,
@@ -500,47 +501,48 @@ fn unfold_constraint_atoms(
             bodies[a.index()].push(std::mem::take(&mut rule.body));
         }
     }
-    let mut kept: Vec<Rule> = Vec::with_capacity(rules.len());
-    // The unfolded constraints kept so far, by their bodies, each beside
-    // its body's hash. A constraint left as it was is not looked up: a
-    // repeat of it costs a clause, while hashing every constraint cost
-    // more than the rest of grounding where there are millions of them.
-    let mut unfolded: HashTable<(u64, usize)> = HashTable::new();
-    let mut keep_unfolded = |kept: &mut Vec<Rule>, body: Body, origin: Span| {
+    // The unfolded constraints, in order, after the rules left in place:
+    // rebuilding the whole program instead moved every rule, once a round,
+    // into memory fresh to the process, and took most of the time of
+    // simplifying where there are millions of constraints.
+    let mut unfolded: Vec<Rule> = Vec::new();
+    // Their bodies, each beside its hash. A constraint left as it was is
+    // not looked up: a repeat of it costs a clause, while hashing every
+    // constraint cost more than the rest of grounding.
+    let mut unfolded_bodies: HashTable<(u64, usize)> = HashTable::new();
+    let mut keep_unfolded = |body: Body, origin: Span| {
         if body.pos.iter().any(|a| body.neg.contains(a)) {
             return; // never holds
         }
         let h = hash_body(0, &body.pos, &body.neg);
-        let same = |&(other, i): &(u64, usize)| other == h && kept[i].body == body;
-        if unfolded.find(h, same).is_some() {
-            return;
+        let same = |&(other, i): &(u64, usize)| other == h && unfolded[i].body == body;
+        if let Entry::Vacant(slot) = unfolded_bodies.entry(h, same, |&(other, _)| other) {
+            slot.insert((h, unfolded.len()));
+            unfolded.push(Rule {
+                head: Head::Constraint,
+                body,
+                origin,
+            });
         }
-        unfolded.insert_unique(h, (h, kept.len()), |&(other, _)| other);
-        kept.push(Rule {
-            head: Head::Constraint,
-            body,
-            origin,
-        });
     };
-    for rule in rules.drain(..) {
-        match rule.head {
-            Head::Atom(a) if unfold[a.index()] => {}
-            Head::Constraint if rule.body.pos.iter().any(|a| unfold[a.index()]) => {
-                let mut expanded = vec![rule.body];
-                while let Some(a) = expanded[0].pos.iter().copied().find(|a| unfold[a.index()]) {
-                    expanded = (expanded.iter())
-                        .flat_map(|partial| {
-                            (bodies[a.index()].iter()).map(move |b| partial.unfold(a, b))
-                        })
-                        .collect();
-                }
-                for body in expanded {
-                    keep_unfolded(&mut kept, body, rule.origin);
-                }
+    rules.retain_mut(|rule| match rule.head {
+        Head::Atom(a) => !unfold[a.index()],
+        Head::Constraint if rule.body.pos.iter().any(|a| unfold[a.index()]) => {
+            let mut expanded = vec![std::mem::take(&mut rule.body)];
+            while let Some(a) = expanded[0].pos.iter().copied().find(|a| unfold[a.index()]) {
+                expanded = (expanded.iter())
+                    .flat_map(|partial| {
+                        (bodies[a.index()].iter()).map(move |b| partial.unfold(a, b))
+                    })
+                    .collect();
             }
-            _ => kept.push(rule),
+            for body in expanded {
+                keep_unfolded(body, rule.origin);
+            }
+            false
         }
-    }
-    *rules = kept;
+        _ => true,
+    });
+    rules.append(&mut unfolded);
     true
 }
