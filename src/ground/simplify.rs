@@ -35,6 +35,9 @@ pub struct Simplifier<'a> {
     /// False in every answer set (`:- a.`, or a choice whose upper bound
     /// its facts already reach): removed from every head.
     excluded: Vec<bool>,
+    /// The origin of a constraint that facts alone violate (`:- .` once
+    /// simplified): the program has no answer set.
+    violated: Option<Span>,
 }
 
 impl<'a> Simplifier<'a> {
@@ -48,6 +51,7 @@ impl<'a> Simplifier<'a> {
             left_heads: Vec::new(),
             aggregate_atom: vec![false; atoms.len()],
             excluded: vec![false; atoms.len()],
+            violated: None,
         }
     }
 
@@ -70,6 +74,23 @@ impl<'a> Simplifier<'a> {
         let mut unfolding_rounds = 0;
         loop {
             self.propagate(&mut rules);
+            if let Some(origin) = self.violated {
+                // The program is that constraint alone: nothing else
+                // changes that it has no answer set, and translating the
+                // rest took longer than grounding it (3.67 million
+                // constraints in potassco-configuration/pc).
+                rules = vec![Rule {
+                    head: Head::Constraint,
+                    body: Body::default(),
+                    origin,
+                }];
+                show_terms.clear();
+                aggregates.clear();
+                costs.clear();
+                self.fact.fill(false);
+                self.derivable.fill(false);
+                break;
+            }
             show_terms.retain_mut(|show| self.body(&mut show.body));
             for aggregate in &mut aggregates {
                 aggregate
@@ -244,8 +265,12 @@ impl<'a> Simplifier<'a> {
         }
     }
 
-    /// `:- a.` excludes `a` (it is dropped once no head derives `a`).
+    /// `:- a.` excludes `a` (it is dropped once no head derives `a`), and
+    /// `:- .` leaves the program without answer sets.
     fn constraint(&mut self, rule: &Rule, changed: &mut bool) -> bool {
+        if rule.body.is_empty() {
+            self.violated.get_or_insert(rule.origin);
+        }
         if let ([a], []) = (&rule.body.pos[..], &rule.body.neg[..])
             && !self.excluded[a.index()]
         {
