@@ -191,6 +191,81 @@ impl CRule {
         uses
     }
 
+    /// For a constraint whose instances have pairwise different bodies,
+    /// the numbers of positive and of negative atoms in an instance's body
+    /// when none of its literals was simplified away: an instance with as
+    /// many distinct atoms differs from every other instance of the rule.
+    /// Where no other rule can repeat it either, it needs no lookup among
+    /// the rules ground before (pc of the corpus: 3.67 million instances
+    /// of `:- val(X,V1), val(X,V2), V1 < V2.`, whose lookups took most of
+    /// the grounding).
+    ///
+    /// Two instances have equal bodies when their atoms are the same set.
+    /// If every variable occurs, used twice or more, as an argument (or
+    /// inside one, under function symbols only) of an atom literal, the
+    /// atoms of each literal determine the instance. Two literals of one
+    /// predicate and sign could swap their atoms between two instances,
+    /// unless a comparison `U < W` (or `>`) holds between the variables at
+    /// the same argument of each: the swapped instance would need `W < U`.
+    /// Any other literal but comparisons, or three literals of a
+    /// predicate and sign, give `None`.
+    pub fn distinct_instances(&self) -> Option<(usize, usize)> {
+        if !matches!(self.head, CHead::Constraint) {
+            return None;
+        }
+        let mut atoms: Vec<(bool, &CAtom)> = Vec::new();
+        for literal in &self.body {
+            match literal {
+                CLit::Pos(atom) => atoms.push((true, atom)),
+                CLit::Neg(atom) | CLit::NotNot(atom) => atoms.push((false, atom)),
+                CLit::Cmp(..) => {}
+                CLit::Interval(..) | CLit::Aggregate(_) => return None,
+            }
+        }
+        let uses = self.variable_uses();
+        let mut covered = vec![false; self.num_vars];
+        for (_, atom) in &atoms {
+            atom.args
+                .iter()
+                .for_each(|arg| mark_constructed(arg, &mut covered));
+        }
+        if (0..self.num_vars).any(|v| !covered[v] || uses[v] < 2) {
+            return None;
+        }
+        for (i, &(sign, atom)) in atoms.iter().enumerate() {
+            let mut twins = atoms[i + 1..]
+                .iter()
+                .filter(|&&(other_sign, other)| other_sign == sign && other.pred == atom.pred);
+            let Some(&(_, twin)) = twins.next() else {
+                continue;
+            };
+            let earlier = atoms[..i]
+                .iter()
+                .any(|&(other_sign, other)| other_sign == sign && other.pred == atom.pred);
+            if earlier || twins.next().is_some() || !self.ordered(atom, twin) {
+                return None;
+            }
+        }
+        let positive = atoms.iter().filter(|(sign, _)| *sign).count();
+        Some((positive, atoms.len() - positive))
+    }
+
+    /// Whether a comparison `U < W` or `U > W` of the body holds between
+    /// the variables at one argument of `a` and of `b`.
+    fn ordered(&self, a: &CAtom, b: &CAtom) -> bool {
+        let at_one_argument = |u: usize, w: usize| {
+            (a.args.iter().zip(&b.args)).any(|pair| {
+                matches!(pair, (CTerm::Var(x), CTerm::Var(y)) if (*x, *y) == (u, w) || (*x, *y) == (w, u))
+            })
+        };
+        self.body.iter().any(|literal| match literal {
+            CLit::Cmp(CmpOp::Lt | CmpOp::Gt, CTerm::Var(u), CTerm::Var(w)) => {
+                u != w && at_one_argument(*u, *w)
+            }
+            _ => false,
+        })
+    }
+
     /// Every literal the rule reads: body, conditions of choice elements
     /// and disjuncts, and aggregate element conditions (one level:
     /// aggregates do not nest).
@@ -217,5 +292,15 @@ impl CRule {
             .iter()
             .chain(conditions.iter().flat_map(|e| e.condition.iter()))
             .chain(aggregated)
+    }
+}
+
+/// Marks the variables `term` determines: those it holds as itself or as
+/// an argument of a function symbol, not under arithmetic.
+fn mark_constructed(term: &CTerm, covered: &mut [bool]) {
+    match term {
+        CTerm::Var(v) => covered[*v] = true,
+        CTerm::Fun { args, .. } => args.iter().for_each(|arg| mark_constructed(arg, covered)),
+        CTerm::Sym(_) | CTerm::Unary(..) | CTerm::Binary(..) | CTerm::Linear { .. } => {}
     }
 }

@@ -10,9 +10,9 @@
 use super::compile::Compiler;
 use super::compiled::{CAggregate, CAtom, CElement, CHead, CLit, CRule};
 use super::eval::{CTerm, Op1};
-use super::predicates::Predicates;
+use super::predicates::{PredId, Predicates};
 use crate::diagnostics::{Diagnostic, FileId};
-use crate::symbols::SymbolTable;
+use crate::symbols::{SymId, SymbolTable};
 use crate::syntax::ast::{AggregateFunction, Naf};
 use crate::syntax::parse_program;
 
@@ -176,10 +176,18 @@ fn diagnostics(text: &str, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-/// The compiled rules of the program `text`, one a line, as
-/// [`super::ground_parts`] hands them to instantiation (with the ranges
-/// comparisons give variables), then the compiler's diagnostics.
-pub fn compiled(text: &str) -> String {
+/// What compiling the program `text` gives, as [`super::ground_parts`]
+/// hands it to instantiation (with the ranges comparisons give
+/// variables).
+struct CompiledText {
+    symbols: SymbolTable,
+    preds: Predicates,
+    rules: Vec<CRule>,
+    facts: Vec<(PredId, SymId)>,
+    errors: Vec<Diagnostic>,
+}
+
+fn compile_text(text: &str) -> CompiledText {
     let (statements, errors) = parse_program(text, FileId(0));
     assert!(errors.is_empty(), "{errors:?}");
     let mut symbols = SymbolTable::default();
@@ -201,6 +209,31 @@ pub fn compiled(text: &str) -> String {
     let rules = std::mem::take(&mut compiler.rules);
     let facts = std::mem::take(&mut compiler.facts);
     errors.append(&mut compiler.errors);
+    CompiledText {
+        symbols,
+        preds,
+        rules,
+        facts,
+        errors,
+    }
+}
+
+/// The compiled rules of the program `text`.
+pub fn compiled_rules(text: &str) -> Vec<CRule> {
+    compile_text(text).rules
+}
+
+/// The compiled rules of the program `text`, one a line, as
+/// [`super::ground_parts`] hands them to instantiation (with the ranges
+/// comparisons give variables), then the compiler's diagnostics.
+pub fn compiled(text: &str) -> String {
+    let CompiledText {
+        symbols,
+        preds,
+        rules,
+        facts,
+        errors,
+    } = compile_text(text);
     let printer = Printer {
         preds: &preds,
         symbols: &symbols,

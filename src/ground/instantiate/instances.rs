@@ -99,7 +99,15 @@ impl Exec<'_> {
     ) {
         let span = rule.span;
         match &rule.head {
-            CHead::Constraint => output.rule(Head::Constraint, self.rule_body(), span),
+            CHead::Constraint => {
+                let unrepeated = self.unrepeated;
+                let (pos, neg) = self.rule_body();
+                if unrepeated == Some((pos.len(), neg.len())) {
+                    output.rules.push_distinct_constraint(pos, neg, span);
+                } else {
+                    output.rule(Head::Constraint, (pos, neg), span);
+                }
+            }
             CHead::External(input) => {
                 if let Some(a) = self.derive(&input.atom, output) {
                     self.atoms.input[a as usize] = true;

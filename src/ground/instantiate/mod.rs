@@ -115,6 +115,102 @@ enum Negated {
     Open(u32),
 }
 
+/// Per rule of `rules` (the rules ground last, the constraints among
+/// them), its instances' numbers of positive and negative atoms when no
+/// other instance, of it or of another of the rules, can have the same
+/// body: [`CRule::distinct_instances`], where no other constraint of
+/// `rules` reads as many atoms of each predicate (and sign) as it does, or
+/// reads the predicate in an aggregate. (A fact can take literals out of
+/// an instance: `:- p(R1,C,V), p(R2,C,V), box(R1,C,B), box(R2,C,B), R1 <
+/// R2.` repeats instances of `:- p(R1,C,V), p(R2,C,V), R1 < R2.`)
+fn unrepeated_instances(rules: &[&CRule]) -> Vec<Option<(usize, usize)>> {
+    let reads: Vec<Option<PredicatesRead>> = (rules.iter())
+        .map(|rule| matches!(rule.head, CHead::Constraint).then(|| PredicatesRead::of(rule)))
+        .collect();
+    let mut readers: FxHashMap<PredId, Vec<usize>> = FxHashMap::default();
+    for (i, read) in reads.iter().enumerate() {
+        for pred in read.iter().flat_map(PredicatesRead::predicates) {
+            let list = readers.entry(pred).or_default();
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+    }
+    (rules.iter().enumerate())
+        .map(|(i, rule)| {
+            let counts = rule.distinct_instances()?;
+            let read = reads[i].as_ref()?;
+            // A rule that can repeat one of its instances reads each of
+            // its predicates: the least read one has the fewest readers.
+            // (Without atoms, every constraint could repeat its `:- .`.)
+            let candidates = (read.atoms.iter())
+                .map(|&(_, pred)| &readers[&pred])
+                .min_by_key(|list| list.len())?;
+            let repeated = (candidates.iter())
+                .filter(|&&j| j != i)
+                .any(|&j| reads[j].as_ref().is_some_and(|other| other.covers(read)));
+            (!repeated).then_some(counts)
+        })
+        .collect()
+}
+
+/// The predicates a constraint reads: in atom literals, with their sign
+/// (`not` and `not not` alike), once per literal and sorted; and in
+/// aggregates, where an instance may hold their atoms any number of times.
+struct PredicatesRead {
+    atoms: Vec<(bool, PredId)>,
+    aggregated: Vec<PredId>,
+}
+
+impl PredicatesRead {
+    fn of(rule: &CRule) -> PredicatesRead {
+        let mut atoms = Vec::new();
+        let mut aggregated = Vec::new();
+        for literal in &rule.body {
+            match literal {
+                CLit::Pos(atom) => atoms.push((true, atom.pred)),
+                CLit::Neg(atom) | CLit::NotNot(atom) => atoms.push((false, atom.pred)),
+                CLit::Aggregate(aggregate) => {
+                    for element in &aggregate.elements {
+                        let literals = (element.condition.iter())
+                            .chain(&element.unless)
+                            .chain(&element.literal_bindings);
+                        for literal in literals {
+                            if let CLit::Pos(atom) | CLit::Neg(atom) | CLit::NotNot(atom) = literal
+                            {
+                                aggregated.push(atom.pred);
+                            }
+                        }
+                    }
+                }
+                CLit::Cmp(..) | CLit::Interval(..) => {}
+            }
+        }
+        atoms.sort_unstable();
+        aggregated.sort_unstable();
+        aggregated.dedup();
+        PredicatesRead { atoms, aggregated }
+    }
+
+    fn predicates(&self) -> impl Iterator<Item = PredId> + '_ {
+        (self.atoms.iter().map(|&(_, pred)| pred)).chain(self.aggregated.iter().copied())
+    }
+
+    /// Whether an instance of this rule, some of its literals taken out,
+    /// can hold the atoms of an instance of `other`: as many literals of
+    /// each of `other`'s predicates and signs, or the predicate in an
+    /// aggregate.
+    fn covers(&self, other: &PredicatesRead) -> bool {
+        (other.atoms.chunk_by(|a, b| a == b)).all(|group| {
+            let (sign, pred) = group[0];
+            let own = (self.atoms.iter())
+                .filter(|&&read| read == (sign, pred))
+                .count();
+            own >= group.len() || self.aggregated.binary_search(&pred).is_ok()
+        })
+    }
+}
+
 /// Where one rule evaluation puts what it grounds. Rules go straight into
 /// the deduplicating set; new atoms join their relations only once the
 /// evaluation is over, so that the relations it reads stay unchanged.
@@ -129,6 +225,10 @@ struct Output<'o> {
 enum Mode {
     /// Ground rules (and facts, show terms).
     Rules,
+    /// Ground constraints, of which those whose bodies keep this many
+    /// positive and negative atoms are added without a lookup
+    /// ([`unrepeated_instances`]).
+    UnrepeatedConstraints(usize, usize),
     /// Only the atoms in the heads of the instances whose aggregates may
     /// hold; no aggregate atoms.
     HeadsOnly,
@@ -472,8 +572,12 @@ impl<'s> Instantiator<'s> {
     /// Grounds rules whose body predicates are all complete (constraints and
     /// `#show` terms).
     pub fn ground_final(&mut self, rules: &[&CRule]) {
-        for rule in rules {
-            self.evaluate(rule, None, &|_| false, Mode::Rules);
+        for (rule, unrepeated) in rules.iter().zip(unrepeated_instances(rules)) {
+            let mode = match unrepeated {
+                Some((pos, neg)) => Mode::UnrepeatedConstraints(pos, neg),
+                None => Mode::Rules,
+            };
+            self.evaluate(rule, None, &|_| false, mode);
         }
     }
 
@@ -600,6 +704,10 @@ impl<'s> Instantiator<'s> {
             scratch_pos: Vec::new(),
             scratch_neg: Vec::new(),
             heads_only: (mode == Mode::HeadsOnly).then_some(&rule.head),
+            unrepeated: match mode {
+                Mode::UnrepeatedConstraints(pos, neg) => Some((pos, neg)),
+                Mode::Rules | Mode::HeadsOnly => None,
+            },
         };
         let mut output = Output {
             new_members: Vec::new(),
@@ -644,6 +752,8 @@ struct Exec<'a> {
     /// In [`Mode::HeadsOnly`], the rule's head: derive its atoms only,
     /// without rules, facts or aggregate atoms.
     heads_only: Option<&'a CHead>,
+    /// [`Mode::UnrepeatedConstraints`]' counts.
+    unrepeated: Option<(usize, usize)>,
 }
 
 impl Exec<'_> {}

@@ -72,6 +72,29 @@ impl RuleSet {
         self.insert(Head::Constraint, pos, &[], Span::default());
     }
 
+    /// Adds `:- pos, not neg` (both sorted and distinct) without looking
+    /// for it: an instance that no other instance of the constraints
+    /// ground last repeats (`unrepeated_instances`). Only a rule ground
+    /// elsewhere, or a head that instantiation empties, could repeat it:
+    /// one clause more, where the lookup of each instance took longer
+    /// than the rest of grounding.
+    pub(super) fn push_distinct_constraint(
+        &mut self,
+        pos: &[AtomId],
+        neg: &[AtomId],
+        origin: Span,
+    ) {
+        self.hashes.push(Self::hash(&Head::Constraint, pos, neg));
+        self.rules.push(Rule {
+            head: Head::Constraint,
+            body: Body {
+                pos: Atoms::from_slice(pos),
+                neg: Atoms::from_slice(neg),
+            },
+            origin,
+        });
+    }
+
     /// Adds `head :- pos, not neg` (both sorted and distinct) unless it is
     /// there already; the body is only allocated for a new rule.
     pub(super) fn insert(&mut self, head: Head, pos: &[AtomId], neg: &[AtomId], origin: Span) {

@@ -1,7 +1,8 @@
 //! The ground program instantiation makes, one small program per step and
 //! behaviour (`print::ground`: clingo's `--text` form, then the
-//! diagnostics), the values a `#min`/`#max` assignment may take, and a
-//! grounding stopped before its end.
+//! diagnostics), the values a `#min`/`#max` assignment may take, the
+//! constraints whose instances need no lookup, and a grounding stopped
+//! before its end.
 
 mod join {
     use crate::ground::print::{ground, snapshot_cases};
@@ -115,6 +116,89 @@ mod instances {
         constraint: "{ q(1..2) }. :- q(1), q(2).";
         external: "#external p(1..2).";
         duplicate_rules: "{ q }. a :- q. a :- q, q.";
+    }
+}
+
+mod distinct_instances {
+    use crate::diagnostics::FileId;
+    use crate::ground::print::compiled_rules;
+    use crate::ground::program::Head;
+    use crate::syntax::parse_program;
+
+    /// `CRule::distinct_instances` of the one rule of `text`.
+    fn distinct(text: &str) -> Option<(usize, usize)> {
+        let rules = compiled_rules(text);
+        assert_eq!(rules.len(), 1, "{text}");
+        rules[0].distinct_instances()
+    }
+
+    /// Which constraints are known to have instances of pairwise different
+    /// bodies: those whose atoms determine every variable, with two
+    /// literals of one predicate only where a strict comparison orders
+    /// them.
+    #[test]
+    fn constraints_whose_instances_differ() {
+        assert_eq!(distinct(":- v(X), v(Y), X < Y."), Some((2, 0)));
+        assert_eq!(distinct(":- e(X,Y), e(Y,X), X > Y."), Some((2, 0)));
+        assert_eq!(distinct(":- v(X), not w(X)."), Some((1, 1)));
+        assert_eq!(distinct(":- v(X), w(f(Y,X)), not u(Y)."), Some((2, 1)));
+        // The compiler orders the two sides of a symmetric `!=` itself.
+        assert_eq!(distinct(":- v(X), v(Y), X != Y."), Some((2, 0)));
+        // A swap of the two atoms is another instance of the same body.
+        assert_eq!(distinct(":- v(X), v(Y), X + Y = 5."), None);
+        assert_eq!(distinct(":- v(X), v(Y), X <= Y."), None);
+        // One comparison orders both pairs.
+        let two_pairs = ":- v(X), not w(X,Y), not w(Y,X), v(Y), X < Y.";
+        assert_eq!(distinct(two_pairs), Some((2, 2)));
+        assert_eq!(distinct(":- v(X), v(Y), v(Z), X < Y, Y < Z."), None);
+        // Variables the atoms do not determine, or that are projected.
+        assert_eq!(distinct(":- v(X), Y = 1..3, X < Y."), None);
+        assert_eq!(distinct(":- v(X+1), w(X)."), Some((2, 0)));
+        assert_eq!(distinct(":- v(X+1), w(X*2)."), None);
+        assert_eq!(distinct(":- v(X), w(Y)."), None);
+        assert_eq!(distinct(":- v(X), #count{ Y : w(Y) } > X."), None);
+        assert_eq!(distinct("a :- v(X), w(X)."), None);
+    }
+
+    /// The constraints `text` grounds to, and how many of them differ.
+    fn constraints(text: &str) -> (usize, usize) {
+        let (statements, errors) = parse_program(text, FileId(0));
+        assert!(errors.is_empty(), "{errors:?}");
+        let (program, _) = crate::ground::ground(&statements, &[]);
+        let mut bodies: Vec<_> = (program.expect("ground").rules.into_iter())
+            .filter(|rule| rule.head == Head::Constraint)
+            .map(|rule| rule.body)
+            .collect();
+        let all = bodies.len();
+        bodies.sort();
+        bodies.dedup();
+        (all, bodies.len())
+    }
+
+    /// Instances added without a lookup are still never repeated: those
+    /// of a rule known to have distinct instances, and those that a fact
+    /// took a literal out of, which are looked up (as are a symmetric
+    /// rule's, a ground constraint that repeats one of them, and those of
+    /// a rule that another rule's instances can repeat once facts are
+    /// taken out of them).
+    #[test]
+    fn no_instance_is_repeated() {
+        assert_eq!(constraints("{ v(1..4) }. :- v(X), v(Y), X < Y."), (6, 6));
+        assert_eq!(
+            constraints("{ v(1..4) }. :- v(X), v(Y), X + Y = 5."),
+            (2, 2)
+        );
+        assert_eq!(
+            constraints("{ e(1..3,1..3) }. :- e(X,Y), e(Y,X), X < Y."),
+            (3, 3)
+        );
+        let fact_taken_out = "{ v(1..3) }. w(1,2). { w(1,3); w(2,3) }.
+            :- v(X), v(Y), w(X,Y), X < Y. :- v(1), v(2).";
+        assert_eq!(constraints(fact_taken_out), (3, 3));
+        let same_box = "{ p(1..2,1..2) }. box(1,1). box(2,1).
+            :- p(R1,C), p(R2,C), R1 < R2.
+            :- p(R1,C), p(R2,C), box(R1,B), box(R2,B), R1 < R2.";
+        assert_eq!(constraints(same_box), (2, 2));
     }
 }
 
