@@ -122,8 +122,13 @@ enum Negated {
 /// `rules` reads as many atoms of each predicate (and sign) as it does, or
 /// reads the predicate in an aggregate. (A fact can take literals out of
 /// an instance: `:- p(R1,C,V), p(R2,C,V), box(R1,C,B), box(R2,C,B), R1 <
-/// R2.` repeats instances of `:- p(R1,C,V), p(R2,C,V), R1 < R2.`)
-fn unrepeated_instances(rules: &[&CRule]) -> Vec<Option<(usize, usize)>> {
+/// R2.` repeats instances of `:- p(R1,C,V), p(R2,C,V), R1 < R2.`) Nor
+/// `:- p(X), -p(X).` over `complementary` predicates: grounding adds that
+/// constraint for every such pair of atoms.
+fn unrepeated_instances(
+    rules: &[&CRule],
+    complementary: impl Fn(PredId, PredId) -> bool,
+) -> Vec<Option<(usize, usize)>> {
     let reads: Vec<Option<PredicatesRead>> = (rules.iter())
         .map(|rule| matches!(rule.head, CHead::Constraint).then(|| PredicatesRead::of(rule)))
         .collect();
@@ -140,6 +145,11 @@ fn unrepeated_instances(rules: &[&CRule]) -> Vec<Option<(usize, usize)>> {
         .map(|(i, rule)| {
             let counts = rule.distinct_instances()?;
             let read = reads[i].as_ref()?;
+            if let [(true, a), (true, b)] = read.atoms[..]
+                && complementary(a, b)
+            {
+                return None;
+            }
             // A rule that can repeat one of its instances reads each of
             // its predicates: the least read one has the fewest readers.
             // (Without atoms, every constraint could repeat its `:- .`.)
@@ -572,7 +582,12 @@ impl<'s> Instantiator<'s> {
     /// Grounds rules whose body predicates are all complete (constraints and
     /// `#show` terms).
     pub fn ground_final(&mut self, rules: &[&CRule]) {
-        for (rule, unrepeated) in rules.iter().zip(unrepeated_instances(rules)) {
+        let (names, negative) = (&self.pred_names, &self.pred_negative);
+        let complementary = |a: PredId, b: PredId| {
+            names[a.index()] == names[b.index()] && negative[a.index()] != negative[b.index()]
+        };
+        let unrepeated = unrepeated_instances(rules, complementary);
+        for (rule, unrepeated) in rules.iter().zip(unrepeated) {
             let mode = match unrepeated {
                 Some((pos, neg)) => Mode::UnrepeatedConstraints(pos, neg),
                 None => Mode::Rules,

@@ -180,7 +180,8 @@ mod distinct_instances {
     /// took a literal out of, which are looked up (as are a symmetric
     /// rule's, a ground constraint that repeats one of them, and those of
     /// a rule that another rule's instances can repeat once facts are
-    /// taken out of them).
+    /// taken out of them, or that repeats the constraints of strong
+    /// negation).
     #[test]
     fn no_instance_is_repeated() {
         assert_eq!(constraints("{ v(1..4) }. :- v(X), v(Y), X < Y."), (6, 6));
@@ -199,6 +200,9 @@ mod distinct_instances {
             :- p(R1,C), p(R2,C), R1 < R2.
             :- p(R1,C), p(R2,C), box(R1,B), box(R2,B), R1 < R2.";
         assert_eq!(constraints(same_box), (2, 2));
+        // Grounding adds `:- p(X), -p(X).` itself.
+        let consistent = "{ p(1..2); -p(1..2) }. :- p(X), -p(X).";
+        assert_eq!(constraints(consistent), (2, 2));
     }
 }
 
