@@ -84,15 +84,8 @@ impl RuleSet {
         neg: &[AtomId],
         origin: Span,
     ) {
-        self.hashes.push(Self::hash(&Head::Constraint, pos, neg));
-        self.rules.push(Rule {
-            head: Head::Constraint,
-            body: Body {
-                pos: Atoms::from_slice(pos),
-                neg: Atoms::from_slice(neg),
-            },
-            origin,
-        });
+        let hash = Self::hash(&Head::Constraint, pos, neg);
+        self.push(hash, Head::Constraint, pos, neg, origin);
     }
 
     /// Adds `head :- pos, not neg` (both sorted and distinct) unless it is
@@ -108,12 +101,17 @@ impl RuleSet {
             let hashes = &self.hashes;
             self.table
                 .insert_unique(hash, self.rules.len() as u32, |&i| hashes[i as usize]);
-            self.hashes.push(hash);
-            let body = Body {
-                pos: Atoms::from_slice(pos),
-                neg: Atoms::from_slice(neg),
-            };
-            self.rules.push(Rule { head, body, origin });
+            self.push(hash, head, pos, neg, origin);
         }
+    }
+
+    /// Appends a rule and its hash; the body is allocated here.
+    fn push(&mut self, hash: u64, head: Head, pos: &[AtomId], neg: &[AtomId], origin: Span) {
+        self.hashes.push(hash);
+        let body = Body {
+            pos: Atoms::from_slice(pos),
+            neg: Atoms::from_slice(neg),
+        };
+        self.rules.push(Rule { head, body, origin });
     }
 }
