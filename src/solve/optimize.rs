@@ -141,8 +141,9 @@ pub struct Optimizer {
 
 impl Optimizer {
     pub fn new(enumerator: Enumerator, strategy: Strategy) -> Optimizer {
-        let bounds = (enumerator.translation().costs().iter())
-            .map(CostBound::new)
+        let translation = enumerator.translation();
+        let bounds = (translation.costs().iter())
+            .map(|level| CostBound::new(level, translation))
             .collect();
         Optimizer {
             enumerator,
@@ -288,15 +289,20 @@ impl Optimizer {
     }
 
     /// `guard → cost ≤ most` on the current level as a weight constraint
-    /// inside the search, if its weights differ ([`weighted`]) and the
-    /// backend propagates it; whether it is.
+    /// inside the search, if its weights differ ([`weighted`]), the
+    /// backend propagates it, and no set of its soft literals is
+    /// exclusive (the diagram over such sets propagates more: the 62
+    /// optimal answer sets of `post_office_problem2` in the corpus, 0.79 s
+    /// with the weight constraint, 0.59 s with the diagram); whether it is.
     fn propagate_at_most(&mut self, guard: Option<Lit>, most: i64) -> bool {
         let (soft, always) = self.enumerator.translation().costs()[self.level].soft_literals();
         // The cost is `always` plus the weights of the soft literals that
         // fail: at most `most` when those that hold weigh W − (most − always).
         let total: u64 = soft.iter().map(|&(_, w)| w).sum();
         let holding = total as i64 - (most - always);
-        weighted(&soft) && (self.enumerator).add_weight_constraint(guard, &soft, holding)
+        weighted(&soft)
+            && !self.bounds[self.level].has_sets()
+            && (self.enumerator).add_weight_constraint(guard, &soft, holding)
     }
 
     /// The clauses `cost ≤ optimum` of `level`.

@@ -19,6 +19,7 @@
 
 use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
+use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
 use super::native_sums::{NativeSum, ReifiedSum};
 use super::{BodyId, Cond, Translation};
@@ -32,6 +33,8 @@ use varisat_formula::{ExtendFormula, Lit};
 /// whatever their bounds.
 #[derive(Default)]
 pub struct SharedSums {
+    /// The diagrams' levels where the elements allow.
+    exclusive: ExclusiveSets,
     diagrams: FxHashMap<Vec<(Cond, i64)>, SumAtLeast>,
     /// The sums left to the search, in the order first asked for, and
     /// each one's index by its elements.
@@ -55,6 +58,14 @@ impl SumEncoder<'_> {
 }
 
 impl SharedSums {
+    /// Sums whose diagrams are over `exclusive`'s sets where they can be.
+    pub(crate) fn new(exclusive: ExclusiveSets) -> SharedSums {
+        SharedSums {
+            exclusive,
+            ..SharedSums::default()
+        }
+    }
+
     /// The sum over `weighted`, left to the search (`native`) or a diagram.
     fn of(&mut self, weighted: &[(Cond, i64)], native: bool) -> SumEncoder<'_> {
         if native {
@@ -65,16 +76,18 @@ impl SharedSums {
             SumEncoder::Native(&mut self.native[index])
         } else {
             let diagram = (self.diagrams.entry(weighted.to_vec()))
-                .or_insert_with(|| SumAtLeast::new(weighted));
+                .or_insert_with(|| SumAtLeast::over_sets(weighted, &self.exclusive));
             SumEncoder::Diagram(diagram)
         }
     }
 
-    /// The sums left to the search, each bound once.
-    pub fn into_native(self) -> Vec<ReifiedSum> {
-        (self.native.into_iter())
+    /// The sums left to the search, each bound once, and the sets the
+    /// diagrams were built over.
+    pub fn finish(self) -> (Vec<ReifiedSum>, ExclusiveSets) {
+        let native = (self.native.into_iter())
             .flat_map(NativeSum::into_reified)
-            .collect()
+            .collect();
+        (native, self.exclusive)
     }
 }
 

@@ -17,28 +17,39 @@
 
 use super::Cond;
 use super::encoding::AtLeast;
+use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use varisat_formula::ExtendFormula;
 
-/// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`, as one shared interval BDD.
+/// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`, as one shared interval diagram.
 ///
-/// Negative weights are turned positive first: `−w·x = w·¬x − w`. Then
-/// `node(i, k)` means `Σ_{j ≥ i} wⱼ·xⱼ ≥ k`, and every node is valid for an
-/// interval `[lo, hi]` of `k`, so nearby bounds share nodes.
+/// Negative weights are turned positive first: `−w·x = w·¬x − w`. The
+/// inputs come in levels, each one input or a set of inputs at most one
+/// of which holds ([`ExclusiveSets`]). Then `node(i, k)` means
+/// `Σ_{j ≥ i} ≥ k` over the levels from `i`, and every node is valid for
+/// an interval `[lo, hi]` of `k`, so nearby bounds share nodes.
 pub struct SumAtLeast {
-    inputs: Vec<(Cond, i64)>,
-    /// Σ of the weights from input `i` on.
+    levels: Vec<Vec<(Cond, i64)>>,
+    /// The greatest sum of the levels from `i` on.
     suffix: Vec<i64>,
     /// What the negative weights shift every bound by.
     offset: i64,
-    /// Per input: the intervals built so far, `(lo, hi, node)`.
+    /// Per level: the intervals built so far, `(lo, hi, node)`.
     nodes: Vec<Vec<(i64, i64, Cond)>>,
     memo: FxHashMap<(usize, i64), (i64, i64, Cond)>,
 }
 
 impl SumAtLeast {
+    /// A diagram with a level per input.
     pub fn new(weighted: &[(Cond, i64)]) -> SumAtLeast {
+        Self::over_sets(weighted, &ExclusiveSets::default())
+    }
+
+    /// A diagram whose levels are the inputs of one of `exclusive`'s sets
+    /// where they can be.
+    pub fn over_sets(weighted: &[(Cond, i64)], exclusive: &ExclusiveSets) -> SumAtLeast {
         let mut offset = 0;
         let mut inputs: Vec<(Cond, i64)> = Vec::with_capacity(weighted.len());
         for &(cond, w) in weighted {
@@ -52,19 +63,26 @@ impl SumAtLeast {
                 _ => inputs.push((cond, w)),
             }
         }
-        // Heavy inputs first keep the diagram small.
-        inputs.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
-        let mut suffix = vec![0i64; inputs.len() + 1];
-        for i in (0..inputs.len()).rev() {
-            suffix[i] = suffix[i + 1] + inputs[i].1;
+        let mut levels = exclusive.levels(&inputs);
+        let heaviest = |level: &[(Cond, i64)]| level.iter().map(|&(_, w)| w).max().unwrap_or(0);
+        // Heavy levels first keep the diagram small.
+        levels.sort_by_key(|level| std::cmp::Reverse(heaviest(level)));
+        let mut suffix = vec![0i64; levels.len() + 1];
+        for i in (0..levels.len()).rev() {
+            suffix[i] = suffix[i + 1] + heaviest(&levels[i]);
         }
         SumAtLeast {
-            nodes: vec![Vec::new(); inputs.len()],
-            inputs,
+            nodes: vec![Vec::new(); levels.len()],
+            levels,
             suffix,
             offset,
             memo: FxHashMap::default(),
         }
+    }
+
+    /// Whether a level is a set of two inputs or more.
+    pub fn has_sets(&self) -> bool {
+        self.levels.iter().any(|level| level.len() > 1)
     }
 
     /// `(lo, hi, node)`: the node for `Σ_{j ≥ i} ≥ k`, the same node for
@@ -90,15 +108,23 @@ impl SumAtLeast {
         if let Some(&found) = self.memo.get(&(i, k)) {
             return found;
         }
-        let (x, w) = self.inputs[i];
-        let (lo1, hi1, high) = self.node(i + 1, k - w, gates);
+        // None of the level holds: the bound passes on; else one input
+        // `x` of weight `w` holds, and the rest must reach `k − w`.
+        let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+        let mut options: SmallVec<[(Cond, Cond); 4]> = SmallVec::new();
+        for j in 0..self.levels[i].len() {
+            let (x, w) = self.levels[i][j];
+            let (lo1, hi1, high) = self.node(i + 1, k - w, gates);
+            (lo, hi) = ((lo1 + w).max(lo), (hi1 + w).min(hi));
+            options.push((x, high));
+        }
         let (lo0, hi0, low) = self.node(i + 1, k, gates);
-        let (lo, hi) = ((lo1 + w).max(lo0), (hi1 + w).min(hi0));
-        // node ↔ low ∨ (x ∧ high); low implies high (a larger bound).
-        let node = if high == low {
-            low
-        } else {
-            gates.monotone_node(x, high, low)
+        (lo, hi) = (lo.max(lo0), hi.min(hi0));
+        let node = match options[..] {
+            // node ↔ low ∨ (x ∧ high); low implies high (a larger bound).
+            [(_, high)] if high == low => low,
+            [(x, high)] => gates.monotone_node(x, high, low),
+            _ => gates.exclusive_node(&options, low),
         };
         self.nodes[i].push((lo, hi, node));
         self.memo.insert((i, k), (lo, hi, node));

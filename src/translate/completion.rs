@@ -25,6 +25,7 @@
 use super::aggregates::{self, RecursiveAggregate};
 use super::analysis::Analysis;
 use super::bodies::{Bodies, BodyBuilder};
+use super::exclusive::ExclusiveSets;
 use super::native_sums::ReifiedSum;
 use super::unread::UnreadAtoms;
 use super::{
@@ -62,6 +63,7 @@ pub(super) fn complete<S: ClauseSink>(
         writer,
         card_vars: 0,
         card_clauses: 0,
+        exclusive: ExclusiveSets::default(),
         supports: Vec::new(),
         clause: Vec::new(),
     };
@@ -82,6 +84,7 @@ pub(super) fn complete<S: ClauseSink>(
         mut writer,
         card_vars,
         card_clauses,
+        exclusive,
         ..
     } = completion;
     stats.body_variables = builder.body_variables;
@@ -117,6 +120,7 @@ pub(super) fn complete<S: ClauseSink>(
         recursive_aggregate_of,
         minimality,
         costs,
+        exclusive,
         native_sums,
         unread,
         stats,
@@ -167,6 +171,8 @@ struct Completion<'s, S> {
     /// Variables and clauses of the choice bounds' counters.
     card_vars: usize,
     card_clauses: usize,
+    /// The elements of choices of at most one, whose bodies hold.
+    exclusive: ExclusiveSets,
     /// (atom, body, whether the body forces the atom).
     supports: Vec<(u32, u32, bool)>,
     /// Scratch space for a clause.
@@ -297,6 +303,9 @@ impl<S: ClauseSink> Completion<'_, S> {
             }
             inputs.push(e);
         }
+        if guard == Cond::True && bounds.upper_bound() == Some(1) {
+            self.exclusive.add(&inputs);
+        }
         cardinality::encode_bounds(
             &inputs,
             bounds.lower as usize,
@@ -339,7 +348,7 @@ impl<S: ClauseSink> Completion<'_, S> {
         // has one aggregate atom per value of `T`) share the elements'
         // conditions and the sums' diagrams.
         let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Vec<Cond>> = FxHashMap::default();
-        let mut sums = aggregates::SharedSums::default();
+        let mut sums = aggregates::SharedSums::new(std::mem::take(&mut self.exclusive));
         for (index, definition) in program.aggregates.iter().enumerate() {
             if unread.is_unread(definition.atom) {
                 continue;
@@ -377,7 +386,8 @@ impl<S: ClauseSink> Completion<'_, S> {
         // clauses as the aggregate's.
         stats.aggregate_variables = writer.vars() - vars - (builder.body_variables - body_vars);
         stats.aggregate_clauses = writer.clauses() - clauses;
-        let native = sums.into_native();
+        let native;
+        (native, self.exclusive) = sums.finish();
         (recursive_aggregates, recursive_aggregate_of, native)
     }
 

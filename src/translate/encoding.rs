@@ -6,7 +6,7 @@
 //! | encoding | file | inputs |
 //! |---|---|---|
 //! | [`SequentialCounter`](super::cardinality::SequentialCounter) | `cardinality.rs` (Sinz 2005) | unweighted: choice bounds |
-//! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012) | any integer weights: `#sum`, `#count` |
+//! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012; Bofill et al. 2020 over [`ExclusiveSets`](super::exclusive::ExclusiveSets)) | any integer weights: `#sum`, `#count`, the objective |
 
 use super::Cond;
 use super::gates::Gates;
@@ -27,18 +27,41 @@ mod tests {
     use crate::translate::ClauseWriter;
     use crate::translate::bdd::SumAtLeast;
     use crate::translate::cardinality::SequentialCounter;
+    use crate::translate::exclusive::ExclusiveSets;
     use varisat::{CnfFormula, Lit, Solver, Var};
 
-    /// Builds an encoding over `inputs` with their `weights`.
-    type Build<E> = fn(&[Lit], &[i64], &mut CnfFormula) -> E;
+    /// Builds an encoding over `inputs` with their `weights`, where at
+    /// most one input of each of the sets holds.
+    type Build<E> = fn(&[Lit], &[i64], &ExclusiveSets, &mut CnfFormula) -> E;
 
     /// For every assignment of the inputs and every bound from below the
     /// least sum to above the greatest: exactly one model, in which the
     /// output is the sum's truth.
     fn check_exact<E: AtLeast>(build: Build<E>, inputs: usize, weights: &[i64]) {
+        check_exact_over(build, inputs, weights, &[]);
+    }
+
+    /// [`check_exact`] where at most one input of each of `sets` holds: the
+    /// formula says so, and the assignments are those where it does.
+    fn check_exact_over<E: AtLeast>(
+        build: Build<E>,
+        inputs: usize,
+        weights: &[i64],
+        sets: &[Vec<usize>],
+    ) {
         let mut formula = CnfFormula::new();
         let xs: Vec<Lit> = (0..inputs).map(|_| formula.new_lit()).collect();
-        let mut encoding = build(&xs, weights, &mut formula);
+        let mut exclusive = ExclusiveSets::default();
+        for set in sets {
+            let lits: Vec<Lit> = set.iter().map(|&i| xs[i]).collect();
+            for (a, &p) in lits.iter().enumerate() {
+                for &q in &lits[a + 1..] {
+                    formula.add_clause(&[!p, !q]);
+                }
+            }
+            exclusive.add(&lits);
+        }
+        let mut encoding = build(&xs, weights, &exclusive, &mut formula);
         let least: i64 = weights.iter().filter(|&&w| w < 0).sum();
         let greatest: i64 = weights.iter().filter(|&&w| w > 0).sum();
         let bounds: Vec<(i64, Cond)> = (least - 1..=greatest + 1)
@@ -48,7 +71,10 @@ mod tests {
             })
             .collect();
         let all_vars: Vec<Var> = (0..formula.var_count()).map(Var::from_index).collect();
-        for assignment in 0u32..1 << inputs {
+        let exclusive_hold = |assignment: u32| {
+            (sets.iter()).all(|set| set.iter().filter(|&&i| assignment >> i & 1 == 1).count() <= 1)
+        };
+        for assignment in (0u32..1 << inputs).filter(|&a| exclusive_hold(a)) {
             let sum: i64 = (0..inputs)
                 .filter(|i| assignment >> i & 1 == 1)
                 .map(|i| weights[i])
@@ -75,16 +101,26 @@ mod tests {
         }
     }
 
-    fn bdd(inputs: &[Lit], weights: &[i64], _: &mut CnfFormula) -> SumAtLeast {
+    fn bdd(
+        inputs: &[Lit],
+        weights: &[i64],
+        exclusive: &ExclusiveSets,
+        _: &mut CnfFormula,
+    ) -> SumAtLeast {
         let weighted: Vec<(Cond, i64)> = inputs
             .iter()
             .zip(weights)
             .map(|(&x, &w)| (Cond::Lit(x), w))
             .collect();
-        SumAtLeast::new(&weighted)
+        SumAtLeast::over_sets(&weighted, exclusive)
     }
 
-    fn counter(inputs: &[Lit], _: &[i64], formula: &mut CnfFormula) -> SequentialCounter {
+    fn counter(
+        inputs: &[Lit],
+        _: &[i64],
+        _: &ExclusiveSets,
+        formula: &mut CnfFormula,
+    ) -> SequentialCounter {
         SequentialCounter::new(inputs, inputs.len(), formula)
     }
 
@@ -105,6 +141,25 @@ mod tests {
             let n = 1 + rng.below(5);
             let weights: Vec<i64> = (0..n).map(|_| rng.below(9) as i64 - 4).collect();
             check_exact(bdd, n, &weights);
+        }
+    }
+
+    /// Diagrams whose levels are sets of inputs at most one of which
+    /// holds: disjoint sets, overlapping ones (an input in two, as a cell
+    /// of a grid is in its row's choice and its value's), and inputs in
+    /// none.
+    #[test]
+    fn encoding_bdd_over_exclusive_sets_is_exact() {
+        let mut rng = Rng::new(2020);
+        for _ in 0..400 {
+            let n = 2 + rng.below(6);
+            let weights: Vec<i64> = (0..n).map(|_| rng.below(9) as i64 - 3).collect();
+            let mut sets: Vec<Vec<usize>> = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                let set: Vec<usize> = (0..n).filter(|_| rng.below(3) == 0).collect();
+                sets.push(set);
+            }
+            check_exact_over(bdd, n, &weights, &sets);
         }
     }
 }

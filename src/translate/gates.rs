@@ -4,6 +4,7 @@
 //! level ranking's comparators and the aggregates' BDDs are built from them.
 
 use super::{Cond, normalize_clause};
+use smallvec::SmallVec;
 use varisat_formula::{ExtendFormula, Lit};
 
 /// Tseitin gates with constant folding: every new variable is defined in
@@ -60,6 +61,44 @@ impl<S: ExtendFormula> Gates<'_, S> {
                 self.or(&[low, with_x])
             }
         }
+    }
+
+    /// `v ↔ low ∨ (x₁ ∧ high₁) ∨ … ∨ (xₘ ∧ highₘ)` where `low` implies
+    /// every `highⱼ` and at most one `xⱼ` holds in every model
+    /// ([`super::exclusive::ExclusiveSets`]): a node of a monotone
+    /// multi-valued diagram, one variable and `2m + 2` clauses. Its value is
+    /// determined wherever at most one `xⱼ` holds.
+    pub(crate) fn exclusive_node(&mut self, options: &[(Cond, Cond)], low: Cond) -> Cond {
+        let options: SmallVec<[(Cond, Cond); 4]> = (options.iter())
+            .filter(|&&(x, high)| high != low && x != Cond::False && high != Cond::False)
+            .copied()
+            .collect();
+        if options.is_empty() || low == Cond::True {
+            return low;
+        }
+        let v = Cond::Lit(self.sink.new_var().positive());
+        self.clause(&[!low, v]);
+        let mut some = vec![!v, low];
+        for &(x, high) in &options {
+            self.clause(&[!x, !high, v]);
+            self.clause(&[!v, !x, high]);
+            some.push(x);
+        }
+        self.clause(&some);
+        v
+    }
+
+    /// The clause of `conds`: none when one is true, without those false.
+    fn clause(&mut self, conds: &[Cond]) {
+        let mut lits: SmallVec<[Lit; 4]> = SmallVec::new();
+        for &cond in conds {
+            match cond {
+                Cond::True => return,
+                Cond::False => {}
+                Cond::Lit(lit) => lits.push(lit),
+            }
+        }
+        self.sink.add_clause(&lits);
     }
 
     /// `v ↔ c1 ∨ … ∨ cm`.

@@ -41,6 +41,7 @@ mod bodies;
 pub mod cardinality;
 mod completion;
 mod encoding;
+pub(crate) mod exclusive;
 mod gates;
 pub mod loops;
 pub mod minimality;
@@ -234,6 +235,8 @@ pub struct Translation {
     minimality: minimality::MinimalityCheck,
     /// The objective, one level per priority, highest first.
     costs: Vec<CostTerms>,
+    /// Sets of literals at most one of which is true in every model.
+    exclusive: exclusive::ExclusiveSets,
     /// The sums left to the search, whose variables no clause defines.
     native_sums: Vec<native_sums::ReifiedSum>,
     /// The atoms left out of the clauses, evaluated in each answer set.
@@ -431,6 +434,12 @@ impl Translation {
     /// when the program does not optimize.
     pub fn costs(&self) -> &[CostTerms] {
         &self.costs
+    }
+
+    /// Sets of literals at most one of which is true in every model, for
+    /// the diagrams of sums over them.
+    pub(crate) fn exclusive_sets(&self) -> &exclusive::ExclusiveSets {
+        &self.exclusive
     }
 
     /// The atoms left out of the clauses (false in every model), which

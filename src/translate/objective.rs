@@ -11,7 +11,7 @@
 use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
 use super::gates::Gates;
-use super::{Cond, CostTerms};
+use super::{Cond, CostTerms, Translation};
 use varisat_formula::ExtendFormula;
 
 /// "The cost of this level is at least `k`" for any `k`.
@@ -20,9 +20,11 @@ pub struct CostBound {
 }
 
 impl CostBound {
-    pub fn new(level: &CostTerms) -> CostBound {
+    /// The bounds of `level`, over the sets of `translation` where they
+    /// can be.
+    pub fn new(level: &CostTerms, translation: &Translation) -> CostBound {
         CostBound {
-            sum: SumAtLeast::new(&level.terms),
+            sum: SumAtLeast::over_sets(&level.terms, translation.exclusive_sets()),
         }
     }
 
@@ -33,6 +35,12 @@ impl CostBound {
         CostBound {
             sum: SumAtLeast::new(&ones),
         }
+    }
+
+    /// Whether the diagram has a level over a set of soft literals at most
+    /// one of which holds.
+    pub fn has_sets(&self) -> bool {
+        self.sum.has_sets()
     }
 
     /// The condition `cost ≥ k`, defined in both directions in `sink`.

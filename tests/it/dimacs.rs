@@ -568,6 +568,52 @@ fn dimacs_round_trip_reachability_and_disjunction() {
     }
 }
 
+/// Sums over the elements of choices of at most one, whose diagrams have
+/// a level per choice (`ExclusiveSets`): the export stays one model per
+/// answer set, with sets that overlap (a cell in its row's choice and its
+/// value's), negative weights, a literal counted twice, and choices whose
+/// body may fail (no set) beside them.
+#[test]
+fn dimacs_round_trip_sums_over_exclusive_choices() {
+    let clingo = clingo();
+    let programs = [
+        (
+            "survo_2x2",
+            "cell(1..2,1..2). v(1..4).\n\
+             1 { m(R,C,V) : v(V) } 1 :- cell(R,C).\n\
+             1 { m(R,C,V) : cell(R,C) } 1 :- v(V).\n\
+             :- not S #sum { V,C : m(R,C,V) } S, rs(R,S). rs(1,5). rs(2,5).",
+        ),
+        (
+            "negative_weights_and_counts",
+            "i(1..3). v(-2..2).\n\
+             { x(I,V) : v(V) } 1 :- i(I).\n\
+             ok :- #sum { V,I : x(I,V) } >= 1.\n\
+             :- #count { I : x(I,V), V > 0 } > 2.\n\
+             low :- #sum { V*V,I : x(I,V) } < 3.",
+        ),
+        (
+            "overlapping_sets_counted_twice",
+            "v(1..3).\n\
+             1 { x(I,V) : v(V) } 1 :- v(I).\n\
+             1 { x(I,V) : v(I) } 1 :- v(V).\n\
+             t(T) :- T = #sum { V,a,I : x(I,V); V,b,I : x(I,V), I < 3 }.\n\
+             :- t(T), T > 11.",
+        ),
+        (
+            "sets_beside_guarded_choices",
+            "d(1..3). {g}.\n\
+             { p(X) : d(X) } 1 :- g.\n\
+             { q(X) : d(X) } 1.\n\
+             s :- #sum { X : p(X); 2*X,q : q(X) } >= 4.\n\
+             t :- #sum { X,p : p(X); -X,q : q(X) } != 0.",
+        ),
+    ];
+    for (name, program) in programs {
+        round_trip(name, program, Some(&clingo));
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Size
 
