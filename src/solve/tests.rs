@@ -4,7 +4,8 @@
 use super::*;
 use crate::testing::{
     Rng, head_cycle_free, parse, random_program, random_program_with_aggregates,
-    random_program_with_recursive_aggregates, recursive_aggregates, shown_of, stable_models,
+    random_program_with_exclusive_sums, random_program_with_recursive_aggregates,
+    recursive_aggregates, shown_of, stable_models,
 };
 
 /// Every answer set, sorted, found by the walk over the copy of the
@@ -201,6 +202,106 @@ fn solve_matches_brute_force_with_aggregates() {
     }
     assert!(compared > 2000, "{compared} compared");
     assert!(nontrivial > 500, "{nontrivial} with several answer sets");
+}
+
+/// Sums and an objective over choices of at most one (diagrams with a
+/// level per choice) against the brute-force checker: the answer sets by
+/// the default search and on every backend, sums as clauses and, where
+/// the backend can, propagated; and the optimum and optimal answer sets,
+/// by linear and core-guided search. A diagram level that counts two
+/// weights of one choice, or a bound of the objective over a choice that
+/// is off, fails it.
+#[test]
+fn sums_over_exclusive_choices_match_brute_force() {
+    use crate::testing::optimal_models;
+    use optimize::Strategy;
+    let mut rng = Rng::new(2020);
+    let (mut compared, mut nontrivial, mut optima, mut over_sets) = (0, 0, 0, 0);
+    for round in 0..4000 {
+        let program = random_program_with_exclusive_sums(&mut rng, 7);
+        if !head_cycle_free(&program) {
+            continue;
+        }
+        over_sets += usize::from(sums_over_sets(&program));
+        let context = format!("round {round}: {program:?}");
+        let mut plain = program.clone();
+        plain.costs.clear();
+        let expected = brute_force(&plain, false);
+        assert_eq!(all(&plain, false), expected, "{context}");
+        for &backend in backend::Backend::ALL {
+            let mut modes = vec![SumMode::Clauses];
+            if backend.propagates() {
+                modes.push(SumMode::Propagate);
+            }
+            for sums in modes {
+                let mut options = SolveOptions {
+                    max_models: 0,
+                    ..SolveOptions::default()
+                };
+                options.tuning.backend = Some(backend);
+                options.tuning.sums = sums;
+                let mut found: Vec<Vec<SymId>> = Enumerator::new(&plain, options)
+                    .unwrap()
+                    .map(|a| a.shown)
+                    .collect();
+                found.sort();
+                assert_eq!(found, expected, "{} {sums:?}, {context}", backend.name());
+            }
+        }
+        if !program.costs.is_empty() && optimal_models(&program).is_some() {
+            let strategy = match round % 3 {
+                0 => Strategy::Linear,
+                1 => Strategy::Core { stratify: false },
+                _ => Strategy::Core { stratify: true },
+            };
+            for &backend in backend::Backend::ALL {
+                let mut options = SolveOptions::default();
+                options.tuning.backend = Some(backend);
+                let enumerator = Enumerator::new(&program, options).unwrap();
+                let context = format!("{} {strategy:?}, {context}", backend.name());
+                optimum_of_brute_force(enumerator, strategy, &program, &context);
+            }
+            optima += 1;
+        }
+        nontrivial += usize::from(expected.len() > 1);
+        compared += 1;
+    }
+    assert!(compared > 3000, "{compared} compared");
+    assert!(nontrivial > 700, "{nontrivial} with several answer sets");
+    assert!(optima > 600, "{optima} optima compared");
+    assert!(
+        over_sets > 1400,
+        "{over_sets} with a sum over two atoms of a choice"
+    );
+}
+
+/// Whether a sum or the objective of `program` has two elements of
+/// positive weight, one atom each, in one choice of at most one with an
+/// empty body: a diagram level over a set.
+fn sums_over_sets(program: &GroundProgram) -> bool {
+    let choices: Vec<Vec<AtomId>> = (program.rules.iter())
+        .filter_map(|rule| match &rule.head {
+            Head::Choice { elements, bounds }
+                if bounds.upper_bound() == Some(1) && rule.body.is_empty() =>
+            {
+                Some(elements.iter().map(|e| e.value).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    let element_lists = (program.aggregates.iter())
+        .map(|a| &a.elements)
+        .chain(program.costs.iter().map(|c| &c.elements));
+    element_lists.into_iter().any(|elements| {
+        let atoms: Vec<AtomId> = (elements.iter())
+            .filter(|e| e.value > 0)
+            .filter_map(|e| match &e.conditions[..] {
+                [c] if c.neg.is_empty() && c.pos.len() == 1 => Some(c.pos[0]),
+                _ => None,
+            })
+            .collect();
+        (choices.iter()).any(|choice| atoms.iter().filter(|a| choice.contains(a)).count() >= 2)
+    })
 }
 
 /// The answer sets of `program` with every sum not on a positive cycle

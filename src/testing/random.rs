@@ -165,6 +165,84 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
     program
 }
 
+/// [`random_program`] with choices of at most one among its atoms whose
+/// bodies are empty (a cell of a grid takes one value), sometimes
+/// overlapping, and sums and counts over one atom each of their elements
+/// (weights from -2 to 4, some atoms outside every choice, one sometimes
+/// counted twice) that constraints and rules read; an objective over such
+/// atoms half of the time. The diagrams of these sums have a level per
+/// choice ([`crate::translate`]'s exclusive sets).
+pub(crate) fn random_program_with_exclusive_sums(rng: &mut Rng, max_atoms: usize) -> GroundProgram {
+    let mut program = random_program(rng, max_atoms, false);
+    let lower = program.atoms.len();
+    for _ in 0..1 + rng.below(2) {
+        let elements: Vec<ChoiceElement> = (0..lower as u32)
+            .filter(|_| rng.chance(60))
+            .map(|a| ChoiceElement {
+                value: AtomId(a),
+                conditions: vec![Body::default()],
+            })
+            .collect();
+        let bounds = CountBounds {
+            lower: u32::from(rng.chance(30)),
+            upper: 1,
+        };
+        push_rule(
+            &mut program,
+            Head::Choice { elements, bounds },
+            vec![],
+            vec![],
+        );
+    }
+    let elements = |rng: &mut Rng| -> Vec<WeightedElement> {
+        let mut atoms: Vec<u32> = (0..lower as u32).filter(|_| rng.chance(70)).collect();
+        if lower > 0 && rng.chance(15) {
+            atoms.push(rng.below(lower) as u32);
+        }
+        (atoms.into_iter())
+            .map(|a| WeightedElement {
+                value: rng.below(7) as i64 - 2,
+                conditions: vec![Body::new(vec![AtomId(a)], vec![])],
+            })
+            .collect()
+    };
+    let ops = CmpOp::ALL;
+    let mut aggregates = Vec::new();
+    for i in 0..1 + rng.below(3) {
+        let atom = atom_named(&mut program, &format!("#agg{i}"));
+        program.atoms[atom.index()].shown = false;
+        let guards = (0..1 + rng.below(2))
+            .map(|_| (rng.pick(&ops), rng.below(9) as i64 - 2))
+            .collect();
+        program.aggregates.push(AggregateDefinition {
+            atom,
+            value: AggregateValue::Sum,
+            elements: elements(rng),
+            guards,
+            origin: Span::default(),
+        });
+        aggregates.push(atom);
+    }
+    for i in 0..1 + rng.below(3) {
+        let aggregate = rng.pick(&aggregates);
+        match rng.below(5) {
+            0 => push_rule(&mut program, Head::Constraint, vec![], vec![aggregate]),
+            1 => push_rule(&mut program, Head::Constraint, vec![aggregate], vec![]),
+            _ => {
+                let head = atom_named(&mut program, &format!("s{i}"));
+                push_rule(&mut program, Head::Atom(head), vec![aggregate], vec![]);
+            }
+        }
+    }
+    if rng.chance(50) {
+        program.costs.push(CostLevel {
+            priority: 0,
+            elements: elements(rng),
+        });
+    }
+    program
+}
+
 /// [`random_program`] with aggregates that are recursive most of the time:
 /// one to three aggregate atoms whose element conditions read, positively
 /// and negatively, the random program's atoms and one to three new atoms
