@@ -63,7 +63,7 @@ impl SumAtLeast {
                 _ => inputs.push((cond, w)),
             }
         }
-        let mut levels = exclusive.levels(&inputs);
+        let mut levels = exclusive.weighted_levels(&inputs);
         let heaviest = |level: &[(Cond, i64)]| level.iter().map(|&(_, w)| w).max().unwrap_or(0);
         // Heavy levels first keep the diagram small.
         levels.sort_by_key(|level| std::cmp::Reverse(heaviest(level)));

@@ -14,71 +14,90 @@
 use super::Cond;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use std::hash::Hash;
 use varisat_formula::Lit;
 
-/// Sets of literals, at most one of each true in every model.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ExclusiveSets {
+/// Sets of literals (or of atoms, before there are literals), at most one
+/// of each true in every model.
+#[derive(Clone, Debug)]
+pub(crate) struct ExclusiveSets<K = Lit> {
     count: u32,
-    /// The sets each literal is in.
-    of: FxHashMap<Lit, SmallVec<[u32; 2]>>,
+    /// The sets each member is in.
+    of: FxHashMap<K, SmallVec<[u32; 2]>>,
 }
 
-impl ExclusiveSets {
-    /// Records that at most one of `lits` is true in every model (the
+impl<K> Default for ExclusiveSets<K> {
+    fn default() -> Self {
+        ExclusiveSets {
+            count: 0,
+            of: FxHashMap::default(),
+        }
+    }
+}
+
+impl<K: Copy + Eq + Hash> ExclusiveSets<K> {
+    /// Records that at most one of `members` is true in every model (the
     /// caller has written the clauses that say so).
-    pub(crate) fn add(&mut self, lits: &[Lit]) {
-        if lits.len() < 2 {
+    pub(crate) fn add(&mut self, members: &[K]) {
+        if members.len() < 2 {
             return;
         }
-        for &lit in lits {
-            self.of.entry(lit).or_default().push(self.count);
+        for &member in members {
+            self.of.entry(member).or_default().push(self.count);
         }
         self.count += 1;
     }
 
-    /// `weighted` (positive weights) split into levels, each a set of
-    /// inputs at most one of which holds: the inputs of one recorded set
-    /// (the set with the most of them first), and each other input alone.
-    /// An input whose literal occurs twice stays alone: both count when
-    /// it holds.
-    pub(crate) fn levels(&self, weighted: &[(Cond, i64)]) -> Vec<Vec<(Cond, i64)>> {
-        let mut occurrences: FxHashMap<Lit, u32> = FxHashMap::default();
-        for &(cond, _) in weighted {
-            if let Cond::Lit(lit) = cond {
-                *occurrences.entry(lit).or_default() += 1;
-            }
+    /// `inputs` split into levels, each a set of inputs at most one of
+    /// which holds: the inputs of one recorded set (the set with the most
+    /// of them first), and each other input alone. `member` names the
+    /// member an input is, if any (an input of a positive weight that is
+    /// one literal). An input whose member occurs twice stays alone: both
+    /// count when it holds.
+    pub(crate) fn levels<T: Copy>(
+        &self,
+        inputs: &[T],
+        member: impl Fn(T) -> Option<K>,
+    ) -> Vec<Vec<T>> {
+        let members: Vec<Option<K>> = inputs.iter().map(|&input| member(input)).collect();
+        let mut occurrences: FxHashMap<K, u32> = FxHashMap::default();
+        for &m in members.iter().flatten() {
+            *occurrences.entry(m).or_default() += 1;
         }
-        let groupable = |cond: Cond| match cond {
-            Cond::Lit(lit) => occurrences[&lit] == 1 && self.of.contains_key(&lit),
-            _ => false,
-        };
         // The inputs in each set, most first (then the earlier set).
-        let mut members: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
-        for (i, &(cond, _)) in weighted.iter().enumerate() {
-            if groupable(cond) {
-                for &set in &self.of[&cond.lit().expect("a literal")] {
-                    members.entry(set).or_default().push(i);
-                }
+        let mut in_set: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        for (i, m) in members.iter().enumerate() {
+            let Some(m) = m.filter(|m| occurrences[m] == 1) else {
+                continue;
+            };
+            for &set in self.of.get(&m).into_iter().flatten() {
+                in_set.entry(set).or_default().push(i);
             }
         }
-        let mut sets: Vec<(u32, Vec<usize>)> = members.into_iter().collect();
+        let mut sets: Vec<(u32, Vec<usize>)> = in_set.into_iter().collect();
         sets.sort_unstable_by_key(|(set, inputs)| (std::cmp::Reverse(inputs.len()), *set));
-        let mut placed = vec![false; weighted.len()];
+        let mut placed = vec![false; inputs.len()];
         let mut levels = Vec::new();
-        for (_, inputs) in sets {
-            let level: Vec<(Cond, i64)> = (inputs.iter())
+        for (_, set) in sets {
+            let level: Vec<T> = (set.iter())
                 .filter(|&&i| !placed[i])
-                .map(|&i| weighted[i])
+                .map(|&i| inputs[i])
                 .collect();
             if level.len() >= 2 {
-                inputs.iter().for_each(|&i| placed[i] = true);
+                set.iter().for_each(|&i| placed[i] = true);
                 levels.push(level);
             }
         }
-        (weighted.iter().zip(&placed))
+        (inputs.iter().zip(&placed))
             .filter(|(_, placed)| !**placed)
             .for_each(|(&input, _)| levels.push(vec![input]));
         levels
+    }
+}
+
+impl ExclusiveSets {
+    /// [`ExclusiveSets::levels`] of weighted literals (positive weights).
+    pub(crate) fn weighted_levels(&self, weighted: &[(Cond, i64)]) -> Vec<Vec<(Cond, i64)>> {
+        self.levels(weighted, |(cond, _)| cond.lit())
     }
 }

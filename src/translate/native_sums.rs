@@ -14,8 +14,9 @@
 
 use super::Cond;
 use super::encoding::AtLeast;
+use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
-use crate::ground::program::{AggregateDefinition, AggregateValue, GroundProgram};
+use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, GroundProgram, Head};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit};
@@ -37,7 +38,10 @@ const PROPAGATED_NODES: u64 = 1_000;
 /// do the sums of an assignment (`S = #sum{..}`, one aggregate per value of
 /// `S`), whose bounds share one diagram's nodes and would each be a
 /// constraint of their own (a 16-item knapsack: 7.9 s as clauses, over 15 s
-/// propagated).
+/// propagated). The diagram's size counts a level per choice of at most
+/// one ([`ExclusiveSets`]): over those the diagram is small and propagates
+/// what the weight constraint cannot (a Survo puzzle's row sums over cells
+/// of one value each: 0.07 s as clauses, 1.3 s propagated).
 pub(crate) fn propagated_sums(
     program: &GroundProgram,
     on_cycle: impl Fn(&AggregateDefinition) -> bool,
@@ -47,15 +51,35 @@ pub(crate) fn propagated_sums(
     for definition in &program.aggregates {
         *sharing.entry(&definition.elements).or_default() += 1;
     }
+    let exclusive = exclusive_atoms(program);
     (program.aggregates.iter())
         .map(|definition| {
             definition.value == AggregateValue::Sum
                 && sharing[&definition.elements[..]] == 1
                 && weights_differ(definition)
-                && diagram_size(definition) >= PROPAGATED_NODES
+                && diagram_size(definition, &exclusive) >= PROPAGATED_NODES
                 && !on_cycle(definition)
         })
         .collect()
+}
+
+/// The atoms of each choice of at most one whose body is empty, as the
+/// completion finds them among its literals.
+fn exclusive_atoms(program: &GroundProgram) -> ExclusiveSets<AtomId> {
+    let mut sets = ExclusiveSets::default();
+    for rule in &program.rules {
+        if let Head::Choice { elements, bounds } = &rule.head
+            && bounds.upper_bound() == Some(1)
+            && rule.body.is_empty()
+        {
+            let atoms: Vec<AtomId> = (elements.iter())
+                .filter(|element| element.is_unconditional())
+                .map(|element| element.value)
+                .collect();
+            sets.add(&atoms);
+        }
+    }
+    sets
 }
 
 fn weights_differ(definition: &AggregateDefinition) -> bool {
@@ -66,13 +90,34 @@ fn weights_differ(definition: &AggregateDefinition) -> bool {
     weights.any(|w| Some(w) != first)
 }
 
-/// An upper bound on the nodes of the interval BDD of a sum's guards: per
-/// bound `k` asked (`Σ ≥ k`, weights made positive), each of the `n`
-/// levels has at most `min(k, total − k + 1)` intervals.
-fn diagram_size(definition: &AggregateDefinition) -> u64 {
-    let elements = definition.elements.len() as u64;
-    let total: u64 = (definition.elements.iter())
-        .map(|e| e.value.unsigned_abs())
+/// An upper bound on the nodes of the interval diagram of a sum's guards:
+/// per bound `k` asked (`Σ ≥ k`, weights made positive), each of its
+/// levels (an element, or a set of elements at most one of which holds)
+/// has at most `min(k, total − k + 1)` intervals, where `total` is the
+/// greatest sum.
+fn diagram_size(definition: &AggregateDefinition, exclusive: &ExclusiveSets<AtomId>) -> u64 {
+    let weights: Vec<(i64, Option<AtomId>)> = (definition.elements.iter())
+        .map(|e| match &e.conditions[..] {
+            [condition] if e.value > 0 && condition.neg.is_empty() => (
+                e.value,
+                condition
+                    .pos
+                    .first()
+                    .copied()
+                    .filter(|_| condition.pos.len() == 1),
+            ),
+            _ => (e.value, None),
+        })
+        .collect();
+    let levels = exclusive.levels(&weights, |(_, atom)| atom);
+    let total: u64 = (levels.iter())
+        .map(|level| {
+            level
+                .iter()
+                .map(|(w, _)| w.unsigned_abs())
+                .max()
+                .unwrap_or(0)
+        })
         .sum();
     let shift: i64 = (definition.elements.iter()).map(|e| e.value.min(0)).sum();
     let nodes = |k: i64| {
@@ -80,7 +125,7 @@ fn diagram_size(definition: &AggregateDefinition) -> u64 {
         if k <= 0 || k as u64 > total {
             0
         } else {
-            elements * (k as u64).min(total - k as u64 + 1)
+            levels.len() as u64 * (k as u64).min(total - k as u64 + 1)
         }
     };
     (definition.parts().iter())
