@@ -15,6 +15,7 @@
 //! tight. Plain data, computed from the program alone: nothing here writes
 //! a clause.
 
+use super::exclusive::ExclusiveSets;
 use crate::diagnostics::Diagnostic;
 use crate::graph::Components;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
@@ -39,6 +40,8 @@ pub(crate) struct Analysis {
     /// Per aggregate: whether its sum is worth leaving to the search
     /// ([`super::native_sums::propagated_sums`]).
     propagated_sums: Vec<bool>,
+    /// The atoms of choices of at most one that always apply.
+    exclusive: ExclusiveSets<AtomId>,
 }
 
 impl Analysis {
@@ -48,9 +51,11 @@ impl Analysis {
         let (size, cyclic) = cyclic_components(&components, &graph);
         let head_cycles = head_cycles(program, &components);
         let nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
-        let propagated_sums = super::native_sums::propagated_sums(program, |aggregate| {
-            cyclic[components.component[aggregate.atom.index()] as usize]
-        });
+        let exclusive = ExclusiveSets::of_choices(program);
+        let propagated_sums =
+            super::native_sums::propagated_sums(program, &exclusive, |aggregate| {
+                cyclic[components.component[aggregate.atom.index()] as usize]
+            });
         Analysis {
             components,
             size,
@@ -58,7 +63,14 @@ impl Analysis {
             head_cycles,
             nonmonotone,
             propagated_sums,
+            exclusive,
         }
+    }
+
+    /// The atoms of each choice of at most one whose body is empty
+    /// ([`ExclusiveSets::of_choices`]).
+    pub(crate) fn exclusive_atoms(&self) -> &ExclusiveSets<AtomId> {
+        &self.exclusive
     }
 
     /// Whether the sum of the `index`-th aggregate is worth leaving to a

@@ -58,12 +58,13 @@ pub(super) fn complete<S: ClauseSink>(
         .filter(|&(a, &r)| r as usize != a)
         .count();
     let capacity = program.rules.len() + program.show_terms.len();
+    let exclusive = (analysis.exclusive_atoms()).map(|atom| atom_vars[atom.index()].positive());
     let mut completion = Completion {
         builder: BodyBuilder::new(atom_vars, Bodies::with_capacity(capacity)),
         writer,
         card_vars: 0,
         card_clauses: 0,
-        exclusive: ExclusiveSets::default(),
+        exclusive,
         supports: Vec::new(),
         clause: Vec::new(),
     };
@@ -171,7 +172,8 @@ struct Completion<'s, S> {
     /// Variables and clauses of the choice bounds' counters.
     card_vars: usize,
     card_clauses: usize,
-    /// The elements of choices of at most one, whose bodies hold.
+    /// The atoms of choices of at most one whose bodies are empty, by
+    /// their literals.
     exclusive: ExclusiveSets,
     /// (atom, body, whether the body forces the atom).
     supports: Vec<(u32, u32, bool)>,
@@ -302,9 +304,6 @@ impl<S: ClauseSink> Completion<'_, S> {
                 writer.add_clause(&[!atom, !c, e]);
             }
             inputs.push(e);
-        }
-        if guard == Cond::True && bounds.upper_bound() == Some(1) {
-            self.exclusive.add(&inputs);
         }
         cardinality::encode_bounds(
             &inputs,

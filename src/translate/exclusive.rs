@@ -1,6 +1,7 @@
 //! Sets of literals of which at most one is true in every model of the
-//! translation: the elements of a choice `{…} 1` (or `1 {…} 1`) whose body
-//! always holds, whose bound is written as clauses of the same formula.
+//! translation: the unconditional elements of a choice `{…} 1` (or
+//! `1 {…} 1`) whose body is empty, whose bound is written as clauses of
+//! the same formula.
 //!
 //! A sum over such a set takes one of the set's weights or none, not any
 //! sum of them. Diagrams over the sets ([`super::bdd::SumAtLeast`]) are
@@ -12,6 +13,7 @@
 //! > relations", Artificial Intelligence Review 53 (2020), pp. 5157–5188.
 
 use super::Cond;
+use crate::ground::program::{AtomId, GroundProgram, Head};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::Hash;
@@ -46,6 +48,22 @@ impl<K: Copy + Eq + Hash> ExclusiveSets<K> {
             self.of.entry(member).or_default().push(self.count);
         }
         self.count += 1;
+    }
+
+    /// The same sets over `rename`'s names of the members; members
+    /// renamed alike (equivalent atoms sharing a variable) become one.
+    pub(crate) fn map<L: Copy + Eq + Hash>(&self, rename: impl Fn(K) -> L) -> ExclusiveSets<L> {
+        let mut of: FxHashMap<L, SmallVec<[u32; 2]>> = FxHashMap::default();
+        for (&member, sets) in &self.of {
+            let renamed = of.entry(rename(member)).or_default();
+            renamed.extend_from_slice(sets);
+            renamed.sort_unstable();
+            renamed.dedup();
+        }
+        ExclusiveSets {
+            count: self.count,
+            of,
+        }
     }
 
     /// `inputs` split into levels, each a set of inputs at most one of
@@ -92,6 +110,27 @@ impl<K: Copy + Eq + Hash> ExclusiveSets<K> {
             .filter(|(_, placed)| !**placed)
             .for_each(|(&input, _)| levels.push(vec![input]));
         levels
+    }
+}
+
+impl ExclusiveSets<AtomId> {
+    /// The atoms of each choice of at most one whose body is empty, its
+    /// unconditional elements.
+    pub(crate) fn of_choices(program: &GroundProgram) -> ExclusiveSets<AtomId> {
+        let mut sets = ExclusiveSets::default();
+        for rule in &program.rules {
+            if let Head::Choice { elements, bounds } = &rule.head
+                && bounds.upper_bound() == Some(1)
+                && rule.body.is_empty()
+            {
+                let atoms: Vec<AtomId> = (elements.iter())
+                    .filter(|element| element.is_unconditional())
+                    .map(|element| element.value)
+                    .collect();
+                sets.add(&atoms);
+            }
+        }
+        sets
     }
 }
 
