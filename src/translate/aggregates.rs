@@ -31,10 +31,9 @@ use varisat_formula::{ExtendFormula, Lit};
 /// The sums defined so far in one sink, by their weighted elements: sums
 /// over the same elements share one diagram (or one [`NativeSum`]),
 /// whatever their bounds.
-#[derive(Default)]
-pub struct SharedSums {
+pub struct SharedSums<'e> {
     /// The diagrams' levels where the elements allow.
-    exclusive: ExclusiveSets,
+    exclusive: &'e ExclusiveSets,
     diagrams: FxHashMap<Vec<(Cond, i64)>, SumAtLeast>,
     /// The sums left to the search, in the order first asked for, and
     /// each one's index by its elements.
@@ -57,12 +56,14 @@ impl SumEncoder<'_> {
     }
 }
 
-impl SharedSums {
+impl<'e> SharedSums<'e> {
     /// Sums whose diagrams are over `exclusive`'s sets where they can be.
-    pub(crate) fn new(exclusive: ExclusiveSets) -> SharedSums {
+    pub(crate) fn new(exclusive: &'e ExclusiveSets) -> SharedSums<'e> {
         SharedSums {
             exclusive,
-            ..SharedSums::default()
+            diagrams: FxHashMap::default(),
+            native: Vec::new(),
+            native_of: FxHashMap::default(),
         }
     }
 
@@ -76,18 +77,16 @@ impl SharedSums {
             SumEncoder::Native(&mut self.native[index])
         } else {
             let diagram = (self.diagrams.entry(weighted.to_vec()))
-                .or_insert_with(|| SumAtLeast::over_sets(weighted, &self.exclusive));
+                .or_insert_with(|| SumAtLeast::over_sets(weighted, self.exclusive));
             SumEncoder::Diagram(diagram)
         }
     }
 
-    /// The sums left to the search, each bound once, and the sets the
-    /// diagrams were built over.
-    pub fn finish(self) -> (Vec<ReifiedSum>, ExclusiveSets) {
-        let native = (self.native.into_iter())
+    /// The sums left to the search, each bound once.
+    pub fn into_native(self) -> Vec<ReifiedSum> {
+        (self.native.into_iter())
             .flat_map(NativeSum::into_reified)
-            .collect();
-        (native, self.exclusive)
+            .collect()
     }
 }
 
@@ -98,7 +97,7 @@ pub fn define_aggregate<S: ExtendFormula>(
     atom: Lit,
     elements: &[Cond],
     native: bool,
-    sums: &mut SharedSums,
+    sums: &mut SharedSums<'_>,
     sink: &mut S,
 ) {
     let mut gates = Gates { sink };
@@ -130,7 +129,7 @@ pub(crate) fn aggregate_holds<S: ExtendFormula>(
     value: AggregateValue,
     guards: &[(CmpOp, i64)],
     weighted: &[(Cond, i64)],
-    sums: (&mut SharedSums, bool),
+    sums: (&mut SharedSums<'_>, bool),
     gates: &mut Gates<S>,
 ) -> Cond {
     let mut holds = Vec::with_capacity(guards.len());
@@ -303,7 +302,7 @@ impl RecursiveAggregate {
                 self.definition.value,
                 &[part],
                 &weighted,
-                (&mut SharedSums::default(), false),
+                (&mut SharedSums::new(&ExclusiveSets::default()), false),
                 gates,
             ));
         }

@@ -64,7 +64,6 @@ pub(super) fn complete<S: ClauseSink>(
         writer,
         card_vars: 0,
         card_clauses: 0,
-        exclusive,
         supports: Vec::new(),
         clause: Vec::new(),
     };
@@ -73,7 +72,7 @@ pub(super) fn complete<S: ClauseSink>(
     }
     completion.rules(program, &unread, &mut stats);
     let (recursive_aggregates, recursive_aggregate_of, native_sums) =
-        completion.aggregates(program, analysis, sums, &unread, &mut stats);
+        completion.aggregates(program, analysis, sums, &exclusive, &unread, &mut stats);
     stats.native_sums = native_sums.len();
     let (support_start, support_bodies) = completion.supports(&recursive_aggregate_of, &unread);
     completion.edges(program, &mut stats);
@@ -85,7 +84,6 @@ pub(super) fn complete<S: ClauseSink>(
         mut writer,
         card_vars,
         card_clauses,
-        exclusive,
         ..
     } = completion;
     stats.body_variables = builder.body_variables;
@@ -172,9 +170,6 @@ struct Completion<'s, S> {
     /// Variables and clauses of the choice bounds' counters.
     card_vars: usize,
     card_clauses: usize,
-    /// The atoms of choices of at most one whose bodies are empty, by
-    /// their literals.
-    exclusive: ExclusiveSets,
     /// (atom, body, whether the body forces the atom).
     supports: Vec<(u32, u32, bool)>,
     /// Scratch space for a clause.
@@ -327,6 +322,7 @@ impl<S: ClauseSink> Completion<'_, S> {
         program: &GroundProgram,
         analysis: &Analysis,
         encoding: SumEncoding,
+        exclusive: &ExclusiveSets,
         unread: &UnreadAtoms,
         stats: &mut TranslationStats,
     ) -> (
@@ -347,7 +343,7 @@ impl<S: ClauseSink> Completion<'_, S> {
         // has one aggregate atom per value of `T`) share the elements'
         // conditions and the sums' diagrams.
         let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Vec<Cond>> = FxHashMap::default();
-        let mut sums = aggregates::SharedSums::new(std::mem::take(&mut self.exclusive));
+        let mut sums = aggregates::SharedSums::new(exclusive);
         for (index, definition) in program.aggregates.iter().enumerate() {
             if unread.is_unread(definition.atom) {
                 continue;
@@ -385,8 +381,7 @@ impl<S: ClauseSink> Completion<'_, S> {
         // clauses as the aggregate's.
         stats.aggregate_variables = writer.vars() - vars - (builder.body_variables - body_vars);
         stats.aggregate_clauses = writer.clauses() - clauses;
-        let native;
-        (native, self.exclusive) = sums.finish();
+        let native = sums.into_native();
         (recursive_aggregates, recursive_aggregate_of, native)
     }
 
