@@ -51,7 +51,12 @@ impl Analysis {
         let (size, cyclic) = cyclic_components(&components, &graph);
         let head_cycles = head_cycles(program, &components);
         let nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
-        let exclusive = ExclusiveSets::of_choices(program);
+        // Only sums and the objective read the sets.
+        let exclusive = if program.aggregates.is_empty() && program.costs.is_empty() {
+            ExclusiveSets::default()
+        } else {
+            ExclusiveSets::of_choices(program)
+        };
         let propagated_sums =
             super::native_sums::propagated_sums(program, &exclusive, |aggregate| {
                 cyclic[components.component[aggregate.atom.index()] as usize]

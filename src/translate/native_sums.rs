@@ -79,14 +79,10 @@ fn weights_differ(definition: &AggregateDefinition) -> bool {
 fn diagram_size(definition: &AggregateDefinition, exclusive: &ExclusiveSets<AtomId>) -> u64 {
     let weights: Vec<(i64, Option<AtomId>)> = (definition.elements.iter())
         .map(|e| match &e.conditions[..] {
-            [condition] if e.value > 0 && condition.neg.is_empty() => (
-                e.value,
-                condition
-                    .pos
-                    .first()
-                    .copied()
-                    .filter(|_| condition.pos.len() == 1),
-            ),
+            [condition] if e.value > 0 && condition.neg.is_empty() => match condition.pos[..] {
+                [atom] => (e.value, Some(atom)),
+                _ => (e.value, None),
+            },
             _ => (e.value, None),
         })
         .collect();
