@@ -1,5 +1,6 @@
 //! Folders of cases: a program directory holds its files, a `cases` file
-//! (one case a line: its name, then the arguments; `#` starts a comment)
+//! (one case a line: its name, then the arguments, then optionally `|` and
+//! the reference clingo's own; `#` starts a comment)
 //! and `expected/` with each case's recorded answer (see `fixtures/corpus/`
 //! and `docs/regression.md`).
 
@@ -15,6 +16,10 @@ pub struct Case {
     pub group: String,
     pub name: String,
     pub args: Vec<String>,
+    /// The arguments the reference clingo runs with instead, after `|` in
+    /// the case's line: the same model written in clingo's language, where
+    /// the case's own files are in a dialect clingo cannot read.
+    pub reference_args: Option<Vec<String>>,
     /// The clingo whose answers `expected/` holds: the directory's `CLINGO`
     /// file (`5.8`), else 5.4.
     pub clingo: String,
@@ -111,11 +116,16 @@ pub fn read_cases(dir: &Path, group: &str) -> Result<Vec<Case>, String> {
     let mut cases: Vec<Case> = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or_default();
+        let (line, reference) = match line.split_once('|') {
+            Some((own, reference)) => (own, Some(reference)),
+            None => (line, None),
+        };
         let mut words = line.split_whitespace().map(str::to_string);
         let Some(name) = words.next() else { continue };
         let args: Vec<String> = words.collect();
         let at = format!("{}:{}", file.display(), number + 1);
-        if args.is_empty() {
+        let reference_args = reference.map(|r| r.split_whitespace().map(str::to_string).collect());
+        if args.is_empty() || reference_args.as_ref().is_some_and(Vec::is_empty) {
             return Err(format!("{at}: case {name} has no arguments"));
         }
         if cases.iter().any(|case| case.name == name) {
@@ -126,6 +136,7 @@ pub fn read_cases(dir: &Path, group: &str) -> Result<Vec<Case>, String> {
             group: group.to_string(),
             name,
             args,
+            reference_args,
             clingo: clingo.clone(),
         });
     }
@@ -162,7 +173,11 @@ mod tests {
             "one  p.lp -c n=2  # a comment\n\n# only\n",
         )
         .unwrap();
-        std::fs::write(dir.join("b/inner/cases"), "two q.lp\nthree q.lp r.lp\n").unwrap();
+        std::fs::write(
+            dir.join("b/inner/cases"),
+            "two q.lp\nthree q.lp r.lp | q.lp4 r.lp\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("b/inner/CLINGO"), "5.8\n").unwrap();
         dir
     }
@@ -174,6 +189,12 @@ mod tests {
         let labels: Vec<String> = cases.iter().map(Case::label).collect();
         assert_eq!(labels, ["a/one", "b/inner/two", "b/inner/three"]);
         assert_eq!(cases[0].args, ["p.lp", "-c", "n=2"]);
+        assert_eq!(cases[0].reference_args, None);
+        assert_eq!(cases[2].args, ["q.lp", "r.lp"]);
+        assert_eq!(
+            cases[2].reference_args.as_deref(),
+            Some(&["q.lp4".to_string(), "r.lp".to_string()][..])
+        );
         assert_eq!(
             (cases[0].clingo.as_str(), cases[1].clingo.as_str()),
             ("5.4", "5.8")

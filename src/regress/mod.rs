@@ -71,8 +71,16 @@ impl Tool {
         if let Tool::Asp2sat { flags, .. } = self {
             command.extend(flags.iter().cloned());
         }
-        command.extend(case.args.iter().cloned());
+        command.extend(self.args(case).iter().cloned());
         command
+    }
+
+    /// The case's arguments for this tool: clingo's own after `|`, if any.
+    pub fn args<'c>(&self, case: &'c Case) -> &'c [String] {
+        match (self, &case.reference_args) {
+            (Tool::Clingo { .. }, Some(reference)) => reference,
+            _ => &case.args,
+        }
     }
 
     /// The clingo command for the case's directory.

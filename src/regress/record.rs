@@ -49,7 +49,7 @@ fn answer(
         Err(format!(
             "{} {} ended with {:?}: {why}\n{}",
             tool.name(case),
-            case.args.join(" "),
+            tool.args(case).join(" "),
             finished.exit,
             finished.stderr.trim_end()
         ))

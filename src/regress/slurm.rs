@@ -156,6 +156,7 @@ mod tests {
             group: "d".into(),
             name: "one".into(),
             args: vec!["p.lp".into()],
+            reference_args: None,
             clingo: "5.4".into(),
         };
         let plan = Plan {
