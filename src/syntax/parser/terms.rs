@@ -61,6 +61,17 @@ fn infix(kind: K) -> Option<(Infix, u8, bool)> {
     })
 }
 
+/// gringo 3's operators written as directives, infix (`X #mod 3`) or
+/// called (`#mod(X, 3)`), and its `#abs(t)`.
+fn gringo3_operator(name: &str) -> Option<BinaryOp> {
+    Some(match name {
+        "#mod" => BinaryOp::Mod,
+        "#div" => BinaryOp::Div,
+        "#pow" => BinaryOp::Pow,
+        _ => return None,
+    })
+}
+
 /// One `;`-separated group of an argument list or tuple.
 struct Group {
     pub(super) terms: Vec<Term>,
@@ -82,7 +93,11 @@ impl Parser<'_> {
             | K::Tilde
             | K::Bar
             | K::At => true,
-            K::Directive => self.is_directive(&["#sup", "#supremum", "#inf", "#infimum"]),
+            K::Directive => {
+                self.is_directive(&["#sup", "#supremum", "#inf", "#infimum"])
+                    || (self.is_directive(&["#abs", "#mod", "#div", "#pow"])
+                        && self.peek_at(self.pos + 1) == K::LParen)
+            }
             _ => false,
         }
     }
@@ -95,7 +110,7 @@ impl Parser<'_> {
         let first = self.unary()?;
         let mut operands = vec![(term_depth(&first), first)];
         let mut operators: Vec<(Infix, u8)> = Vec::new();
-        while let Some((op, precedence, right)) = infix(self.peek()) {
+        while let Some((op, precedence, right)) = self.infix_ahead() {
             self.bump();
             while let Some(&(top, top_precedence)) = operators.last() {
                 if top_precedence > precedence || (top_precedence == precedence && !right) {
@@ -113,6 +128,22 @@ impl Parser<'_> {
             self.reduce(&mut operands, op)?;
         }
         Ok(operands.pop().expect("an operand is always left").1)
+    }
+
+    /// The infix operator ahead, if any.
+    fn infix_ahead(&self) -> Option<(Infix, u8, bool)> {
+        match self.peek() {
+            K::Directive => {
+                let op = gringo3_operator(self.text(self.tok()))?;
+                let kind = match op {
+                    BinaryOp::Pow => K::Pow,
+                    BinaryOp::Div => K::Slash,
+                    _ => K::Backslash,
+                };
+                infix(kind)
+            }
+            kind => infix(kind),
+        }
     }
 
     fn reduce(&self, operands: &mut Vec<(usize, Term)>, op: Infix) -> PResult<()> {
@@ -202,6 +233,9 @@ impl Parser<'_> {
             K::Directive => match self.text(token) {
                 "#sup" | "#supremum" => TermKind::Supremum,
                 "#inf" | "#infimum" => TermKind::Infimum,
+                "#abs" | "#mod" | "#div" | "#pow" if self.peek_at(self.pos + 1) == K::LParen => {
+                    return self.operator_call(token);
+                }
                 _ => return Err(self.unexpected()),
             },
             K::Ident => {
@@ -332,6 +366,25 @@ impl Parser<'_> {
                 _ => return Err(self.expected(") or ;")),
             }
         }
+    }
+
+    /// gringo 3's `#abs(t)`, and `#mod(a, b)`, `#div(a, b)`, `#pow(a, b)`.
+    fn operator_call(&mut self, name: Token) -> PResult<Term> {
+        self.enter()?;
+        self.bump(); // the directive
+        self.bump(); // (
+        let first = self.term()?;
+        let kind = match gringo3_operator(self.text(name)) {
+            Some(op) => {
+                self.expect(K::Comma, ",")?;
+                let second = self.term()?;
+                TermKind::Binary(op, Box::new(first), Box::new(second))
+            }
+            None => TermKind::Unary(UnaryOp::Abs, Box::new(first)),
+        };
+        let close = self.expect(K::RParen, ")")?;
+        self.leave();
+        Ok(self.term_at(kind, name.start, close.end))
     }
 
     /// `|t|`, also `|t1;t2|` (a pool inside the absolute value).
