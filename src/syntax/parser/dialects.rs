@@ -10,10 +10,10 @@
 
 use super::heads::comparison_tuple;
 use super::lexer::K;
-use super::literals::{Read, product};
+use super::literals::{Alternatives, Read, comparison, product};
 use super::{PResult, Parser};
 use crate::syntax::ast::{
-    AggregateElement, BodyElement, Literal, OptimizeElement, Term, TermKind, TupleEnd,
+    AggregateElement, BodyElement, Literal, Naf, OptimizeElement, Term, TermKind, TupleEnd,
 };
 
 /// An lparse literal of `#minimize[..]` or `#minimize{..}` (an element of
@@ -86,6 +86,61 @@ impl Parser<'_> {
         false
     }
 
+    /// The conditions of a weighted literal after its colon, and gringo 3's
+    /// weight after them (`l : c1 : c2 = w`). gringo 3 compares with `==`
+    /// and assigns only a variable with `=`, so the `=` after an atom or a
+    /// comparison ends the conditions, and the weight follows it.
+    fn weighted_condition(&mut self) -> PResult<(Alternatives, Option<Term>, usize)> {
+        let mut alternatives = vec![Vec::new()];
+        loop {
+            if let Some(last) = self.condition_before_weight() {
+                alternatives = product(alternatives, &vec![vec![last]]);
+                let weight = self.term()?;
+                return Ok((alternatives, Some(weight), self.prev_end()));
+            }
+            alternatives = product(alternatives, &self.literal()?.alternatives());
+            if !matches!(self.peek(), K::Comma | K::Colon) {
+                return Ok((alternatives, None, self.prev_end()));
+            }
+            self.bump();
+        }
+    }
+
+    /// The literal ahead and the `=` after it, both read, where the literal
+    /// is an atom (under `not`s) or a comparison `t1 op t2` other than `=`;
+    /// otherwise nothing is read.
+    fn condition_before_weight(&mut self) -> Option<Literal> {
+        let first = self.pos;
+        let literal = self.literal_before_weight(first);
+        match literal {
+            Some(_) => {
+                self.bump(); // =
+            }
+            None => self.pos = first,
+        }
+        literal
+    }
+
+    fn literal_before_weight(&mut self, first: usize) -> Option<Literal> {
+        let naf = self.naf();
+        let atom_first = self.pos;
+        let lhs = self.term().ok()?;
+        if self.at(K::Eq) {
+            let atom = self.to_atom(atom_first, lhs)?;
+            return Some(Literal::Atom { naf, atom });
+        }
+        let op = comparison(self.peek()).filter(|_| naf == Naf::Positive)?;
+        self.bump();
+        let rhs = self.term().ok()?;
+        self.at(K::Eq).then(|| Literal::Comparison {
+            naf,
+            span: self.span(self.token(first).start, self.prev_end()),
+            lhs,
+            op,
+            rhs,
+        })
+    }
+
     /// A literal set `{ l : c; .. }` (`;` or, without conditions, `,`
     /// between elements) or, `weighted`, lparse's `[ l = w, .. ]`, where an
     /// omitted weight is 1.
@@ -124,17 +179,23 @@ impl Parser<'_> {
                 }
                 Read::Literal(_) => (Vec::new(), TupleEnd::Literal),
             };
+            let weight = match weighted && self.eat(K::Eq).is_some() {
+                true => Some(self.term()?),
+                false => None,
+            };
+            let (conditions, weight, end) = match weight {
+                None if weighted && self.eat(K::Colon).is_some() => self.weighted_condition()?,
+                _ => {
+                    let (conditions, end) = self.optional_condition(self.prev_end() as u32)?;
+                    (conditions, weight, end)
+                }
+            };
             if weighted {
-                let weight = match self.eat(K::Eq) {
-                    Some(_) => self.term()?,
-                    None => Term {
-                        kind: TermKind::Integer(1),
-                        span: self.span(start, start),
-                    },
-                };
-                terms.push(weight);
+                terms.push(weight.unwrap_or_else(|| Term {
+                    kind: TermKind::Integer(1),
+                    span: self.span(start, start),
+                }));
             }
-            let (conditions, end) = self.optional_condition(self.prev_end() as u32)?;
             let conditional = conditions.iter().any(|c| !c.is_empty());
             let span = self.span(start, end);
             let conditions = product(read.alternatives(), &conditions);
