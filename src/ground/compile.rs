@@ -63,6 +63,13 @@ pub struct Compiler<'a> {
     pub fresh: usize,
 }
 
+/// How far a [`Compiler`]'s output went at one point ([`Compiler::mark`]).
+pub struct Mark {
+    rules: usize,
+    facts: usize,
+    errors: usize,
+}
+
 /// What kind of rule a body belongs to, for unpooling.
 pub enum RuleHead<'h> {
     Ast(&'h Head),
@@ -278,7 +285,7 @@ impl<'a> Compiler<'a> {
             RuleHead::ShowTerm(term) => {
                 for term in unpool_term(term) {
                     for body in &bodies {
-                        self.compile_one(RuleShape::ShowTerm(&term), body, span);
+                        self.show_one(&term, body, span);
                     }
                 }
             }
@@ -346,6 +353,60 @@ impl<'a> Compiler<'a> {
             span,
             format!("{what} are not supported by asp2sat yet"),
         ));
+    }
+
+    /// One pool-free `#show t : body.`. Where clingo refuses it (the body
+    /// leaves variables of `t` unbound) and `t` has an atom's shape, it is
+    /// gringo 3's `#show p(X).` (after `#hide.`): the atoms that hold and
+    /// match `t` are shown, as `#show p(X) : body, p(X).` shows them.
+    fn show_one(&mut self, term: &Term, body: &[BodyItem], span: Span) {
+        let mark = self.mark();
+        self.compile_one(RuleShape::ShowTerm(term), body, span);
+        if !self.failed_since(&mark) {
+            return;
+        }
+        if let Some(atom) = term_as_atom(term) {
+            let mut matching = body.to_vec();
+            matching.push(BodyItem::Literal(Literal::Atom {
+                naf: Naf::Positive,
+                atom,
+            }));
+            self.instead(mark, |compiler| {
+                compiler.compile_one(RuleShape::ShowTerm(term), &matching, span)
+            });
+        }
+    }
+
+    /// Where the compiled rules, facts and messages end now.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            rules: self.rules.len(),
+            facts: self.facts.len(),
+            errors: self.errors.len(),
+        }
+    }
+
+    /// Whether an error was reported since `mark`.
+    pub fn failed_since(&self, mark: &Mark) -> bool {
+        self.errors[mark.errors..].iter().any(Diagnostic::is_error)
+    }
+
+    /// What was compiled since `mark` replaced by what `compile` compiles,
+    /// unless that fails too: then the first attempt stands, with its
+    /// errors.
+    pub fn instead(&mut self, mark: Mark, compile: impl FnOnce(&mut Self)) {
+        let rules = self.rules.split_off(mark.rules);
+        let facts = self.facts.split_off(mark.facts);
+        let errors = self.errors.split_off(mark.errors);
+        compile(self);
+        if self.failed_since(&mark) {
+            self.rules.truncate(mark.rules);
+            self.facts.truncate(mark.facts);
+            self.errors.truncate(mark.errors);
+            self.rules.extend(rules);
+            self.facts.extend(facts);
+            self.errors.extend(errors);
+        }
     }
 
     /// Compiles one pool-free rule.
@@ -459,6 +520,20 @@ impl<'a> Compiler<'a> {
         halve_symmetric_joins(&mut rule);
         self.rules.push(rule);
     }
+}
+
+/// The atom a term written where an atom may stand denotes: `p(X)` or
+/// `-p(X)` (a constant has no variables to leave unbound).
+fn term_as_atom(term: &Term) -> Option<Atom> {
+    let (strong_negation, term) = match &term.kind {
+        TermKind::Unary(UnaryOp::Minus, inner) => (true, &**inner),
+        _ => (false, term),
+    };
+    matches!(term.kind, TermKind::Function { .. }).then(|| Atom {
+        strong_negation,
+        term: term.clone(),
+        span: term.span,
+    })
 }
 
 pub enum RuleShape<'s> {

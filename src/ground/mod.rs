@@ -1142,7 +1142,22 @@ fn add_strong_negation_constraints(
 }
 
 /// Compiles one statement of a part into `compiler`'s rules and facts.
+/// One that clingo refuses and that reads as gringo 3's, with pools in its
+/// bodies and conditions as conjunctions, is compiled as gringo 3 reads it
+/// ([`rewrite::conjoin`]).
 fn compile_statement(compiler: &mut Compiler, kind: &StatementKind, span: Span) {
+    let mark = compiler.mark();
+    compile_statement_as_read(compiler, kind, span);
+    if compiler.failed_since(&mark)
+        && let Some(conjoined) = rewrite::conjoin::conjoined_pools(kind)
+    {
+        compiler.instead(mark, |compiler| {
+            compile_statement_as_read(compiler, &conjoined, span)
+        });
+    }
+}
+
+fn compile_statement_as_read(compiler: &mut Compiler, kind: &StatementKind, span: Span) {
     match kind {
         StatementKind::Rule { head, body } => compiler.rule(head, body, span),
         StatementKind::Facts(facts) => compiler.facts(facts, span.file),

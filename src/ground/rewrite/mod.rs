@@ -1,12 +1,14 @@
 //! The rewritings of the AST (and of compiled rules) that compiling orders,
 //! one module a pass, each stating what it takes and what it leaves:
 //! [`unpool`], [`heads`], [`conditional`], [`anonymous`], [`arithmetic`],
-//! [`symmetry`].
+//! [`symmetry`], and gringo 3's reading of a refused statement's pools,
+//! [`conjoin`].
 //! This module holds the AST they build from.
 
 pub mod anonymous;
 pub mod arithmetic;
 pub mod conditional;
+pub mod conjoin;
 pub mod heads;
 pub mod symmetry;
 pub mod unpool;
