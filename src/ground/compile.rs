@@ -18,7 +18,6 @@ use super::lower::{Scope, resolve_assignments};
 use super::predicates::{PredId, Predicates};
 use super::rewrite::arithmetic::separate_unbindable_arithmetic;
 use super::rewrite::symmetry::halve_symmetric_joins;
-use super::rewrite::unpool::{contains_pool, unpool_atom, unpool_guards, unpool_term};
 use super::rewrite::{
     auxiliary_head, collect_variable_names, literal_head, literal_variable_names,
 };
@@ -28,6 +27,7 @@ use crate::symbols::{SymId, SymbolTable};
 use crate::syntax::ast::{
     self, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, UnaryOp,
 };
+use crate::syntax::pools::{contains_pool, unpool_atom, unpool_guards, unpool_term};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The auxiliary predicate whose atoms are the cost tuples of the

@@ -3,5 +3,6 @@
 pub mod ast;
 pub mod facts;
 mod parser;
+pub mod pools;
 
 pub use parser::{parse_program, parse_term};

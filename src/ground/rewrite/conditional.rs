@@ -7,13 +7,13 @@
 //! element's last literal is `not l` (which compiling makes the element's
 //! `unless`), and conjunction atoms with their defining rules compiled.
 
-use super::unpool::unpool_atom;
 use super::{is_defined, literal_head, literal_variable_names, map_subterms};
 use crate::diagnostics::Span;
 use crate::ground::compile::Compiler;
 use crate::syntax::ast::{
     self, AggregateFunction, Atom, BodyElement, CmpOp, Literal, Naf, Term, TermKind, TupleEnd,
 };
+use crate::syntax::pools::unpool_atom;
 use rustc_hash::FxHashSet;
 
 impl Compiler<'_> {

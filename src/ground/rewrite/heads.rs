@@ -8,13 +8,13 @@
 //! moves into the body (`not not`); a comparison in a head moves into the
 //! body negated; `#true` and `#false` disjuncts are decided.
 
-use super::unpool::{contains_pool_or_interval, product, unpool_atom, unpool_condition};
 use super::{atom_literal, is_defined};
 use crate::diagnostics::Span;
 use crate::ground::compile::{BodyItem, Compiler, RuleHead, RuleShape};
 use crate::syntax::ast::{
     self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, TupleEnd,
 };
+use crate::syntax::pools::{contains_pool_or_interval, product, unpool_atom, unpool_condition};
 
 impl Compiler<'_> {
     /// `:- B, not #agg{ t : a, c; .. } guards.` for the
