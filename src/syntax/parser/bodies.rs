@@ -86,7 +86,10 @@ impl Parser<'_> {
             }
         };
         if self.eat(K::Colon).is_none() {
-            self.body_elements(read, body);
+            match self.gringo3_conjuncts(&read) {
+                Some(conjuncts) => body.extend(conjuncts.into_iter().map(BodyElement::Literal)),
+                None => self.body_elements(read, body),
+            }
             return Ok(());
         }
         let conditions = self.condition()?;
@@ -156,7 +159,7 @@ impl Parser<'_> {
     fn tuple_elements(&mut self) -> PResult<Vec<AggregateElement>> {
         self.braced_elements(|parser, start| {
             let terms = parser.element_terms()?;
-            let (conditions, end) = parser.optional_condition(parser.prev_end() as u32)?;
+            let (conditions, end) = parser.clingo_condition(parser.prev_end() as u32)?;
             let span = parser.span(start, end);
             let element = |condition| AggregateElement {
                 terms: terms.clone(),

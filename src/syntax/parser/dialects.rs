@@ -94,11 +94,12 @@ impl Parser<'_> {
         let mut alternatives = vec![Vec::new()];
         loop {
             if let Some(last) = self.condition_before_weight() {
-                alternatives = product(alternatives, &vec![vec![last]]);
+                alternatives = self.and(alternatives, Read::Literal(last));
                 let weight = self.term()?;
                 return Ok((alternatives, Some(weight), self.prev_end()));
             }
-            alternatives = product(alternatives, &self.literal()?.alternatives());
+            let read = self.literal()?;
+            alternatives = self.and(alternatives, read);
             if !matches!(self.peek(), K::Comma | K::Colon) {
                 return Ok((alternatives, None, self.prev_end()));
             }
@@ -146,6 +147,9 @@ impl Parser<'_> {
     /// omitted weight is 1.
     pub(super) fn literal_elements(&mut self, weighted: bool) -> PResult<Vec<AggregateElement>> {
         let close = if weighted { K::RBrack } else { K::RBrace };
+        if weighted {
+            self.gringo3_construct();
+        }
         self.bump(); // { or [
         let mut elements = Vec::new();
         let mut index = 0;
@@ -210,12 +214,48 @@ impl Parser<'_> {
                 K::Semi => {
                     self.bump();
                 }
-                K::Comma if !conditional || weighted => {
+                K::Comma if !conditional || weighted || self.gringo3 => {
                     self.bump();
                 }
                 k if k == close => {}
                 _ => return Err(self.expected(if weighted { "] or ," } else { "} or ;" })),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::syntax::parser::print::*;
+
+    #[test]
+    fn a_file_with_gringo3_constructs_reads_pools_and_commas_as_gringo3() {
+        // Without one, clingo's reading: argument lists pooled, a body's
+        // pool a disjunction, `,` joining condition literals.
+        check(
+            "p(a, b;c). q :- s(X;Y), r(X,Y). { a(X) : p(X), q(X) }.",
+            "pool[p(a,b);p(c)]. q :- pool[s(X);s(Y)], r(X,Y). choice[]{a(X):p(X),q(X)}.",
+        );
+        // `#hide.` marks the file: pools of terms, conjunctions in bodies
+        // and conditions, `,` between elements and `:` between a
+        // condition's literals.
+        check(
+            "#hide. p(a, b;c). q :- s(X;Y), r(X,Y). { a(X) : p(X) : q(X), b }. \
+             t :- u(X) : v(X;Y), w.",
+            "#hide. p(a,pool[b;c]). q :- s(X), s(Y), r(X,Y). choice[]{a(X):p(X),q(X); b}. \
+             t :- [u(X):v(X),v(Y)], w.",
+        );
+    }
+
+    #[test]
+    fn gringo3_operators_and_weights_after_conditions() {
+        check(
+            "p(X) :- X = #abs(-3) + 7 #mod 3 + #div(7,2) + 2 #pow 3.",
+            "p(X) :- X=(((|-3|+(7\\3))+(7/2))+(2**3)).",
+        );
+        check(
+            "#minimize [ x(I) : c(I,C) = C ]. s(S) :- S = #sum [ x(I) : c(I,C) : C > 3 = 3 ].",
+            "#minimize{C,x(I),0 : x(I), c(I,C)}. s(S) :- #sum{3,#lit:x(I),c(I,C),C>3}=S.",
+        );
     }
 }

@@ -320,7 +320,7 @@ impl Parser<'_> {
                             break;
                         }
                     }
-                    K::Comma if !conditional => {
+                    K::Comma if !conditional || self.gringo3 => {
                         self.bump();
                     }
                     K::RBrace => {

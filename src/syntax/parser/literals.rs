@@ -17,6 +17,7 @@ use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BodyElement, CmpOp, Guard, Literal, Naf,
     Term, TermKind, TupleEnd, UnaryOp,
 };
+use crate::syntax::pools::{contains_pool, unpool_atom};
 
 pub(super) fn comparison(kind: K) -> Option<CmpOp> {
     Some(match kind {
@@ -416,8 +417,23 @@ impl Parser<'_> {
     }
 
     /// Condition literals separated by `,` (or gringo 3's chained `:`), as
-    /// the alternatives they stand for.
+    /// the alternatives they stand for. In a gringo 3 file only `:` joins
+    /// them, and `,` ends the condition.
     pub(super) fn condition(&mut self) -> PResult<Alternatives> {
+        self.condition_joined(self.gringo3)
+    }
+
+    /// A condition of clingo's own form, `,` joining its literals in any
+    /// file: a tuple's (`#count{ X : p(X), q(X) }`), which gringo 3 lacks.
+    pub(super) fn clingo_condition(&mut self, end: u32) -> PResult<(Alternatives, usize)> {
+        if self.eat(K::Colon).is_none() {
+            return Ok((vec![Vec::new()], end as usize));
+        }
+        let condition = self.condition_joined(false)?;
+        Ok((condition, self.prev_end()))
+    }
+
+    fn condition_joined(&mut self, colons_only: bool) -> PResult<Alternatives> {
         let mut alternatives = vec![Vec::new()];
         // A `|` after the colon opens an absolute value (`: |X-2| < 1`), as
         // in clingo, never ends an empty condition.
@@ -425,12 +441,41 @@ impl Parser<'_> {
             return Ok(alternatives);
         }
         loop {
-            alternatives = product(alternatives, &self.literal()?.alternatives());
-            if !matches!(self.peek(), K::Comma | K::Colon) {
+            let read = self.literal()?;
+            alternatives = self.and(alternatives, read);
+            let joins = match self.peek() {
+                K::Colon => true,
+                K::Comma => !colons_only,
+                _ => false,
+            };
+            if !joins {
                 return Ok(alternatives);
             }
             self.bump();
         }
+    }
+
+    /// The alternatives of a condition with `read` added to it.
+    pub(super) fn and(&self, alternatives: Alternatives, read: Read) -> Alternatives {
+        match self.gringo3_conjuncts(&read) {
+            Some(conjuncts) => (alternatives.into_iter())
+                .map(|condition| [condition, conjuncts.clone()].concat())
+                .collect(),
+            None => product(alternatives, &read.alternatives()),
+        }
+    }
+
+    /// gringo 3's reading of an atom with a pool in a body or condition
+    /// of a gringo 3 file: the conjunction of its alternatives.
+    pub(super) fn gringo3_conjuncts(&self, read: &Read) -> Option<Vec<Literal>> {
+        let Read::Literal(Literal::Atom { naf, atom }) = read else {
+            return None;
+        };
+        (self.gringo3 && contains_pool(&atom.term)).then(|| {
+            (unpool_atom(atom).into_iter())
+                .map(|atom| Literal::Atom { naf: *naf, atom })
+                .collect()
+        })
     }
 
     /// The body elements `read` stands for into `body` ([`Read::into_body`]).

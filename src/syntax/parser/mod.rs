@@ -41,7 +41,7 @@ mod print;
 mod statements;
 mod terms;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use crate::diagnostics::{Diagnostic, FileId, Span};
 use crate::syntax::ast::{Statement, StatementKind, Term, TermKind};
@@ -61,7 +61,36 @@ pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnos
         let span = Span::new(file, 0, header.len());
         return (Vec::new(), vec![Diagnostic::error(span, message)]);
     }
+    let read = parse_as(source, file, false);
+    if read.gringo3_seen {
+        return parse_as(source, file, true).into_parts();
+    }
+    read.into_parts()
+}
+
+/// A file's statements and messages, read in one dialect.
+struct Read {
+    statements: Vec<Statement>,
+    diagnostics: Vec<Diagnostic>,
+    /// A construct only gringo 3 and lparse have was met.
+    gringo3_seen: bool,
+}
+
+impl Read {
+    fn into_parts(self) -> (Vec<Statement>, Vec<Diagnostic>) {
+        (self.statements, self.diagnostics)
+    }
+}
+
+/// Reads a file as clingo does, or, `gringo3`, as gringo 3 does: a file
+/// with a construct clingo lacks (`#hide`, `#domain`, weighted lists
+/// `[ .. ]`, `#abs`, `#mod`, ..) is read again so, because the forms both
+/// have mean other things there (`p(1, a;b)` is `p(1,a), p(1,b)`; `p(X;Y)`
+/// in a body is a conjunction; `,` ends a condition, whose literals `:`
+/// joins).
+fn parse_as(source: &str, file: FileId, gringo3: bool) -> Read {
     let mut parser = Parser::new(source, file);
+    parser.gringo3 = gringo3;
     let mut diagnostics = Vec::new();
     let mut statements = Vec::new();
     let mut facts = FactsBuilder::default();
@@ -92,10 +121,15 @@ pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnos
         }
     }
     end_of_facts(&mut facts, &mut statements);
+    let gringo3_seen = parser.gringo3_seen.get();
     let mut all = parser.lexer.into_inner().finish();
     all.append(&mut diagnostics);
     all.sort_by_key(|d| d.span.start);
-    (statements, all)
+    Read {
+        statements,
+        diagnostics: all,
+        gringo3_seen,
+    }
 }
 
 /// The first line of an aspif file: clingo 5.6 reads a file that starts
@@ -144,6 +178,11 @@ struct Parser<'s> {
     depth: usize,
     /// How many variables the parser has made up (see [`Parser::bind`]).
     fresh: usize,
+    /// The file is read as gringo 3 reads it ([`parse_as`]).
+    gringo3: bool,
+    /// A construct only gringo 3 and lparse have was met
+    /// ([`Parser::gringo3_construct`]).
+    gringo3_seen: Cell<bool>,
 }
 
 impl<'s> Parser<'s> {
@@ -155,7 +194,14 @@ impl<'s> Parser<'s> {
             pos: 0,
             depth: 0,
             fresh: 0,
+            gringo3: false,
+            gringo3_seen: Cell::new(false),
         }
+    }
+
+    /// Notes a construct that only gringo 3 and lparse have.
+    fn gringo3_construct(&self) {
+        self.gringo3_seen.set(true);
     }
 
     // --- token access -----------------------------------------------------

@@ -119,6 +119,7 @@ impl Parser<'_> {
                 return self.finish(start, kind);
             }
             "#hide" => {
+                self.gringo3_construct();
                 self.bump();
                 let kind = if self.at(K::Dot) {
                     StatementKind::Hide(None)
@@ -133,6 +134,7 @@ impl Parser<'_> {
             "#include" => return self.include(start),
             "#program" => return self.program(start),
             "#base" | "#cumulative" | "#volatile" => {
+                self.gringo3_construct();
                 self.bump();
                 let mut params = Vec::new();
                 if name != "#base" {
@@ -168,10 +170,15 @@ impl Parser<'_> {
                 let signature = self.signature()?;
                 return self.finish(start, StatementKind::Defined(signature));
             }
-            "#domain" => "#domain declarations",
-            "#compute" => "#compute statements",
-            "#weight" => "#weight declarations",
-            "#maxint" => "#maxint",
+            "#domain" | "#compute" | "#weight" | "#maxint" => {
+                self.gringo3_construct();
+                match name {
+                    "#domain" => "#domain declarations",
+                    "#compute" => "#compute statements",
+                    "#weight" => "#weight declarations",
+                    _ => "#maxint",
+                }
+            }
             _ => return self.rule(start),
         };
         self.bump();

@@ -72,6 +72,39 @@ fn gringo3_operator(name: &str) -> Option<BinaryOp> {
     })
 }
 
+/// gringo 3's arguments of `f(a, b;c, d)`: `;` pools the terms beside it
+/// (`f(a, (b;c), d)`), where clingo pools the argument lists around it.
+fn pooled_arguments(groups: Vec<Group>) -> Vec<Term> {
+    let mut args: Vec<Term> = Vec::new();
+    // The last argument is the pool the `;` before it made (`a;b;c`).
+    let mut pool_open = false;
+    for (index, group) in groups.into_iter().enumerate() {
+        let mut terms = group.terms.into_iter();
+        if index > 0 {
+            let first = terms.next().expect("a group with terms");
+            let last = args.pop().expect("an argument before `;`");
+            let span = last.span.to(first.span);
+            let alternatives = match last.kind {
+                TermKind::Pool(mut alternatives) if pool_open => {
+                    alternatives.push(first);
+                    alternatives
+                }
+                _ => vec![last, first],
+            };
+            args.push(Term {
+                kind: TermKind::Pool(alternatives),
+                span,
+            });
+            pool_open = true;
+        }
+        if terms.len() > 0 {
+            args.extend(terms);
+            pool_open = false;
+        }
+    }
+    args
+}
+
 /// One `;`-separated group of an argument list or tuple.
 struct Group {
     pub(super) terms: Vec<Term>,
@@ -135,6 +168,7 @@ impl Parser<'_> {
         match self.peek() {
             K::Directive => {
                 let op = gringo3_operator(self.text(self.tok()))?;
+                self.gringo3_construct();
                 let kind = match op {
                     BinaryOp::Pow => K::Pow,
                     BinaryOp::Div => K::Slash,
@@ -272,6 +306,13 @@ impl Parser<'_> {
         self.leave();
         let name = self.text(name_token);
         let (start, end) = (name_token.start, end);
+        if self.gringo3 && groups.len() > 1 && groups.iter().all(|g| !g.terms.is_empty()) {
+            let kind = TermKind::Function {
+                name: name.to_owned(),
+                args: pooled_arguments(groups),
+            };
+            return Ok(self.term_at(kind, start, end));
+        }
         let mut alternatives: Vec<Term> = groups
             .into_iter()
             .map(|group| {
@@ -370,6 +411,7 @@ impl Parser<'_> {
 
     /// gringo 3's `#abs(t)`, and `#mod(a, b)`, `#div(a, b)`, `#pow(a, b)`.
     fn operator_call(&mut self, name: Token) -> PResult<Term> {
+        self.gringo3_construct();
         self.enter()?;
         self.bump(); // the directive
         self.bump(); // (
