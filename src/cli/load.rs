@@ -11,7 +11,7 @@ use crate::diagnostics::{Diagnostic, FileId, SourceMap, Span, render_all};
 use crate::ground::{Assigned, Grounding, Parts, program::GroundProgram};
 use crate::progress::{Counters, Stage};
 use crate::syntax::ast::{Statement, StatementKind, Term};
-use crate::syntax::{parse_program, parse_term};
+use crate::syntax::{Dialect, parse_in, parse_term};
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -26,7 +26,9 @@ pub(super) struct Loaded {
 }
 
 /// Reads and parses the inputs, then every file they `#include`, once each.
-/// Standard input is read as `interrupt` says, when there is one.
+/// Standard input is read as `interrupt` says, when there is one. A program
+/// one of whose files has a construct only gringo 3 has is read again, all
+/// of it, as gringo 3 reads it ([`Dialect`]).
 fn load(inputs: &[String], interrupt: Option<&Interrupt>) -> Result<Loaded, String> {
     let mut loaded = Loaded {
         sources: SourceMap::default(),
@@ -35,6 +37,9 @@ fn load(inputs: &[String], interrupt: Option<&Interrupt>) -> Result<Loaded, Stri
         incremental: None,
     };
     let mut seen: Vec<PathBuf> = Vec::new();
+    let mut pieces: Vec<Piece> = Vec::new();
+    // A file with a construct only gringo 3 has makes the program gringo 3's.
+    let mut gringo3 = false;
     // (name, directory of the including file, span of the `#include`).
     let mut queue: Vec<(String, Option<PathBuf>, Option<Span>)> = if inputs.is_empty() {
         vec![("-".to_string(), None, None)]
@@ -65,7 +70,7 @@ fn load(inputs: &[String], interrupt: Option<&Interrupt>) -> Result<Loaded, Stri
                     match included_at {
                         // A failed `#include` is located at the directive.
                         Some(span) => {
-                            loaded.diagnostics.push(Diagnostic::error(span, message));
+                            pieces.push(Piece::Diagnostic(Diagnostic::error(span, message)));
                             continue;
                         }
                         None => return Err(message),
@@ -79,11 +84,12 @@ fn load(inputs: &[String], interrupt: Option<&Interrupt>) -> Result<Loaded, Stri
         if let Some((at, message)) = unreadable {
             // The text is not what the author wrote there: not parsed.
             let diagnostic = Diagnostic::error(Span::new(file, at.start, at.end), message);
-            loaded.diagnostics.push(diagnostic);
+            pieces.push(Piece::Diagnostic(diagnostic));
             continue;
         }
-        let (statements, errors) = parse_program(&loaded.sources.file(file).text, file);
-        loaded.diagnostics.extend(errors);
+        let parsed = parse_in(&loaded.sources.file(file).text, file, Dialect::Clingo);
+        gringo3 |= parsed.gringo3_seen;
+        let statements = parsed.statements;
         let dir = path
             .as_ref()
             .and_then(|p| p.parent())
@@ -106,9 +112,42 @@ fn load(inputs: &[String], interrupt: Option<&Interrupt>) -> Result<Loaded, Stri
             }
         }
         queue.extend(includes.into_iter().rev());
-        loaded.statements.extend(statements);
+        pieces.push(Piece::File {
+            file,
+            statements,
+            diagnostics: parsed.diagnostics,
+        });
+    }
+    for piece in pieces {
+        match piece {
+            Piece::File {
+                statements,
+                diagnostics,
+                ..
+            } if !gringo3 => {
+                loaded.diagnostics.extend(diagnostics);
+                loaded.statements.extend(statements);
+            }
+            Piece::File { file, .. } => {
+                let parsed = parse_in(&loaded.sources.file(file).text, file, Dialect::Gringo3);
+                loaded.diagnostics.extend(parsed.diagnostics);
+                loaded.statements.extend(parsed.statements);
+            }
+            Piece::Diagnostic(diagnostic) => loaded.diagnostics.push(diagnostic),
+        }
     }
     Ok(loaded)
+}
+
+/// What loading met, in order: a file parsed, or a message of its own (an
+/// `#include` that failed, a text that could not be read).
+enum Piece {
+    File {
+        file: FileId,
+        statements: Vec<Statement>,
+        diagnostics: Vec<Diagnostic>,
+    },
+    Diagnostic(Diagnostic),
 }
 
 /// `#include` paths are relative to the including file, as in gringo.

@@ -5,4 +5,4 @@ pub mod facts;
 mod parser;
 pub mod pools;
 
-pub use parser::{parse_program, parse_term};
+pub use parser::{Dialect, Parsed, parse_in, parse_program, parse_term};

@@ -118,6 +118,10 @@ impl Parser<'_> {
             }
         };
         let (function, elements) = match (function, self.peek()) {
+            // gringo 3's `#count{ l : c, .. }` counts literals, as `{ .. }`.
+            (Some(AggregateFunction::Count), K::LBrace) if self.gringo3_literal_set_ahead() => {
+                (AggregateFunction::Count, self.literal_elements(false)?)
+            }
             (Some(function), K::LBrace) => (function, self.tuple_elements()?),
             (None, K::LBrace) => (AggregateFunction::Count, self.literal_elements(false)?),
             (function, K::LBrack) => (

@@ -86,6 +86,19 @@ impl Parser<'_> {
         false
     }
 
+    /// Whether, in a gringo 3 file, the braces ahead hold literals (`{ a(X)
+    /// : p(X), b }`, which gringo 3 counts), not clingo's tuples (`{ X :
+    /// p(X) }`): the first element starts like an atom. gringo 3 has no
+    /// tuples there, so `:` after the literal is its condition.
+    pub(super) fn gringo3_literal_set_ahead(&self) -> bool {
+        self.gringo3
+            && match self.peek_at(self.pos + 1) {
+                K::Ident | K::Not | K::RBrace => true,
+                K::Minus => self.peek_at(self.pos + 2) == K::Ident,
+                _ => false,
+            }
+    }
+
     /// The conditions of a weighted literal after its colon, and gringo 3's
     /// weight after them (`l : c1 : c2 = w`). gringo 3 compares with `==`
     /// and assigns only a variable with `=`, so the `=` after an atom or a

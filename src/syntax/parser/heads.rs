@@ -425,7 +425,7 @@ impl Parser<'_> {
             let term = parser.term()?;
             if comparison(parser.peek()).is_some() {
                 let chain = parser.chain(naf, literal_start, term)?;
-                let (conditions, end) = parser.optional_condition(chain.span.end)?;
+                let (conditions, end) = parser.clingo_condition(chain.span.end)?;
                 let span = parser.span(start, end);
                 let conditions = product(chain.read().alternatives(), &conditions);
                 return Ok((conditions.into_iter())
@@ -437,7 +437,7 @@ impl Parser<'_> {
             let atom = parser
                 .to_atom(first, term)
                 .ok_or_else(|| parser.unexpected())?;
-            let (conditions, end) = parser.optional_condition(atom.span.end)?;
+            let (conditions, end) = parser.clingo_condition(atom.span.end)?;
             let span = parser.span(start, end);
             let element = |condition| HeadAggregateElement {
                 terms: terms.clone(),

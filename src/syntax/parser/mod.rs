@@ -51,46 +51,57 @@ use lexer::{K, Lexer, Token};
 /// How many parentheses, argument lists, `|..|` and unary operators may nest.
 const MAX_DEPTH: usize = 1024;
 
-/// Parses one whole file. Every syntax error is reported; statements that
-/// parsed are returned even when others failed. Consecutive facts that
-/// [`Facts`](crate::syntax::ast::Facts) can hold are one [`StatementKind::Facts`].
+/// Parses one whole file, in the dialect it is written in (a program of
+/// several files is read as one: see [`Dialect`]). Every syntax error is
+/// reported; statements that parsed are returned even when others failed.
+/// Consecutive facts that [`Facts`](crate::syntax::ast::Facts) can hold are
+/// one [`StatementKind::Facts`].
 pub fn parse_program(source: &str, file: FileId) -> (Vec<Statement>, Vec<Diagnostic>) {
-    if let Some(header) = aspif_header(source) {
-        let message = "aspif input (clingo's ground intermediate format, a file that starts \
-                       with `asp <version>`) is not supported by asp2sat yet";
-        let span = Span::new(file, 0, header.len());
-        return (Vec::new(), vec![Diagnostic::error(span, message)]);
-    }
-    let read = parse_as(source, file, false);
+    let read = parse_in(source, file, Dialect::Clingo);
     if read.gringo3_seen {
-        return parse_as(source, file, true).into_parts();
+        return parse_in(source, file, Dialect::Gringo3).into_parts();
     }
     read.into_parts()
 }
 
-/// A file's statements and messages, read in one dialect.
-struct Read {
-    statements: Vec<Statement>,
-    diagnostics: Vec<Diagnostic>,
-    /// A construct only gringo 3 and lparse have was met.
-    gringo3_seen: bool,
+/// How a file is read. A program with a construct clingo lacks (`#hide`,
+/// `#domain`, weighted lists `[ .. ]`, `#abs`, `#mod`, ..) is gringo 3's,
+/// and read again as gringo 3 reads it, because forms both have mean other
+/// things there: `p(1, a;b)` is `p(1,a), p(1,b)`; `p(X;Y)` in a body or
+/// condition is a conjunction; `,` ends a condition, whose literals `:`
+/// joins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Clingo,
+    Gringo3,
 }
 
-impl Read {
+/// A file's statements and messages, read in one dialect.
+pub struct Parsed {
+    pub statements: Vec<Statement>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// A construct only gringo 3 and lparse have was met: the program is
+    /// to be read as [`Dialect::Gringo3`].
+    pub gringo3_seen: bool,
+}
+
+impl Parsed {
     fn into_parts(self) -> (Vec<Statement>, Vec<Diagnostic>) {
         (self.statements, self.diagnostics)
     }
 }
 
-/// Reads a file as clingo does, or, `gringo3`, as gringo 3 does: a file
-/// with a construct clingo lacks (`#hide`, `#domain`, weighted lists
-/// `[ .. ]`, `#abs`, `#mod`, ..) is read again so, because the forms both
-/// have mean other things there (`p(1, a;b)` is `p(1,a), p(1,b)`; `p(X;Y)`
-/// in a body is a conjunction; `,` ends a condition, whose literals `:`
-/// joins).
-fn parse_as(source: &str, file: FileId, gringo3: bool) -> Read {
+/// Parses one whole file in `dialect`, as [`parse_program`] does.
+pub fn parse_in(source: &str, file: FileId, dialect: Dialect) -> Parsed {
+    if let Some(refused) = aspif_refused(source, file) {
+        return Parsed {
+            statements: Vec::new(),
+            diagnostics: vec![refused],
+            gringo3_seen: false,
+        };
+    }
     let mut parser = Parser::new(source, file);
-    parser.gringo3 = gringo3;
+    parser.gringo3 = dialect == Dialect::Gringo3;
     let mut diagnostics = Vec::new();
     let mut statements = Vec::new();
     let mut facts = FactsBuilder::default();
@@ -125,11 +136,19 @@ fn parse_as(source: &str, file: FileId, gringo3: bool) -> Read {
     let mut all = parser.lexer.into_inner().finish();
     all.append(&mut diagnostics);
     all.sort_by_key(|d| d.span.start);
-    Read {
+    Parsed {
         statements,
         diagnostics: all,
         gringo3_seen,
     }
+}
+
+/// The error for aspif input, which asp2sat does not read.
+fn aspif_refused(source: &str, file: FileId) -> Option<Diagnostic> {
+    let header = aspif_header(source)?;
+    let message = "aspif input (clingo's ground intermediate format, a file that starts \
+                   with `asp <version>`) is not supported by asp2sat yet";
+    Some(Diagnostic::error(Span::new(file, 0, header.len()), message))
 }
 
 /// The first line of an aspif file: clingo 5.6 reads a file that starts

@@ -21,7 +21,9 @@ impl Parser<'_> {
         self.bump();
         let elements = match self.peek() {
             K::LBrack => self.literal_elements(true)?,
-            K::LBrace if self.literal_set_ahead() => self.literal_elements(false)?,
+            K::LBrace if self.gringo3_literal_set_ahead() || self.literal_set_ahead() => {
+                self.literal_elements(false)?
+            }
             K::LBrace => {
                 let elements = self.optimize_elements()?;
                 return self.finish(start, StatementKind::Optimize { maximize, elements });
@@ -36,7 +38,7 @@ impl Parser<'_> {
     fn optimize_elements(&mut self) -> PResult<Vec<OptimizeElement>> {
         self.braced_elements(|parser, start| {
             let (weight, priority, terms) = parser.cost_tuple()?;
-            let (conditions, end) = parser.optional_condition(parser.prev_end() as u32)?;
+            let (conditions, end) = parser.clingo_condition(parser.prev_end() as u32)?;
             let span = parser.span(start, end);
             let element = |condition: Vec<Literal>| OptimizeElement {
                 weight: weight.clone(),
@@ -139,7 +141,6 @@ mod tests {
             #maximize{X@2 : p(X), not q; 1,a : q; 3}.
             #minimize [a = 1, not b = 2, c].
             #maximize { a, -b, not c }.
-            #minimize { a : b }.
             ",
             "
             #minimize{X@1,X : p(X)}.
@@ -151,8 +152,14 @@ mod tests {
             #maximize{X@2 : p(X), not q; 1,a : q; 3 : }.
             #minimize{1,a,0 : a; 2,b,2 : not b; 1,c,0 : c}.
             #maximize{1,a,0 : a; 1,b,1 : -b; 1,c,2 : not c}.
-            #minimize{a : b}.
             ",
+        );
+        // clingo's tuple `a` (not an integer weight, so ignored), and in a
+        // gringo 3 file its literal `a` under the condition `b`.
+        check("#minimize { a : b }.", "#minimize{a : b}.");
+        check(
+            "#hide. #minimize { a : b }.",
+            "#hide. #minimize{1,a,0 : a, b}.",
         );
         let (statements, diagnostics) = parse_program(":~ p(X). [X@1]\n a.", FileId(0));
         assert!(diagnostics.is_empty());

@@ -74,6 +74,8 @@ fn gringo3_operator(name: &str) -> Option<BinaryOp> {
 
 /// gringo 3's arguments of `f(a, b;c, d)`: `;` pools the terms beside it
 /// (`f(a, (b;c), d)`), where clingo pools the argument lists around it.
+// Kept out of `function`, whose frame every nested argument list adds.
+#[inline(never)]
 fn pooled_arguments(groups: Vec<Group>) -> Vec<Term> {
     let mut args: Vec<Term> = Vec::new();
     // The last argument is the pool the `;` before it made (`a;b;c`).
@@ -409,7 +411,9 @@ impl Parser<'_> {
         }
     }
 
-    /// gringo 3's `#abs(t)`, and `#mod(a, b)`, `#div(a, b)`, `#pow(a, b)`.
+    /// gringo 3's `#abs(t)`, and `#mod(a, b)`, `#div(a, b)`, `#pow(a, b)`
+    /// (kept out of `primary`, whose frame every nested term adds).
+    #[inline(never)]
     fn operator_call(&mut self, name: Token) -> PResult<Term> {
         self.gringo3_construct();
         self.enter()?;
