@@ -88,15 +88,30 @@ impl Parser<'_> {
 
     /// Whether, in a gringo 3 file, the braces ahead hold literals (`{ a(X)
     /// : p(X), b }`, which gringo 3 counts), not clingo's tuples (`{ X :
-    /// p(X) }`): the first element starts like an atom. gringo 3 has no
-    /// tuples there, so `:` after the literal is its condition.
+    /// p(X) }`, `{ 1@2,a : b; c }`): the first element starts like an atom,
+    /// and no `;` or `@` stands between the braces. gringo 3 has no tuples
+    /// there, so `:` after the literal is its condition.
     pub(super) fn gringo3_literal_set_ahead(&self) -> bool {
-        self.gringo3
-            && match self.peek_at(self.pos + 1) {
-                K::Ident | K::Not | K::RBrace => true,
-                K::Minus => self.peek_at(self.pos + 2) == K::Ident,
-                _ => false,
+        let starts_atom = match self.peek_at(self.pos + 1) {
+            K::Ident | K::Not | K::RBrace => true,
+            K::Minus => self.peek_at(self.pos + 2) == K::Ident,
+            _ => false,
+        };
+        if !self.gringo3 || !starts_atom {
+            return false;
+        }
+        let mut depth = 0usize;
+        for index in self.pos + 1.. {
+            match self.peek_at(index) {
+                K::LParen | K::LBrace | K::LBrack => depth += 1,
+                K::RBrace if depth == 0 => return true,
+                K::RParen | K::RBrace | K::RBrack => depth = depth.saturating_sub(1),
+                K::Semi | K::At if depth == 0 => return false,
+                K::Dot | K::Eof | K::Error => return false,
+                _ => {}
             }
+        }
+        false
     }
 
     /// The conditions of a weighted literal after its colon, and gringo 3's

@@ -409,6 +409,9 @@ mod tests {
 
     #[test]
     fn seed_examples() {
+        // One text of every seed's forms; its `#hide.` makes it gringo 3's,
+        // so `f(-1;0;..)` pools the argument (one argument: the same atoms
+        // as clingo's pool of argument lists).
         check(
             r#"number(1..9).
 square(R, C) :- number(R), number(C).
@@ -457,7 +460,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             :- not region(REG,VAL), val(VAL), region_set(REG).
             vistext(((10*X)+Y),Z) :- numberAt(X,Y,Z).
             visposition(sud,8,12,-1).
-            pool[f(-1);f(0);f(59);f(60);f(119);f(120);f(179);f(180)].
+            f(pool[-1;0;59;60;119;120;179;180]).
             visline((200+X),13,(17+X),192,(17+X),1) :- f(X).
             -p(X) :- q(X), not -r(X).
             a | b | c :- d.
