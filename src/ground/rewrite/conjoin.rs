@@ -16,8 +16,9 @@
 //! gringo 3's reading of a longer one, `p(1,(2;3))`, is lost by then.
 
 use crate::syntax::ast::{
-    Atom, BodyElement, Head, Literal, OptimizeElement, ProjectTarget, StatementKind, Term, TermKind,
+    BodyElement, Head, Literal, OptimizeElement, ProjectTarget, StatementKind, Term, TermKind,
 };
+use crate::syntax::pools::unpool_literal;
 
 /// `kind` with its pools in bodies and conditions read as conjunctions;
 /// `None` when it has none.
@@ -107,23 +108,13 @@ fn literals(condition: &mut Vec<Literal>, conjoined: &mut bool) {
 
 /// The literals a pooled atom's literal stands for in gringo 3.
 fn conjuncts(literal: &Literal) -> Option<Vec<Literal>> {
-    let Literal::Atom { naf, atom } = literal else {
+    let Literal::Atom { atom, .. } = literal else {
         return None;
     };
     let TermKind::Pool(alternatives) = &atom.term.kind else {
         return None;
     };
-    one_predicate_of_one_argument(alternatives).then(|| {
-        (alternatives.iter())
-            .map(|term| Literal::Atom {
-                naf: *naf,
-                atom: Atom {
-                    term: term.clone(),
-                    ..atom.clone()
-                },
-            })
-            .collect()
-    })
+    one_predicate_of_one_argument(alternatives).then(|| unpool_literal(literal))
 }
 
 /// Whether the terms are atoms of one predicate with one argument.

@@ -17,7 +17,7 @@ use crate::syntax::ast::{
     Aggregate, AggregateElement, AggregateFunction, Atom, BodyElement, CmpOp, Guard, Literal, Naf,
     Term, TermKind, TupleEnd, UnaryOp,
 };
-use crate::syntax::pools::{contains_pool, unpool_atom};
+use crate::syntax::pools::{contains_pool, unpool_literal};
 
 pub(super) fn comparison(kind: K) -> Option<CmpOp> {
     Some(match kind {
@@ -409,10 +409,24 @@ impl Parser<'_> {
     /// absent); also returns the end of what was read, `end` without a
     /// condition.
     pub(super) fn optional_condition(&mut self, end: u32) -> PResult<(Alternatives, usize)> {
+        self.optional_condition_joined(end, self.gringo3)
+    }
+
+    /// A condition of clingo's own form, `,` joining its literals in any
+    /// file: a tuple's (`#count{ X : p(X), q(X) }`), which gringo 3 lacks.
+    pub(super) fn clingo_condition(&mut self, end: u32) -> PResult<(Alternatives, usize)> {
+        self.optional_condition_joined(end, false)
+    }
+
+    fn optional_condition_joined(
+        &mut self,
+        end: u32,
+        colons_only: bool,
+    ) -> PResult<(Alternatives, usize)> {
         if self.eat(K::Colon).is_none() {
             return Ok((vec![Vec::new()], end as usize));
         }
-        let condition = self.condition()?;
+        let condition = self.condition_joined(colons_only)?;
         Ok((condition, self.prev_end()))
     }
 
@@ -421,16 +435,6 @@ impl Parser<'_> {
     /// them, and `,` ends the condition.
     pub(super) fn condition(&mut self) -> PResult<Alternatives> {
         self.condition_joined(self.gringo3)
-    }
-
-    /// A condition of clingo's own form, `,` joining its literals in any
-    /// file: a tuple's (`#count{ X : p(X), q(X) }`), which gringo 3 lacks.
-    pub(super) fn clingo_condition(&mut self, end: u32) -> PResult<(Alternatives, usize)> {
-        if self.eat(K::Colon).is_none() {
-            return Ok((vec![Vec::new()], end as usize));
-        }
-        let condition = self.condition_joined(false)?;
-        Ok((condition, self.prev_end()))
     }
 
     fn condition_joined(&mut self, colons_only: bool) -> PResult<Alternatives> {
@@ -468,14 +472,10 @@ impl Parser<'_> {
     /// gringo 3's reading of an atom with a pool in a body or condition
     /// of a gringo 3 file: the conjunction of its alternatives.
     pub(super) fn gringo3_conjuncts(&self, read: &Read) -> Option<Vec<Literal>> {
-        let Read::Literal(Literal::Atom { naf, atom }) = read else {
+        let Read::Literal(literal @ Literal::Atom { atom, .. }) = read else {
             return None;
         };
-        (self.gringo3 && contains_pool(&atom.term)).then(|| {
-            (unpool_atom(atom).into_iter())
-                .map(|atom| Literal::Atom { naf: *naf, atom })
-                .collect()
-        })
+        (self.gringo3 && contains_pool(&atom.term)).then(|| unpool_literal(literal))
     }
 
     /// The body elements `read` stands for into `body` ([`Read::into_body`]).
