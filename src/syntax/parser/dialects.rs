@@ -128,7 +128,12 @@ impl Parser<'_> {
             }
             let read = self.literal()?;
             alternatives = self.and(alternatives, read);
-            if !matches!(self.peek(), K::Comma | K::Colon) {
+            let joins = match self.peek() {
+                K::Colon => true,
+                K::Comma => !self.gringo3,
+                _ => false,
+            };
+            if !joins {
                 return Ok((alternatives, None, self.prev_end()));
             }
             self.bump();
@@ -139,13 +144,13 @@ impl Parser<'_> {
     /// is an atom (under `not`s) or a comparison `t1 op t2` other than `=`;
     /// otherwise nothing is read.
     fn condition_before_weight(&mut self) -> Option<Literal> {
-        let first = self.pos;
+        let (first, depth) = (self.pos, self.depth);
         let literal = self.literal_before_weight(first);
         match literal {
             Some(_) => {
                 self.bump(); // =
             }
-            None => self.pos = first,
+            None => (self.pos, self.depth) = (first, depth),
         }
         literal
     }
@@ -272,6 +277,14 @@ mod tests {
              t :- u(X) : v(X;Y), w.",
             "#hide. p(a,pool[b;c]). q :- s(X), s(Y), r(X,Y). choice[]{a(X):p(X),q(X); b}. \
              t :- [u(X):v(X),v(Y)], w.",
+        );
+    }
+
+    #[test]
+    fn a_weighted_literals_conditions_end_at_a_comma() {
+        check(
+            "s :- 2 [ a : b, c = 2, d : e : f = 3 ] 4.",
+            "s :- #sum{1,#lit:a,b;2,#lit:c;3,#lit:d,e,f}>=2<=4.",
         );
     }
 
