@@ -281,6 +281,18 @@ mod tests {
     }
 
     #[test]
+    fn gringo3_shows_atoms_that_hold() {
+        check(
+            "#show p(X) : q(X). #show -r(X).",
+            "#show p(X) : q(X). #show neg(r(X)) : .",
+        );
+        check(
+            "#hide. #show p(X) : q(X). #show -r(X).",
+            "#hide. #show p(X) : q(X), p(X). #show neg(r(X)) : -r(X).",
+        );
+    }
+
+    #[test]
     fn a_weighted_literals_conditions_end_at_a_comma() {
         check(
             "s :- 2 [ a : b, c = 2, d : e : f = 3 ] 4.",

@@ -411,7 +411,8 @@ mod tests {
     fn seed_examples() {
         // One text of every seed's forms; its `#hide.` makes it gringo 3's,
         // so `f(-1;0;..)` pools the argument (one argument: the same atoms
-        // as clingo's pool of argument lists).
+        // as clingo's pool of argument lists), and `#show t(X) : p(X).`
+        // shows the atoms `t(X)` that hold.
         check(
             r#"number(1..9).
 square(R, C) :- number(R), number(C).
@@ -466,7 +467,7 @@ q(|X-Y|) :- r(X,Y).  q(X**2) :- r(X). q(X\2) :- r(X).
             a | b | c :- d.
             #const n=3.
             #include "other.lp".
-            #show t(X) : p(X).
+            #show t(X) : p(X), t(X).
             #show.
             #program base.
             p("a string with \" and \\ and \n").

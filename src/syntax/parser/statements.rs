@@ -11,7 +11,7 @@ use super::lexer::{K, literal_value, unescape};
 use super::{Fail, PResult, Parser};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{
-    Atom, BodyElement, Head, ProjectTarget, Signature, Statement, StatementKind,
+    Atom, BodyElement, Head, Literal, Naf, ProjectTarget, Signature, Statement, StatementKind,
 };
 
 impl Parser<'_> {
@@ -104,8 +104,9 @@ impl Parser<'_> {
                 } else if self.signature_ahead() {
                     StatementKind::ShowSignature(self.signature()?)
                 } else {
+                    let first = self.pos;
                     let term = self.term()?;
-                    let body = if self.eat(K::Colon).is_some() {
+                    let mut body = if self.eat(K::Colon).is_some() {
                         // clingo refuses an empty condition here (`#show a : .`).
                         if self.at(K::Dot) {
                             return Err(self.unexpected());
@@ -114,6 +115,14 @@ impl Parser<'_> {
                     } else {
                         Vec::new()
                     };
+                    // gringo 3 shows atoms, and only those that hold:
+                    // `#show p(X) : q(X).` is clingo's `#show p(X) : q(X), p(X).`
+                    if self.gringo3
+                        && let Some(atom) = self.to_atom(first, term.clone())
+                    {
+                        let naf = Naf::Positive;
+                        body.push(BodyElement::Literal(Literal::Atom { naf, atom }));
+                    }
                     StatementKind::ShowTerm { term, body }
                 };
                 return self.finish(start, kind);
@@ -351,9 +360,14 @@ mod tests {
     #[test]
     fn directives() {
         check(
-            "#show -p/1. #show p. #show -p. #show f(X) : p(X), not q. #showsig p/0. #hide p/2. #hide p(X).",
+            "#show -p/1. #show p. #show -p. #show f(X) : p(X), not q. #showsig p/0.",
+            "#show -p/1. #show p : . #show neg(p) : . #show f(X) : p(X), not q. #show p/0.",
+        );
+        // `#hide` is gringo 3's: there `#show` shows atoms that hold.
+        check(
+            "#show p. #show f(X) : p(X), not q. #hide p/2. #hide p(X).",
             "
-            #show -p/1. #show p : . #show neg(p) : . #show f(X) : p(X), not q. #show p/0. #hide p/2.
+            #show p : p. #show f(X) : p(X), not q, f(X). #hide p/2.
             unsupported(#hide of terms).
             ",
         );

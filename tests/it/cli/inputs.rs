@@ -36,6 +36,41 @@ fn project_prints_each_shown_set_once() {
 }
 
 #[test]
+fn a_gringo3_construct_in_one_file_makes_the_program_gringo3s() {
+    // The data file, read first, has no gringo 3 form of its own.
+    let mut cmd = solve(&["fixtures/cli/gringo3_edges.lp", "-"]);
+    cmd.write_stdin("#hide.\n#show edge(X,Y).\n");
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["edge(1,2)", "edge(1,3)"]]
+    );
+    // Without it, clingo's reading (and no `#show` pattern to apply).
+    let out = output(solve(&["fixtures/cli/gringo3_edges.lp"]));
+    assert_found(&out);
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["edge(1,2)", "edge(3)"]]
+    );
+}
+
+#[test]
+fn statements_clingo_refuses_for_unbound_variables_read_as_gringo3() {
+    // clingo: `size(R;C)` makes two rules, each with an unbound variable,
+    // and `#show cell(R,C).` binds nothing. gringo 3: a conjunction, and the
+    // atoms that match (all atoms stay shown: there is no `#hide.`).
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("size(1..2). cell(R,C) :- size(R;C), R < C.\n#show cell(R,C).\n");
+    let out = output(cmd);
+    assert_found(&out);
+    assert_eq!(
+        text_answers(&out.stdout),
+        vec![vec!["cell(1,2)", "size(1)", "size(2)"]]
+    );
+}
+
+#[test]
 fn const_override() {
     let out = output(solve(&["fixtures/cli/const.lp"]));
     assert_eq!(
