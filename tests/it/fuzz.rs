@@ -7,8 +7,9 @@
 //! `file:L:C: error:`), or be stopped by `--time-limit` while searching (a
 //! hard instance). A panic, a signal, an unlocated error, or a run still
 //! grounding at the time limit where clingo's grounder finishes in time (a
-//! runaway of asp2sat's own) fails the test. Failing inputs are kept in
-//! target/tmp/fuzz.
+//! runaway of asp2sat's own) fails the test; where clingo cannot read the
+//! program at all (gringo 3's forms), a slow grounding has no judge and is
+//! counted apart. Failing inputs are kept in target/tmp/fuzz.
 //!
 //! Environment:
 //!   ASP2SAT_FUZZ_CASES  number of mutants (default 2000)
@@ -207,6 +208,10 @@ enum Outcome {
     /// Still grounding at the time limit, and so was clingo's grounder:
     /// the input is large, not asp2sat slow.
     SlowLikeClingo,
+    /// Still grounding at the time limit, in a program that neither clingo
+    /// reads even rewritten (gringo 3's weighted lists, `#abs`): no grounder
+    /// to judge it by.
+    SlowUnjudged,
     Panic,
     Signal,
     UnlocatedError,
@@ -325,13 +330,17 @@ fn judge_slow_grounding(file: &Path, limit: Duration) -> Outcome {
         args.push(rewrite.to_string_lossy().into_owned());
         run(&bin, &args, &root(), None, limit)
     };
+    let unreadable =
+        |stderr: &str| stderr.contains("syntax error") || stderr.contains("lexer error");
     let mut clingo = ground(clingo_bin(), Vec::new());
-    if clingo.stderr.contains("syntax error") {
+    if unreadable(&clingo.stderr) {
         clingo = ground("python3".into(), vec!["-m".into(), "clingo".into()]);
     }
     let _ = std::fs::remove_file(&rewrite);
     if clingo.timed_out {
         Outcome::SlowLikeClingo
+    } else if unreadable(&clingo.stderr) {
+        Outcome::SlowUnjudged
     } else {
         Outcome::Runaway
     }
