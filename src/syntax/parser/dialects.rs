@@ -128,15 +128,9 @@ impl Parser<'_> {
             }
             let read = self.literal()?;
             alternatives = self.and(alternatives, read);
-            let joins = match self.peek() {
-                K::Colon => true,
-                K::Comma => !self.gringo3,
-                _ => false,
-            };
-            if !joins {
+            if !self.condition_goes_on(self.gringo3) {
                 return Ok((alternatives, None, self.prev_end()));
             }
-            self.bump();
         }
     }
 

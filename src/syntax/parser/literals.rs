@@ -447,16 +447,24 @@ impl Parser<'_> {
         loop {
             let read = self.literal()?;
             alternatives = self.and(alternatives, read);
-            let joins = match self.peek() {
-                K::Colon => true,
-                K::Comma => !colons_only,
-                _ => false,
-            };
-            if !joins {
+            if !self.condition_goes_on(colons_only) {
                 return Ok(alternatives);
             }
+        }
+    }
+
+    /// Reads the `:` (or, unless `colons_only`, the `,`) that joins another
+    /// literal to a condition; `false` when the condition ends here.
+    pub(super) fn condition_goes_on(&mut self, colons_only: bool) -> bool {
+        let joins = match self.peek() {
+            K::Colon => true,
+            K::Comma => !colons_only,
+            _ => false,
+        };
+        if joins {
             self.bump();
         }
+        joins
     }
 
     /// The alternatives of a condition with `read` added to it.

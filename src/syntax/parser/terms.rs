@@ -62,14 +62,19 @@ fn infix(kind: K) -> Option<(Infix, u8, bool)> {
 }
 
 /// gringo 3's operators written as directives, infix (`X #mod 3`) or
-/// called (`#mod(X, 3)`), and its `#abs(t)`.
-fn gringo3_operator(name: &str) -> Option<BinaryOp> {
+/// called (`#mod(X, 3)`): the token of clingo's operator each spells.
+fn gringo3_operator(name: &str) -> Option<K> {
     Some(match name {
-        "#mod" => BinaryOp::Mod,
-        "#div" => BinaryOp::Div,
-        "#pow" => BinaryOp::Pow,
+        "#mod" => K::Backslash,
+        "#div" => K::Slash,
+        "#pow" => K::Pow,
         _ => return None,
     })
+}
+
+/// Whether `name(` is a call of gringo 3's: an operator, or `#abs(t)`.
+fn gringo3_call(name: &str) -> bool {
+    name == "#abs" || gringo3_operator(name).is_some()
 }
 
 /// gringo 3's arguments of `f(a, b;c, d)`: `;` pools the terms beside it
@@ -130,7 +135,7 @@ impl Parser<'_> {
             | K::At => true,
             K::Directive => {
                 self.is_directive(&["#sup", "#supremum", "#inf", "#infimum"])
-                    || (self.is_directive(&["#abs", "#mod", "#div", "#pow"])
+                    || (gringo3_call(self.text(self.tok()))
                         && self.peek_at(self.pos + 1) == K::LParen)
             }
             _ => false,
@@ -169,13 +174,8 @@ impl Parser<'_> {
     fn infix_ahead(&self) -> Option<(Infix, u8, bool)> {
         match self.peek() {
             K::Directive => {
-                let op = gringo3_operator(self.text(self.tok()))?;
+                let kind = gringo3_operator(self.text(self.tok()))?;
                 self.gringo3_construct();
-                let kind = match op {
-                    BinaryOp::Pow => K::Pow,
-                    BinaryOp::Div => K::Slash,
-                    _ => K::Backslash,
-                };
                 infix(kind)
             }
             kind => infix(kind),
@@ -269,7 +269,7 @@ impl Parser<'_> {
             K::Directive => match self.text(token) {
                 "#sup" | "#supremum" => TermKind::Supremum,
                 "#inf" | "#infimum" => TermKind::Infimum,
-                "#abs" | "#mod" | "#div" | "#pow" if self.peek_at(self.pos + 1) == K::LParen => {
+                name if gringo3_call(name) && self.peek_at(self.pos + 1) == K::LParen => {
                     return self.operator_call(token);
                 }
                 _ => return Err(self.unexpected()),
@@ -420,13 +420,13 @@ impl Parser<'_> {
         self.bump(); // the directive
         self.bump(); // (
         let first = self.term()?;
-        let kind = match gringo3_operator(self.text(name)) {
-            Some(op) => {
-                self.expect(K::Comma, ",")?;
-                let second = self.term()?;
-                TermKind::Binary(op, Box::new(first), Box::new(second))
-            }
-            None => TermKind::Unary(UnaryOp::Abs, Box::new(first)),
+        let operator = gringo3_operator(self.text(name)).and_then(infix);
+        let kind = if let Some((Infix::Binary(op), ..)) = operator {
+            self.expect(K::Comma, ",")?;
+            let second = self.term()?;
+            TermKind::Binary(op, Box::new(first), Box::new(second))
+        } else {
+            TermKind::Unary(UnaryOp::Abs, Box::new(first))
         };
         let close = self.expect(K::RParen, ")")?;
         self.leave();
