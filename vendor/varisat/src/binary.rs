@@ -1,6 +1,7 @@
 //! Binary clauses.
 
 use partial_ref::{partial, PartialRef};
+use smallvec::SmallVec;
 
 use varisat_formula::Lit;
 use varisat_internal_proof::{DeleteClauseProof, ProofStep};
@@ -10,17 +11,21 @@ use crate::{
     proof,
 };
 
+/// The literals that one literal implies by binary clauses, up to four
+/// inline, as most literals have: a heap block each took 32 bytes.
+type Implications = SmallVec<[Lit; 4]>;
+
 /// Binary clauses.
 #[derive(Default)]
 pub struct BinaryClauses {
-    by_lit: Vec<Vec<Lit>>,
+    by_lit: Vec<Implications>,
     count: usize,
 }
 
 impl BinaryClauses {
     /// Update structures for a new variable count.
     pub fn set_var_count(&mut self, count: usize) {
-        self.by_lit.resize(count * 2, vec![]);
+        self.by_lit.resize(count * 2, Implications::new());
     }
 
     /// Add a binary clause.
@@ -74,7 +79,7 @@ pub fn simplify_binary<'a>(
 
             implied.clear();
         } else {
-            implied.retain(|&other_lit| {
+            implied.retain(|&mut other_lit| {
                 let retain = assignment.lit_is_unk(other_lit);
                 // This check avoids deleting binary clauses twice if both literals are assigned.
                 if ctx.part(ProofP).is_active() && !retain && (!lit) < other_lit {

@@ -18,6 +18,24 @@ use varisat_formula::Var;
 
 use crate::config::SolverConfig;
 
+/// A variable's position in the binary heap, if it is in it: four bytes a
+/// variable where an `Option<usize>` took sixteen.
+#[derive(Clone, Copy, PartialEq)]
+struct HeapPosition(u32);
+
+impl HeapPosition {
+    const NONE: HeapPosition = HeapPosition(u32::MAX);
+
+    /// A variable's index fits, as varisat's variables are at most 2^31.
+    fn at(position: usize) -> HeapPosition {
+        HeapPosition(position as u32)
+    }
+
+    fn get(self) -> Option<usize> {
+        (self != Self::NONE).then(|| self.0 as usize)
+    }
+}
+
 /// The VSIDS branching heuristic.
 ///
 /// As an optimization instead of decaying all activities each conflict, the bump value is divided
@@ -31,7 +49,7 @@ pub struct Vsids {
     /// A binary heap of the variables.
     heap: Vec<Var>,
     /// The position in the binary heap for each variable.
-    position: Vec<Option<usize>>,
+    position: Vec<HeapPosition>,
     /// The value to add on bumping.
     bump: f32,
     /// The inverse of the decay factor.
@@ -54,7 +72,7 @@ impl Vsids {
     /// Update structures for a new variable count.
     pub fn set_var_count(&mut self, count: usize) {
         self.activity.resize(count, OrderedFloat(0.0));
-        self.position.resize(count, None);
+        self.position.resize(count, HeapPosition::NONE);
     }
 
     /// Rescale activities if any value exceeds this value.
@@ -79,7 +97,7 @@ impl Vsids {
         if rescale {
             self.rescale();
         }
-        if let Some(pos) = self.position[var.index()] {
+        if let Some(pos) = self.position[var.index()].get() {
             self.sift_up(pos);
         }
     }
@@ -105,28 +123,28 @@ impl Vsids {
     ///
     /// Panics if the variable is still available.
     pub fn reset(&mut self, var: Var) {
-        assert!(self.position[var.index()].is_none());
+        assert!(self.position[var.index()].get().is_none());
         self.activity[var.index()] = OrderedFloat(0.0);
     }
 
     /// Remove a variable from the heap if present.
     pub fn make_unavailable(&mut self, var: Var) {
-        if let Some(position) = self.position[var.index()] {
+        if let Some(position) = self.position[var.index()].get() {
             self.heap.swap_remove(position);
             if self.heap.len() > position {
                 let moved_var = self.heap[position];
-                self.position[moved_var.index()] = Some(position);
+                self.position[moved_var.index()] = HeapPosition::at(position);
                 self.sift_down(position);
             }
-            self.position[var.index()] = None;
+            self.position[var.index()] = HeapPosition::NONE;
         }
     }
 
     /// Insert a variable into the heap if not already present.
     pub fn make_available(&mut self, var: Var) {
-        if self.position[var.index()].is_none() {
+        if self.position[var.index()].get().is_none() {
             let position = self.heap.len();
-            self.position[var.index()] = Some(position);
+            self.position[var.index()] = HeapPosition::at(position);
             self.heap.push(var);
             self.sift_up(position);
         }
@@ -144,9 +162,9 @@ impl Vsids {
             if self.activity[parent_var.index()] >= self.activity[var.index()] {
                 return;
             }
-            self.position[var.index()] = Some(parent_pos);
+            self.position[var.index()] = HeapPosition::at(parent_pos);
             self.heap[parent_pos] = var;
-            self.position[parent_var.index()] = Some(pos);
+            self.position[parent_var.index()] = HeapPosition::at(pos);
             self.heap[pos] = parent_var;
             pos = parent_pos;
         }
@@ -183,9 +201,9 @@ impl Vsids {
                 return;
             }
 
-            self.position[var.index()] = Some(largest_pos);
+            self.position[var.index()] = HeapPosition::at(largest_pos);
             self.heap[largest_pos] = var;
-            self.position[largest_var.index()] = Some(pos);
+            self.position[largest_var.index()] = HeapPosition::at(pos);
             self.heap[pos] = largest_var;
             pos = largest_pos;
         }
@@ -202,10 +220,10 @@ impl Iterator for Vsids {
             let var = self.heap.swap_remove(0);
             if !self.heap.is_empty() {
                 let top_var = self.heap[0];
-                self.position[top_var.index()] = Some(0);
+                self.position[top_var.index()] = HeapPosition::at(0);
                 self.sift_down(0);
             }
-            self.position[var.index()] = None;
+            self.position[var.index()] = HeapPosition::NONE;
             Some(var)
         }
     }

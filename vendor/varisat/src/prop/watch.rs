@@ -33,6 +33,7 @@
 //! [minisat-2.1]: https://www.cril.univ-artois.fr/SAT09/solvers/booklet.pdf
 
 use partial_ref::{partial, PartialRef};
+use smallvec::SmallVec;
 
 use varisat_formula::Lit;
 
@@ -40,6 +41,11 @@ use crate::{
     clause::{db, ClauseRef},
     context::{parts::*, Context},
 };
+
+/// The watches of one literal. Most literals watch one or two clauses, which
+/// are kept inline: a list of its own per literal cost a heap block each (48
+/// bytes with the allocator's header for a first capacity of four watches).
+pub type WatchList = SmallVec<[Watch; 2]>;
 
 /// A watch on a long clause.
 #[derive(Copy, Clone)]
@@ -53,7 +59,7 @@ pub struct Watch {
 /// Watchlists to detect clauses that became unit.
 pub struct Watchlists {
     /// Contains only valid data for indices of assigned variables.
-    watches: Vec<Vec<Watch>>,
+    watches: Vec<WatchList>,
     /// Whether watchlists are present
     enabled: bool,
 }
@@ -70,7 +76,7 @@ impl Default for Watchlists {
 impl Watchlists {
     /// Update structures for a new variable count.
     pub fn set_var_count(&mut self, count: usize) {
-        self.watches.resize(count * 2, vec![]);
+        self.watches.resize(count * 2, WatchList::new());
     }
 
     /// Start watching a clause.
@@ -91,7 +97,7 @@ impl Watchlists {
     }
 
     /// Return watches for a given literal.
-    pub fn watched_by_mut(&mut self, lit: Lit) -> &mut Vec<Watch> {
+    pub fn watched_by_mut(&mut self, lit: Lit) -> &mut WatchList {
         &mut self.watches[lit.code()]
     }
 
