@@ -183,8 +183,8 @@ impl<'p> Printer<'p> {
 
     fn ranked_body(&self, body: &Body) -> RankedBody {
         RankedBody {
-            pos: self.ranks(&body.pos),
-            neg: self.ranks(&body.neg),
+            pos: self.ranks(body.pos()),
+            neg: self.ranks(body.neg()),
         }
     }
 
@@ -445,13 +445,13 @@ impl<'p> Printer<'p> {
         for aggregate in &self.program.aggregates {
             printed[aggregate.atom.index()] = true;
             for body in aggregate.elements.iter().flat_map(|e| &e.conditions) {
-                for atom in body.pos.iter().chain(&body.neg) {
+                for atom in body.pos().iter().chain(body.neg()) {
                     printed[atom.index()] = true;
                 }
             }
         }
         for show in &self.program.show_terms {
-            for atom in show.body.pos.iter().chain(&show.body.neg) {
+            for atom in show.body.pos().iter().chain(show.body.neg()) {
                 printed[atom.index()] = true;
             }
         }

@@ -358,12 +358,12 @@ impl Enumerator {
             // `a :- #count{1 : not a} <= 0.` has two.)
             deterministic: program.rules.iter().all(|rule| match rule.head {
                 Head::Constraint => true,
-                Head::Atom(_) => rule.body.neg.is_empty(),
+                Head::Atom(_) => rule.body.neg().is_empty(),
                 Head::Disjunction(_) | Head::Choice { .. } => false,
             }) && program.aggregates.iter().all(|aggregate| {
                 let parts = aggregate.parts();
                 aggregate.elements.iter().all(|element| {
-                    element.conditions.iter().all(|c| c.neg.is_empty())
+                    element.conditions.iter().all(|c| c.neg().is_empty())
                         && parts.iter().all(|&(op, _)| {
                             matches!(
                                 aggregate.direction(op, element),

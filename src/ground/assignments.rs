@@ -114,7 +114,7 @@ impl Assignments {
     /// for an aggregate of a family.
     fn resolve_conditions(&self, conditions: &[Body]) -> Option<(usize, i64)> {
         match conditions {
-            [body] if body.neg.is_empty() && body.pos.len() == 1 => self.resolve(body.pos[0]),
+            [body] if body.neg().is_empty() && body.pos().len() == 1 => self.resolve(body.pos()[0]),
             _ => None,
         }
     }
@@ -171,10 +171,10 @@ impl Assignments {
     fn fold_constraints(&self, rules: &[Rule]) -> Option<(Vec<bool>, Vec<Range>)> {
         let mut groups: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
         for (r, rule) in rules.iter().enumerate() {
-            if rule.head != Head::Constraint || !rule.body.neg.is_empty() {
+            if rule.head != Head::Constraint || !rule.body.neg().is_empty() {
                 continue;
             }
-            if let [atom] = rule.body.pos[..]
+            if let [atom] = rule.body.pos()[..]
                 && let Some((family, value)) = self.resolve(atom)
             {
                 groups.entry(family).or_default().push((r, value));
@@ -281,8 +281,8 @@ fn next_aggregate_number(program: &GroundProgram, name: crate::symbols::NameId) 
 fn copies(program: &GroundProgram) -> FxHashMap<AtomId, AtomId> {
     let mut rules_of: FxHashMap<AtomId, (usize, Option<AtomId>)> = FxHashMap::default();
     for rule in &program.rules {
-        let copy = match (&rule.head, &rule.body.pos[..]) {
-            (Head::Atom(_), &[b]) if rule.body.neg.is_empty() => Some(b),
+        let copy = match (&rule.head, rule.body.pos()) {
+            (Head::Atom(_), &[b]) if rule.body.neg().is_empty() => Some(b),
             _ => None,
         };
         rule.head.for_each_atom(|a| {

@@ -271,7 +271,7 @@ impl<'a> Simplifier<'a> {
         if rule.body.is_empty() {
             self.violated.get_or_insert(rule.origin);
         }
-        if let ([a], []) = (&rule.body.pos[..], &rule.body.neg[..])
+        if let ([a], []) = (rule.body.pos(), rule.body.neg())
             && !self.excluded[a.index()]
         {
             self.excluded[a.index()] = true;
@@ -310,10 +310,7 @@ impl<'a> Simplifier<'a> {
         }
         // Renumbering keeps the order of atoms, so sorted bodies stay sorted.
         let map = |a: &mut AtomId| *a = AtomId(new_id[a.index()]);
-        let map_body = |b: &mut Body| {
-            b.pos.iter_mut().for_each(map);
-            b.neg.iter_mut().for_each(map);
-        };
+        let map_body = |b: &mut Body| b.renumber(map);
         let mut out_rules = rules;
         for rule in &mut out_rules {
             match &mut rule.head {
@@ -388,17 +385,17 @@ impl Occurrences {
         let mut in_constraints = vec![0; atoms];
         let mut elsewhere = vec![false; atoms];
         let mark = |elsewhere: &mut Vec<bool>, body: &Body| {
-            for a in body.pos.iter().chain(&body.neg) {
+            for a in body.pos().iter().chain(body.neg()) {
                 elsewhere[a.index()] = true;
             }
         };
         for rule in rules {
             match &rule.head {
                 Head::Constraint => {
-                    for a in &rule.body.pos {
+                    for a in rule.body.pos() {
                         in_constraints[a.index()] += 1;
                     }
-                    for a in &rule.body.neg {
+                    for a in rule.body.neg() {
                         elsewhere[a.index()] = true;
                     }
                     continue;
@@ -444,15 +441,16 @@ impl Occurrences {
 /// derivable; `false` when it can never hold.
 #[inline]
 fn simplify_body(fact: &[bool], derivable: &[bool], body: &mut Body) -> bool {
-    if body.pos.iter().any(|a| !derivable[a.index()]) || body.neg.iter().any(|a| fact[a.index()]) {
+    if body.pos().iter().any(|a| !derivable[a.index()])
+        || body.neg().iter().any(|a| fact[a.index()])
+    {
         return false;
     }
     // Most bodies are already simplified: look before rewriting.
-    if body.pos.iter().any(|a| fact[a.index()]) {
-        body.pos.retain(|a| !fact[a.index()]);
-    }
-    if body.neg.iter().any(|a| !derivable[a.index()]) {
-        body.neg.retain(|a| derivable[a.index()]);
+    if body.pos().iter().any(|a| fact[a.index()])
+        || body.neg().iter().any(|a| !derivable[a.index()])
+    {
+        body.retain(|a| !fact[a.index()], |a| derivable[a.index()]);
     }
     true
 }
@@ -507,8 +505,8 @@ fn unfold_constraint_atoms(
             continue;
         }
         let several = |a: &&AtomId| unfold[a.index()] && used.definitions[a.index()] > 1;
-        if rule.body.pos.iter().filter(several).count() > 1 {
-            for a in &rule.body.pos {
+        if rule.body.pos().iter().filter(several).count() > 1 {
+            for a in rule.body.pos() {
                 if used.definitions[a.index()] > 1 {
                     unfold[a.index()] = false;
                 }
@@ -536,10 +534,10 @@ fn unfold_constraint_atoms(
     // constraint cost more than the rest of grounding.
     let mut unfolded_bodies: HashTable<(u64, usize)> = HashTable::new();
     let mut keep_unfolded = |body: Body, origin: Span| {
-        if body.pos.iter().any(|a| body.neg.contains(a)) {
+        if body.pos().iter().any(|a| body.neg().contains(a)) {
             return; // never holds
         }
-        let h = hash_body(0, &body.pos, &body.neg);
+        let h = hash_body(0, body.pos(), body.neg());
         let same = |&(other, i): &(u64, usize)| other == h && unfolded[i].body == body;
         if let Entry::Vacant(slot) = unfolded_bodies.entry(h, same, |&(other, _)| other) {
             slot.insert((h, unfolded.len()));
@@ -552,9 +550,14 @@ fn unfold_constraint_atoms(
     };
     rules.retain_mut(|rule| match rule.head {
         Head::Atom(a) => !unfold[a.index()],
-        Head::Constraint if rule.body.pos.iter().any(|a| unfold[a.index()]) => {
+        Head::Constraint if rule.body.pos().iter().any(|a| unfold[a.index()]) => {
             let mut expanded = vec![std::mem::take(&mut rule.body)];
-            while let Some(a) = expanded[0].pos.iter().copied().find(|a| unfold[a.index()]) {
+            while let Some(a) = expanded[0]
+                .pos()
+                .iter()
+                .copied()
+                .find(|a| unfold[a.index()])
+            {
                 expanded = (expanded.iter())
                     .flat_map(|partial| {
                         (bodies[a.index()].iter()).map(move |b| partial.unfold(a, b))

@@ -190,7 +190,7 @@ impl StepSolver {
             match &rule.head {
                 Head::Constraint => {
                     let mut hash = 0;
-                    for atoms in [&rule.body.pos, &rule.body.neg] {
+                    for atoms in [&rule.body.pos(), &rule.body.neg()] {
                         symbols.clear();
                         symbols.extend(atoms.iter().map(|&a| program.symbol(a).0));
                         symbols.sort_unstable();
@@ -280,8 +280,8 @@ impl<'p> Renumbered<'p> {
     }
 
     fn body(&mut self, body: &Body) -> Body {
-        let pos: Vec<AtomId> = body.pos.iter().map(|&a| self.atom(a)).collect();
-        let neg: Vec<AtomId> = body.neg.iter().map(|&a| self.atom(a)).collect();
+        let pos: Vec<AtomId> = body.pos().iter().map(|&a| self.atom(a)).collect();
+        let neg: Vec<AtomId> = body.neg().iter().map(|&a| self.atom(a)).collect();
         Body::new(pos, neg)
     }
 

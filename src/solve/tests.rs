@@ -296,7 +296,7 @@ fn sums_over_sets(program: &GroundProgram) -> bool {
         let atoms: Vec<AtomId> = (elements.iter())
             .filter(|e| e.value > 0)
             .filter_map(|e| match &e.conditions[..] {
-                [c] if c.neg.is_empty() && c.pos.len() == 1 => Some(c.pos[0]),
+                [c] if c.neg().is_empty() && c.pos().len() == 1 => Some(c.pos()[0]),
                 _ => None,
             })
             .collect();

@@ -83,8 +83,8 @@ pub(crate) fn optimal_models(program: &GroundProgram) -> Option<(Vec<i64>, Vec<u
 pub(crate) fn mask(body: &Body) -> MaskBody {
     let bits = |atoms: &[AtomId]| atoms.iter().fold(0u64, |m, a| m | 1 << a.0);
     MaskBody {
-        pos: bits(&body.pos),
-        neg: bits(&body.neg),
+        pos: bits(body.pos()),
+        neg: bits(body.neg()),
     }
 }
 

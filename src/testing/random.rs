@@ -270,7 +270,7 @@ pub(crate) fn random_program_with_recursive_aggregates(
     let read_positively = |program: &GroundProgram, k: usize| -> Vec<AtomId> {
         let elements = &program.aggregates[k].elements;
         let conditions = elements.iter().flat_map(|e| &e.conditions);
-        let mut atoms: Vec<AtomId> = conditions.flat_map(|c| c.pos.iter().copied()).collect();
+        let mut atoms: Vec<AtomId> = conditions.flat_map(|c| c.pos().iter().copied()).collect();
         atoms.sort_unstable();
         atoms.dedup();
         atoms

@@ -117,9 +117,9 @@ impl Formula {
 fn aggregate_formula(aggregate: &AggregateDefinition) -> Formula {
     let element = |e: &WeightedElement| {
         let literals = |c: &Body| {
-            let pos = c.pos.iter().map(|a| Formula::Atom(a.0));
+            let pos = c.pos().iter().map(|a| Formula::Atom(a.0));
             let neg = c
-                .neg
+                .neg()
                 .iter()
                 .map(|a| Formula::Not(Box::new(Formula::Atom(a.0))));
             Formula::And(pos.chain(neg).collect())
@@ -389,12 +389,12 @@ fn recursive_aggregate_generator_covers_every_shape() {
             let sources = program
                 .aggregates
                 .iter()
-                .filter(|a| r.body.pos.contains(&a.atom));
+                .filter(|a| r.body.pos().contains(&a.atom));
             sources.clone().any(|a| {
                 a.elements
                     .iter()
                     .flat_map(|e| &e.conditions)
-                    .any(|c| c.pos.contains(&h))
+                    .any(|c| c.pos().contains(&h))
             })
         }));
         two_aggregate_cycles += usize::from(recursive.iter().any(|&a| {
@@ -405,7 +405,7 @@ fn recursive_aggregate_generator_covers_every_shape() {
         recursive_choices += usize::from(program.rules.iter().any(|r| match &r.head {
             Head::Choice { elements, .. } => elements.iter().any(|e| {
                 r.body
-                    .pos
+                    .pos()
                     .iter()
                     .any(|&a| recursive.contains(&a) && depends(a, e.value))
             }),

@@ -39,7 +39,7 @@ pub(super) fn representatives(
             Head::Constraint => {}
             Head::Atom(a) => {
                 definitions[a.index()] += 1;
-                if let ([b], []) = (&rule.body.pos[..], &rule.body.neg[..]) {
+                if let ([b], []) = (rule.body.pos(), rule.body.neg()) {
                     copies[a.index()] = Some(*b);
                 }
             }

@@ -149,17 +149,17 @@ fn positive_graph(program: &GroundProgram) -> Graph {
         for rule in &program.rules {
             match &rule.head {
                 Head::Constraint => {}
-                Head::Atom(head) => rule.body.pos.iter().for_each(|&p| edge(*head, p)),
+                Head::Atom(head) => rule.body.pos().iter().for_each(|&p| edge(*head, p)),
                 Head::Disjunction(heads) => {
                     for &head in heads {
-                        rule.body.pos.iter().for_each(|&p| edge(head, p));
+                        rule.body.pos().iter().for_each(|&p| edge(head, p));
                     }
                 }
                 Head::Choice { elements, .. } => {
                     for element in elements {
-                        rule.body.pos.iter().for_each(|&p| edge(element.value, p));
+                        rule.body.pos().iter().for_each(|&p| edge(element.value, p));
                         for condition in &element.conditions {
-                            condition.pos.iter().for_each(|&p| edge(element.value, p));
+                            condition.pos().iter().for_each(|&p| edge(element.value, p));
                         }
                     }
                 }
@@ -176,7 +176,10 @@ fn positive_graph(program: &GroundProgram) -> Graph {
                 });
                 if dependency {
                     for condition in &element.conditions {
-                        condition.pos.iter().for_each(|&p| edge(definition.atom, p));
+                        condition
+                            .pos()
+                            .iter()
+                            .for_each(|&p| edge(definition.atom, p));
                     }
                 }
             }
@@ -284,7 +287,7 @@ fn nonmonotone_aggregates(
                 let recursive = element
                     .conditions
                     .iter()
-                    .flat_map(|c| &c.pos)
+                    .flat_map(|c| c.pos())
                     .find(|p| component[p.index()] == own);
                 let Some(&atom) = recursive else {
                     continue;

@@ -158,8 +158,8 @@ impl BodyBuilder {
         writer: &mut ClauseWriter<S>,
     ) -> BodyId {
         let (atom_vars, count) = (&self.atom_vars, &mut self.body_variables);
-        self.bodies.intern(&body.pos, &body.neg, || {
-            define(atom_vars, &body.pos, &body.neg, writer, count)
+        self.bodies.intern(body.pos(), body.neg(), || {
+            define(atom_vars, body.pos(), body.neg(), writer, count)
         })
     }
 
@@ -178,8 +178,8 @@ impl BodyBuilder {
             out.sort_unstable();
             out.dedup();
         };
-        merge(&mut self.pos, &body.pos, pos);
-        merge(&mut self.neg, &body.neg, neg);
+        merge(&mut self.pos, body.pos(), pos);
+        merge(&mut self.neg, body.neg(), neg);
         let (atom_vars, count) = (&self.atom_vars, &mut self.body_variables);
         let (pos, neg) = (&self.pos, &self.neg);
         self.bodies

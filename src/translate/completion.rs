@@ -203,10 +203,11 @@ impl<S: ClauseSink> Completion<'_, S> {
                 Head::Constraint => {
                     let atom_vars = self.builder.atom_vars();
                     self.clause.clear();
+                    (self.clause).extend(
+                        (rule.body.pos().iter()).map(|&a| !atom_vars[a.index()].positive()),
+                    );
                     (self.clause)
-                        .extend((rule.body.pos.iter()).map(|&a| !atom_vars[a.index()].positive()));
-                    (self.clause)
-                        .extend((rule.body.neg.iter()).map(|&a| atom_vars[a.index()].positive()));
+                        .extend((rule.body.neg().iter()).map(|&a| atom_vars[a.index()].positive()));
                     self.writer.add_clause(&self.clause);
                 }
                 Head::Atom(head) => {
@@ -240,8 +241,8 @@ impl<S: ClauseSink> Completion<'_, S> {
                 } else {
                     (self.builder).intern_and(
                         body,
-                        &condition.pos,
-                        &condition.neg,
+                        condition.pos(),
+                        condition.neg(),
                         &mut self.writer,
                     )
                 };

@@ -214,7 +214,13 @@ impl MinimalityCheck {
             if !inside || true_outside {
                 continue;
             }
-            clause.extend(rule.body.pos.iter().filter_map(|a| in_set.get(a)).copied());
+            clause.extend(
+                rule.body
+                    .pos()
+                    .iter()
+                    .filter_map(|a| in_set.get(a))
+                    .copied(),
+            );
             formula.add_clause(&clause);
         }
         let body_value = |body: BodyId| {
@@ -271,8 +277,8 @@ impl MinimalityCheck {
         let mut read: Vec<AtomId> = c.atoms.clone();
         for rule in &c.rules {
             read.extend(&rule.heads);
-            read.extend(&rule.body.pos);
-            read.extend(&rule.body.neg);
+            read.extend(rule.body.pos());
+            read.extend(rule.body.neg());
         }
         for &atom in &c.aggregates {
             let aggregate = translation
@@ -322,11 +328,11 @@ impl MinimalityCheck {
         let mut gates = Gates { sink: definitions };
         let mut supports: Vec<Lit> = Vec::new();
         for rule in &component.rules {
-            if !rule.heads.iter().any(inside) || rule.body.pos.iter().any(inside) {
+            if !rule.heads.iter().any(inside) || rule.body.pos().iter().any(inside) {
                 continue;
             }
-            let mut lits: Vec<Lit> = (rule.body.pos.iter().map(|&a| atom_lit(a)))
-                .chain(rule.body.neg.iter().map(|&a| !atom_lit(a)))
+            let mut lits: Vec<Lit> = (rule.body.pos().iter().map(|&a| atom_lit(a)))
+                .chain(rule.body.neg().iter().map(|&a| !atom_lit(a)))
                 .chain(
                     rule.heads
                         .iter()

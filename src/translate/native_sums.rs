@@ -79,7 +79,7 @@ fn weights_differ(definition: &AggregateDefinition) -> bool {
 fn diagram_size(definition: &AggregateDefinition, exclusive: &ExclusiveSets<AtomId>) -> u64 {
     let weights: Vec<(i64, Option<AtomId>)> = (definition.elements.iter())
         .map(|e| match &e.conditions[..] {
-            [condition] if e.value > 0 && condition.neg.is_empty() => match condition.pos[..] {
+            [condition] if e.value > 0 && condition.neg().is_empty() => match condition.pos()[..] {
                 [atom] => (e.value, Some(atom)),
                 _ => (e.value, None),
             },

@@ -123,7 +123,7 @@ impl UnreadAtoms {
                 Some(&i) if i != u32::MAX => truths[i as usize],
                 _ => values[atom_vars[a.index()].index()],
             };
-            let holds = |body: &Body| body.pos.iter().all(value) && !body.neg.iter().any(value);
+            let holds = |body: &Body| body.pos().iter().all(value) && !body.neg().iter().any(value);
             let truth = match definition {
                 Definition::Rules(bodies) => bodies.iter().any(holds),
                 Definition::Aggregate(aggregate) => (aggregate.parts().into_iter())
@@ -168,9 +168,9 @@ impl Reads {
     /// and of each aggregate's conditions, in the same order every time.
     fn each_read(program: &GroundProgram, mut read: impl FnMut(AtomId, AtomId)) {
         let mut body = |head: AtomId, body: &Body| {
-            body.pos
+            body.pos()
                 .iter()
-                .chain(&body.neg)
+                .chain(body.neg())
                 .for_each(|&a| read(head, a));
         };
         for rule in &program.rules {
@@ -230,7 +230,7 @@ impl Reads {
 fn pinned(program: &GroundProgram) -> Vec<bool> {
     let mut pinned: Vec<bool> = program.atoms.iter().map(|a| a.fact).collect();
     let pin_body = |pinned: &mut Vec<bool>, body: &Body| {
-        for a in body.pos.iter().chain(&body.neg) {
+        for a in body.pos().iter().chain(body.neg()) {
             pinned[a.index()] = true;
         }
     };

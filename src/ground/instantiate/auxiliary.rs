@@ -138,20 +138,20 @@ impl ImplicationAtoms {
         // `not not b` for a body `b`: `not #not(p)` for its atoms `p`, and
         // its `not n` as they are.
         let mut not_not = |body: &Body| {
-            let mut neg: Vec<AtomId> = (body.pos.iter())
+            let mut neg: Vec<AtomId> = (body.pos().iter())
                 .map(|p| AtomId(negations.atom(symbols, atoms, p.0)))
                 .collect();
-            neg.extend(body.neg.iter().copied());
+            neg.extend(body.neg().iter().copied());
             neg
         };
         let not_not_literal = literal.as_ref().map(&mut not_not);
-        let not_not_condition: Vec<AtomId> = (condition.neg.iter())
+        let not_not_condition: Vec<AtomId> = (condition.neg().iter())
             .map(|&d| AtomId(negations.atom(symbols, atoms, d.0)))
             .collect();
         if let Some(literal) = &literal {
             define(Head::Atom(x), literal.clone());
         }
-        for &c in condition.pos.iter() {
+        for &c in condition.pos().iter() {
             define(Head::Atom(x), Body::new(Vec::new(), vec![c]));
             if let Some(neg) = &not_not_literal {
                 let head = if x < c { vec![x, c] } else { vec![c, x] };

@@ -83,14 +83,16 @@ impl Exec<'_> {
                             true => Vec::new(),
                             // `l = not not a` under `not a` open: `not a'`.
                             false if element.literal_double_negated => {
-                                let complements: Vec<AtomId> = (not_literal.neg.iter())
+                                let complements: Vec<AtomId> = (not_literal.neg().iter())
                                     .map(|&a| {
                                         AtomId(exec.negations.atom(exec.symbols, exec.atoms, a.0))
                                     })
                                     .collect();
                                 vec![Body::from_slices(&[], &complements)]
                             }
-                            false => vec![Body::from_slices(&not_literal.neg, &not_literal.pos)],
+                            false => {
+                                vec![Body::from_slices(not_literal.neg(), not_literal.pos())]
+                            }
                         })
                     }
                 };
@@ -140,8 +142,18 @@ impl Exec<'_> {
                 continue;
             };
             let (_, condition) = key;
-            conditions.extend(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])));
-            conditions.extend(condition.neg.iter().map(|&n| Body::from_slices(&[n], &[])));
+            conditions.extend(
+                condition
+                    .pos()
+                    .iter()
+                    .map(|&p| Body::from_slices(&[], &[p])),
+            );
+            conditions.extend(
+                condition
+                    .neg()
+                    .iter()
+                    .map(|&n| Body::from_slices(&[n], &[])),
+            );
             if conditions.is_empty() {
                 // A certain condition and no literal that can hold.
                 return;
@@ -181,23 +193,28 @@ impl Exec<'_> {
                 // The condition is a positive dependency of the atom, as in
                 // clingo (`p : q. q :- p.` has no answer set).
                 let support = condition.and(&Body::from_slices(&[d], &[]));
-                output.rule(Head::Atom(atom), (&support.pos, &support.neg), span);
+                output.rule(Head::Atom(atom), (support.pos(), support.neg()), span);
                 let definition = condition.and(&Body::from_slices(&[atom], &[]));
-                output.rule(Head::Atom(d), (&definition.pos, &definition.neg), span);
+                output.rule(Head::Atom(d), (definition.pos(), definition.neg()), span);
             }
             let mut violations = vec![Body::from_slices(&[d], &[])];
             for condition in conditions {
-                let falsified: Vec<Body> = (condition.neg.iter())
+                let falsified: Vec<Body> = (condition.neg().iter())
                     .map(|&n| Body::from_slices(&[n], &[]))
-                    .chain(condition.pos.iter().map(|&p| Body::from_slices(&[], &[p])))
+                    .chain(
+                        condition
+                            .pos()
+                            .iter()
+                            .map(|&p| Body::from_slices(&[], &[p])),
+                    )
                     .collect();
                 violations = (violations.iter())
                     .flat_map(|v| falsified.iter().map(move |f| v.and(f)))
-                    .filter(|v| !v.pos.iter().any(|p| v.neg.contains(p)))
+                    .filter(|v| !v.pos().iter().any(|p| v.neg().contains(p)))
                     .collect();
             }
             for violation in violations {
-                output.rule(Head::Constraint, (&violation.pos, &violation.neg), span);
+                output.rule(Head::Constraint, (violation.pos(), violation.neg()), span);
             }
         }
         AtomId(d)

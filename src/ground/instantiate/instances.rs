@@ -39,16 +39,8 @@ impl Exec<'_> {
 
     /// The body built since `pos_from` and `neg_from`, sorted and distinct.
     pub(super) fn body(&self, pos_from: usize, neg_from: usize) -> Body {
-        let atoms = |ids: &[u32]| {
-            let mut atoms: Atoms = ids.iter().map(|&a| AtomId(a)).collect();
-            atoms.sort_unstable();
-            atoms.dedup();
-            atoms
-        };
-        Body {
-            pos: atoms(&self.pos[pos_from..]),
-            neg: atoms(&self.neg[neg_from..]),
-        }
+        let atoms = |ids: &[u32]| ids.iter().map(|&a| AtomId(a)).collect::<Atoms>();
+        Body::from_slices(&atoms(&self.pos[pos_from..]), &atoms(&self.neg[neg_from..]))
     }
 
     /// Produces the ground rule `atom :- body.` of a normal rule (a
@@ -180,7 +172,7 @@ impl Exec<'_> {
                     let conditions: Vec<Body> = same_atom.iter().map(|(_, c)| c.clone()).collect();
                     let constraints: usize = conditions
                         .iter()
-                        .map(|c| c.pos.len() + c.neg.len())
+                        .map(|c| c.pos().len() + c.neg().len())
                         .try_fold(1usize, |n, k| n.checked_mul(k))
                         .unwrap_or(usize::MAX);
                     if constraints <= MAX_DISJUNCT_CONSTRAINTS {

@@ -565,7 +565,7 @@ impl<'s> Instantiator<'s> {
             rules.insert(Head::Atom(AtomId(complement)), &[], &[AtomId(atom)], origin);
         }
         for (head, body, origin) in &implications.rules {
-            rules.insert(head.clone(), &body.pos, &body.neg, *origin);
+            rules.insert(head.clone(), body.pos(), body.neg(), *origin);
         }
     }
 

@@ -2,7 +2,7 @@
 //! instance.
 
 use crate::diagnostics::Span;
-use crate::ground::program::{AtomId, Atoms, Body, Head, Rule};
+use crate::ground::program::{AtomId, Body, Head, Rule};
 use crate::symbols::hash_step;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
@@ -95,7 +95,7 @@ impl RuleSet {
         let rules = &self.rules;
         let same = |&i: &u32| {
             let other = &rules[i as usize];
-            other.head == head && other.body.pos[..] == *pos && other.body.neg[..] == *neg
+            other.head == head && other.body.pos() == pos && other.body.neg() == neg
         };
         if self.table.find(hash, same).is_none() {
             let hashes = &self.hashes;
@@ -108,10 +108,7 @@ impl RuleSet {
     /// Appends a rule and its hash; the body is allocated here.
     fn push(&mut self, hash: u64, head: Head, pos: &[AtomId], neg: &[AtomId], origin: Span) {
         self.hashes.push(hash);
-        let body = Body {
-            pos: Atoms::from_slice(pos),
-            neg: Atoms::from_slice(neg),
-        };
+        let body = Body::from_sorted(pos, neg);
         self.rules.push(Rule { head, body, origin });
     }
 }
