@@ -131,7 +131,7 @@ impl RankedRule<'_> {
         match self.rule.head {
             Head::Atom(_) => 0,
             Head::Disjunction(_) => 1,
-            Head::Choice { .. } => 2,
+            Head::Choice(_) => 2,
             Head::Constraint => 3,
         }
     }
@@ -194,8 +194,9 @@ impl<'p> Printer<'p> {
             Head::Constraint => Vec::new(),
             Head::Atom(atom) => vec![self.rank[atom.index()]],
             Head::Disjunction(atoms) => self.ranks(atoms),
-            Head::Choice { elements: e, .. } => {
-                elements = e
+            Head::Choice(choice) => {
+                elements = choice
+                    .elements
                     .iter()
                     // An element without conditions never holds.
                     .filter(|element| !element.conditions.is_empty())
@@ -284,9 +285,9 @@ impl<'p> Printer<'p> {
         match &rule.rule.head {
             Head::Constraint => {}
             Head::Atom(_) | Head::Disjunction(_) => self.literals(out, b";", &rule.heads, &[])?,
-            Head::Choice { bounds, .. } => {
-                if bounds.lower > 0 {
-                    write!(out, "{}", bounds.lower)?;
+            Head::Choice(choice) => {
+                if choice.bounds.lower > 0 {
+                    write!(out, "{}", choice.bounds.lower)?;
                 }
                 out.write_all(b"{")?;
                 let mut first = true;
@@ -305,7 +306,7 @@ impl<'p> Printer<'p> {
                     }
                 }
                 out.write_all(b"}")?;
-                if let Some(upper) = bounds.upper_bound() {
+                if let Some(upper) = choice.bounds.upper_bound() {
                     write!(out, "{upper}")?;
                 }
             }

@@ -359,7 +359,7 @@ impl Enumerator {
             deterministic: program.rules.iter().all(|rule| match rule.head {
                 Head::Constraint => true,
                 Head::Atom(_) => rule.body.neg().is_empty(),
-                Head::Disjunction(_) | Head::Choice { .. } => false,
+                Head::Disjunction(_) | Head::Choice(_) => false,
             }) && program.aggregates.iter().all(|aggregate| {
                 let parts = aggregate.parts();
                 aggregate.elements.iter().all(|element| {

@@ -10,8 +10,8 @@
 use super::instantiate::{AtomTable, hash_body};
 use crate::diagnostics::Span;
 use crate::ground::program::{
-    AggregateDefinition, Atom, AtomId, Body, ChoiceElement, CostLevel, GroundProgram, Head, Rule,
-    ShowTerm, absorb_certain,
+    AggregateDefinition, Atom, AtomId, Body, ChoiceElement, ChoiceHead, CostLevel, GroundProgram,
+    Head, Rule, ShowTerm, absorb_certain,
 };
 use crate::symbols::SymbolTable;
 use hashbrown::HashTable;
@@ -223,7 +223,8 @@ impl<'a> Simplifier<'a> {
                 }
                 true
             }
-            Head::Choice { elements, bounds } => {
+            Head::Choice(choice) => {
+                let ChoiceHead { elements, bounds } = &mut **choice;
                 let before = elements.len();
                 let (excluded, left) = (&self.excluded, &mut self.left_heads);
                 elements.retain(|e| kept_or_left(!excluded[e.value.index()], e.value, left));
@@ -317,8 +318,8 @@ impl<'a> Simplifier<'a> {
                 Head::Constraint => {}
                 Head::Atom(a) => map(a),
                 Head::Disjunction(atoms) => atoms.iter_mut().for_each(map),
-                Head::Choice { elements, .. } => {
-                    for element in elements {
+                Head::Choice(choice) => {
+                    for element in &mut choice.elements {
                         map(&mut element.value);
                         element.conditions.iter_mut().for_each(map_body);
                     }
@@ -402,8 +403,8 @@ impl Occurrences {
                 }
                 Head::Atom(a) => definitions[a.index()] += 1,
                 Head::Disjunction(atoms) => atoms.iter().for_each(|a| elsewhere[a.index()] = true),
-                Head::Choice { elements, .. } => {
-                    for element in elements {
+                Head::Choice(choice) => {
+                    for element in &choice.elements {
                         elsewhere[element.value.index()] = true;
                         for condition in &element.conditions {
                             mark(&mut elsewhere, condition);

@@ -234,10 +234,7 @@ fn free(atom: AtomId) -> Rule {
         conditions: vec![Body::default()],
     };
     Rule {
-        head: Head::Choice {
-            elements: vec![element],
-            bounds: CountBounds::default(),
-        },
+        head: Head::choice(vec![element], CountBounds::default()),
         body: Body::default(),
         origin: Default::default(),
     }
@@ -296,15 +293,15 @@ impl<'p> Renumbered<'p> {
             Head::Disjunction(atoms) => {
                 Head::Disjunction(atoms.iter().map(|&a| self.atom(a)).collect())
             }
-            Head::Choice { elements, bounds } => Head::Choice {
-                elements: (elements.iter())
+            Head::Choice(choice) => Head::choice(
+                (choice.elements.iter())
                     .map(|e| ChoiceElement {
                         value: self.atom(e.value),
                         conditions: self.bodies(&e.conditions),
                     })
                     .collect(),
-                bounds: *bounds,
-            },
+                choice.bounds,
+            ),
         };
         let body = self.body(&rule.body);
         self.program.rules.push(Rule {

@@ -281,10 +281,10 @@ fn sums_over_exclusive_choices_match_brute_force() {
 fn sums_over_sets(program: &GroundProgram) -> bool {
     let choices: Vec<Vec<AtomId>> = (program.rules.iter())
         .filter_map(|rule| match &rule.head {
-            Head::Choice { elements, bounds }
-                if bounds.upper_bound() == Some(1) && rule.body.is_empty() =>
+            Head::Choice(choice)
+                if choice.bounds.upper_bound() == Some(1) && rule.body.is_empty() =>
             {
-                Some(elements.iter().map(|e| e.value).collect())
+                Some(choice.elements.iter().map(|e| e.value).collect())
             }
             _ => None,
         })
@@ -488,7 +488,7 @@ fn solve_flagged_facts_match_brute_force() {
         program.rules.retain(|rule| match &rule.head {
             Head::Atom(a) => !atoms[a.index()].fact,
             Head::Disjunction(heads) => heads.iter().all(|a| !atoms[a.index()].fact),
-            Head::Choice { elements, .. } => elements.iter().all(|e| !atoms[e.value.index()].fact),
+            Head::Choice(choice) => choice.elements.iter().all(|e| !atoms[e.value.index()].fact),
             Head::Constraint => true,
         });
         if !head_cycle_free(&program) {

@@ -120,15 +120,17 @@ pub(crate) fn is_model(program: &GroundProgram, model: u64) -> bool {
                 Head::Constraint => false,
                 Head::Atom(h) => model >> h.0 & 1 == 1,
                 Head::Disjunction(hs) => hs.iter().any(|h| model >> h.0 & 1 == 1),
-                Head::Choice { elements, bounds } => {
-                    let count = elements
+                Head::Choice(choice) => {
+                    let count = choice
+                        .elements
                         .iter()
                         .filter(|e| {
                             model >> e.value.0 & 1 == 1
                                 && e.conditions.iter().any(|c| holds(&mask(c), model))
                         })
                         .count() as u32;
-                    bounds.lower <= count && bounds.upper_bound().is_none_or(|u| count <= u)
+                    choice.bounds.lower <= count
+                        && choice.bounds.upper_bound().is_none_or(|u| count <= u)
                 }
             }
         })
@@ -250,8 +252,12 @@ pub(crate) fn reduct_rules(program: &GroundProgram, model: u64, reduct: &mut Vec
             Head::Disjunction(hs) => {
                 reduct.push((body.pos, hs.iter().fold(0, |m, h| m | 1 << h.0)))
             }
-            Head::Choice { elements, .. } => {
-                for e in elements.iter().filter(|e| model >> e.value.0 & 1 == 1) {
+            Head::Choice(choice) => {
+                for e in choice
+                    .elements
+                    .iter()
+                    .filter(|e| model >> e.value.0 & 1 == 1)
+                {
                     for c in e.conditions.iter().map(mask) {
                         if c.neg & model == 0 {
                             reduct.push((body.pos | c.pos, 1 << e.value.0));
@@ -302,7 +308,7 @@ pub(crate) fn supported_models(program: &GroundProgram) -> Vec<u64> {
                                             .iter()
                                             .all(|h| h.index() == a || model >> h.0 & 1 == 0)
                                 }
-                                Head::Choice { elements, .. } => elements.iter().any(|e| {
+                                Head::Choice(choice) => choice.elements.iter().any(|e| {
                                     e.value.index() == a
                                         && e.conditions.iter().any(|c| holds(&mask(c), model))
                                 }),
@@ -349,8 +355,8 @@ pub(crate) fn positive_reach(program: &GroundProgram) -> Vec<u64> {
             Head::Constraint => {}
             Head::Atom(h) => reach[h.index()] |= pos,
             Head::Disjunction(hs) => hs.iter().for_each(|h| reach[h.index()] |= pos),
-            Head::Choice { elements, .. } => {
-                for e in elements {
+            Head::Choice(choice) => {
+                for e in &choice.elements {
                     reach[e.value.index()] |= pos;
                     for c in &e.conditions {
                         reach[e.value.index()] |= mask(c).pos;

@@ -151,13 +151,11 @@ impl Parser<'_> {
             Some(t) if t.chars().all(|c| c.is_ascii_digit()) => Some(self.next().parse().unwrap()),
             _ => None,
         };
-        Head::Choice {
-            elements,
-            bounds: CountBounds {
-                lower: lower.unwrap_or(0),
-                upper: upper.unwrap_or(CountBounds::UNBOUNDED),
-            },
-        }
+        let bounds = CountBounds {
+            lower: lower.unwrap_or(0),
+            upper: upper.unwrap_or(CountBounds::UNBOUNDED),
+        };
+        Head::choice(elements, bounds)
     }
 
     fn number(&mut self) -> i64 {

@@ -147,13 +147,13 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
         let body = Body::new(pos, neg);
         let head = match rng.below(10) {
             0..=1 => Head::Constraint,
-            2 => Head::Choice {
-                elements: vec![ChoiceElement {
+            2 => Head::choice(
+                vec![ChoiceElement {
                     value: rng.pick(&upper),
                     conditions: vec![Body::default()],
                 }],
-                bounds: CountBounds::default(),
-            },
+                CountBounds::default(),
+            ),
             _ => Head::Atom(rng.pick(&upper)),
         };
         program.rules.push(Rule {
@@ -187,12 +187,7 @@ pub(crate) fn random_program_with_exclusive_sums(rng: &mut Rng, max_atoms: usize
             lower: u32::from(rng.chance(30)),
             upper: 1,
         };
-        push_rule(
-            &mut program,
-            Head::Choice { elements, bounds },
-            vec![],
-            vec![],
-        );
+        push_rule(&mut program, Head::choice(elements, bounds), vec![], vec![]);
     }
     let elements = |rng: &mut Rng| -> Vec<WeightedElement> {
         let mut atoms: Vec<u32> = (0..lower as u32).filter(|_| rng.chance(70)).collect();
@@ -277,13 +272,13 @@ pub(crate) fn random_program_with_recursive_aggregates(
     };
     let atom_or_choice = |rng: &mut Rng, atom: AtomId| {
         if rng.chance(25) {
-            Head::Choice {
-                elements: vec![ChoiceElement {
+            Head::choice(
+                vec![ChoiceElement {
                     value: atom,
                     conditions: vec![Body::default()],
                 }],
-                bounds: CountBounds::default(),
-            }
+                CountBounds::default(),
+            )
         } else {
             Head::Atom(atom)
         }
@@ -330,13 +325,13 @@ pub(crate) fn random_program_with_recursive_aggregates(
         let body = Body::new(pos, neg);
         let head = match rng.below(10) {
             0..=1 => Head::Constraint,
-            2..=3 => Head::Choice {
-                elements: vec![ChoiceElement {
+            2..=3 => Head::choice(
+                vec![ChoiceElement {
                     value: rng.pick(&readable),
                     conditions: vec![Body::new(vec![rng.pick(&readable)], Vec::new())],
                 }],
-                bounds: CountBounds::default(),
-            },
+                CountBounds::default(),
+            ),
             4 => Head::Atom(rng.pick(&readable)),
             _ => {
                 let atom = rng.pick(&upper);
@@ -559,7 +554,7 @@ pub(crate) fn random_program(rng: &mut Rng, max_atoms: usize, vary_show: bool) -
                     }
                 };
                 let b = body(rng, 6, 6);
-                add(&mut program, Head::Choice { elements, bounds }, b);
+                add(&mut program, Head::choice(elements, bounds), b);
             }
             15..=16 if n >= 2 => {
                 let mut heads = vec![atom(rng), atom(rng)];

@@ -403,7 +403,7 @@ fn recursive_aggregate_generator_covers_every_shape() {
                 .any(|&b| a != b && depends(a, b) && depends(b, a))
         }));
         recursive_choices += usize::from(program.rules.iter().any(|r| match &r.head {
-            Head::Choice { elements, .. } => elements.iter().any(|e| {
+            Head::Choice(choice) => choice.elements.iter().any(|e| {
                 r.body
                     .pos()
                     .iter()

@@ -44,7 +44,8 @@ pub(super) fn representatives(
                 }
             }
             Head::Disjunction(atoms) => atoms.iter().for_each(|a| definitions[a.index()] += 2),
-            Head::Choice { elements, .. } => elements
+            Head::Choice(choice) => choice
+                .elements
                 .iter()
                 .for_each(|e| definitions[e.value.index()] += 2),
         }

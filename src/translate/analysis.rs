@@ -155,8 +155,8 @@ fn positive_graph(program: &GroundProgram) -> Graph {
                         rule.body.pos().iter().for_each(|&p| edge(head, p));
                     }
                 }
-                Head::Choice { elements, .. } => {
-                    for element in elements {
+                Head::Choice(choice) => {
+                    for element in &choice.elements {
                         rule.body.pos().iter().for_each(|&p| edge(element.value, p));
                         for condition in &element.conditions {
                             condition.pos().iter().for_each(|&p| edge(element.value, p));

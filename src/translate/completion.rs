@@ -224,7 +224,7 @@ impl<S: ClauseSink> Completion<'_, S> {
                         self.supports.push((head.0, body.0, true));
                     }
                 }
-                Head::Choice { elements, bounds } => self.choice(&rule.body, elements, bounds),
+                Head::Choice(choice) => self.choice(&rule.body, &choice.elements, &choice.bounds),
             }
         }
     }

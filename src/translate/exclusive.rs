@@ -119,11 +119,11 @@ impl ExclusiveSets<AtomId> {
     pub(crate) fn of_choices(program: &GroundProgram) -> ExclusiveSets<AtomId> {
         let mut sets = ExclusiveSets::default();
         for rule in &program.rules {
-            if let Head::Choice { elements, bounds } = &rule.head
-                && bounds.upper_bound() == Some(1)
+            if let Head::Choice(choice) = &rule.head
+                && choice.bounds.upper_bound() == Some(1)
                 && rule.body.is_empty()
             {
-                let atoms: Vec<AtomId> = (elements.iter())
+                let atoms: Vec<AtomId> = (choice.elements.iter())
                     .filter(|element| element.is_unconditional())
                     .map(|element| element.value)
                     .collect();

@@ -139,8 +139,8 @@ impl MinimalityCheck {
                 Head::Constraint => {}
                 Head::Atom(head) => add(&[*head], &rule.body),
                 Head::Disjunction(heads) => add(heads, &rule.body),
-                Head::Choice { elements, .. } => {
-                    for element in elements {
+                Head::Choice(choice) => {
+                    for element in &choice.elements {
                         for condition in &element.conditions {
                             add(&[element.value], &rule.body.and(condition));
                         }

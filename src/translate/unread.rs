@@ -240,8 +240,8 @@ fn pinned(program: &GroundProgram) -> Vec<bool> {
         }
         pin_body(&mut pinned, &rule.body);
         rule.head.for_each_atom(|a| pinned[a.index()] = true);
-        if let Head::Choice { elements, .. } = &rule.head {
-            for condition in elements.iter().flat_map(|e| &e.conditions) {
+        if let Head::Choice(choice) = &rule.head {
+            for condition in choice.elements.iter().flat_map(|e| &e.conditions) {
                 pin_body(&mut pinned, condition);
             }
         }

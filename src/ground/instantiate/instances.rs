@@ -216,7 +216,7 @@ impl Exec<'_> {
                     // The bounds can never hold: the body must be false.
                     ChoiceBounds::Impossible => Head::Constraint,
                     ChoiceBounds::Count(_) if elements.is_empty() => return,
-                    ChoiceBounds::Count(bounds) => Head::Choice { elements, bounds },
+                    ChoiceBounds::Count(bounds) => Head::choice(elements, bounds),
                 };
                 output.rule(head, self.rule_body(), span);
             }

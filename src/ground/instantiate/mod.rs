@@ -536,10 +536,7 @@ impl<'s> Instantiator<'s> {
                         value: AtomId(a),
                         conditions: vec![Body::default()],
                     };
-                    let head = Head::Choice {
-                        elements: vec![element],
-                        bounds: CountBounds::default(),
-                    };
+                    let head = Head::choice(vec![element], CountBounds::default());
                     rules.insert(head, &[], &[], Span::default());
                 }
             }

@@ -40,7 +40,7 @@ impl RuleSet {
             Head::Constraint => hash_step(0, end - 1),
             Head::Atom(a) => hash_step(hash_step(0, end - 2), a.0),
             Head::Disjunction(heads) => hash_step(hash_atoms(hash_step(0, end - 3), heads), end),
-            Head::Choice { .. } => FxBuildHasher.hash_one(head),
+            Head::Choice(_) => FxBuildHasher.hash_one(head),
         };
         hash_body(h, pos, neg)
     }
