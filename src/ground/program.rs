@@ -46,27 +46,13 @@ impl Body {
 
     /// The body of `pos` and `not neg`, sorted and without duplicates.
     pub fn from_slices(pos: &[AtomId], neg: &[AtomId]) -> Body {
-        let mut atoms = Atoms::with_capacity(pos.len() + neg.len());
-        let sorted = |atoms: &mut Atoms, from: usize| {
-            atoms[from..].sort_unstable();
-            let mut kept = from;
-            for i in from..atoms.len() {
-                if kept == from || atoms[kept - 1] != atoms[i] {
-                    atoms[kept] = atoms[i];
-                    kept += 1;
-                }
-            }
-            atoms.truncate(kept);
+        let sorted = |atoms: &[AtomId]| {
+            let mut atoms = Atoms::from_slice(atoms);
+            atoms.sort_unstable();
+            atoms.dedup();
+            atoms
         };
-        atoms.extend_from_slice(pos);
-        sorted(&mut atoms, 0);
-        let neg_start = atoms.len();
-        atoms.extend_from_slice(neg);
-        sorted(&mut atoms, neg_start);
-        Body {
-            atoms,
-            neg_start: body_index(neg_start),
-        }
+        Body::from_sorted(&sorted(pos), &sorted(neg))
     }
 
     /// The body of `pos` and `not neg`, each already sorted and distinct.
