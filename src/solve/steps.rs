@@ -190,7 +190,7 @@ impl StepSolver {
             match &rule.head {
                 Head::Constraint => {
                     let mut hash = 0;
-                    for atoms in [&rule.body.pos(), &rule.body.neg()] {
+                    for atoms in [rule.body.pos(), rule.body.neg()] {
                         symbols.clear();
                         symbols.extend(atoms.iter().map(|&a| program.symbol(a).0));
                         symbols.sort_unstable();
