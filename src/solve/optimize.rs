@@ -181,7 +181,7 @@ impl Optimizer {
                 && self.stalled_at.is_none()
             {
                 let before = best.clone();
-                let step = self.core_guided_step(stratify);
+                let step = self.core_guided_step(stratify, before[self.level]);
                 #[cfg(test)]
                 if let CoreStep::Found(_, costs) = &step {
                     self.stratum_costs.push(costs.clone());
@@ -257,15 +257,16 @@ impl Optimizer {
     }
 
     /// The next step of core-guided search on the current level (the
-    /// levels above fixed), begun at the level's first step.
-    fn core_guided_step(&mut self, stratify: bool) -> CoreStep {
+    /// levels above fixed), begun at the level's first step; `upper` is
+    /// the level's cost in the best answer set so far.
+    fn core_guided_step(&mut self, stratify: bool, upper: i64) -> CoreStep {
         let search = self.core_search.get_or_insert_with(|| {
             let costs = &self.enumerator.translation().costs()[self.level];
             let (literals, always) = costs.soft_literals();
             let budget = (self.core_budget)(literals.len());
             CoreGuided::new(self.level, &literals, always, budget, stratify)
         });
-        search.step(&mut self.enumerator)
+        search.step(&mut self.enumerator, upper)
     }
 
     /// Fixes the current level at its optimum and goes on to the next.
@@ -557,6 +558,8 @@ mod tests {
         }
         // Most programs have few answer sets: some hundreds improve at all.
         assert!(compared > 6000 && several_levels > 3000 && improved > 300);
+        let hardened = core_guided::HARDENED.with(|count| count.get());
+        assert!(hardened > 1000, "{hardened} soft literals hardened");
     }
 
     /// Gives `program` an objective of one or two levels of four to eight

