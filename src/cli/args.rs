@@ -15,7 +15,7 @@ use super::tuning::{TUNING_OPTIONS, Tuning, TuningOption};
 use crate::solve::backend::Backend;
 use crate::solve::driver::{Consequences, Plan};
 use crate::solve::explain::Scope;
-use crate::solve::optimize::{OptMode, Strata, Strategy};
+use crate::solve::optimize::{OptMode, Strategy};
 use crate::solve::{SumMode, TranslationMode};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -248,9 +248,8 @@ pub struct SolveArgs {
     #[arg(long = "opt-mode", value_name = "MODE", default_value = "opt")]
     opt_mode: String,
     /// How the optimum is searched for: `usc` (the default) is guided by
-    /// unsatisfiable cores (`usc,oll,stratify`: heaviest costs first on
-    /// every level), `bb` tightens a bound after each answer set and
-    /// prints each better one.
+    /// unsatisfiable cores (`usc,oll,stratify`: heaviest costs first), `bb`
+    /// tightens a bound after each answer set and prints each better one.
     #[arg(long = "opt-strategy", value_name = "STRATEGY", default_value = "usc")]
     opt_strategy: String,
     /// What is enumerated: answer sets (`auto`, `bt`, `record`), or the
@@ -532,12 +531,7 @@ fn parse_opt_strategy(strategy: &str) -> Result<Strategy, String> {
             let stratify = tactics.any(|option| {
                 option == "stratify" || option.parse::<u32>().is_ok_and(|mask| mask & 4 != 0)
             });
-            let strata = if stratify {
-                Strata::Every
-            } else {
-                Strata::Independent
-            };
-            Ok(Strategy::Core { strata })
+            Ok(Strategy::Core { stratify })
         }
         _ => Err(format!(
             "invalid --opt-strategy '{strategy}': expected bb or usc"
@@ -690,14 +684,8 @@ mod tests {
 
     #[test]
     fn opt_strategy_reads_the_stratify_tactic() {
-        let stratify = |s| {
-            parse_opt_strategy(s).map(|strategy| {
-                strategy
-                    == Strategy::Core {
-                        strata: Strata::Every,
-                    }
-            })
-        };
+        let stratify =
+            |s| parse_opt_strategy(s).map(|strategy| strategy == Strategy::Core { stratify: true });
         assert_eq!(parse_opt_strategy("bb,hier"), Ok(Strategy::Linear));
         assert_eq!(stratify("usc"), Ok(false));
         assert_eq!(stratify("usc,oll,stratify"), Ok(true));

@@ -214,7 +214,7 @@ fn solve_matches_brute_force_with_aggregates() {
 #[test]
 fn sums_over_exclusive_choices_match_brute_force() {
     use crate::testing::optimal_models;
-    use optimize::{Strata, Strategy};
+    use optimize::Strategy;
     let mut rng = Rng::new(2020);
     let (mut compared, mut nontrivial, mut optima, mut over_sets) = (0, 0, 0, 0);
     for round in 0..4000 {
@@ -251,12 +251,8 @@ fn sums_over_exclusive_choices_match_brute_force() {
         if !program.costs.is_empty() && optimal_models(&program).is_some() {
             let strategy = match round % 3 {
                 0 => Strategy::Linear,
-                1 => Strategy::Core {
-                    strata: Strata::Independent,
-                },
-                _ => Strategy::Core {
-                    strata: Strata::Every,
-                },
+                1 => Strategy::Core { stratify: false },
+                _ => Strategy::Core { stratify: true },
             };
             for &backend in backend::Backend::ALL {
                 let mut options = SolveOptions::default();
@@ -390,19 +386,15 @@ fn propagated_sums_match_brute_force() {
 #[test]
 fn propagated_sums_keep_the_optimum() {
     use crate::testing::add_random_costs;
-    use optimize::{Strata, Strategy};
+    use optimize::Strategy;
     let mut rng = Rng::new(2026);
     let mut optimal_found = 0;
     for round in 0..1500 {
         let mut program = random_program_with_aggregates(&mut rng, 7);
         add_random_costs(&mut rng, &mut program);
         let strategy = match round % 4 {
-            1 => Strategy::Core {
-                strata: Strata::Independent,
-            },
-            3 => Strategy::Core {
-                strata: Strata::Every,
-            },
+            1 => Strategy::Core { stratify: false },
+            3 => Strategy::Core { stratify: true },
             _ => Strategy::Linear,
         };
         for &backend in backend::Backend::ALL.iter().filter(|b| b.propagates()) {
@@ -803,7 +795,7 @@ fn solve_stats_count_clauses() {
 fn folded_assignments_keep_answer_sets_and_optimum() {
     use crate::ground::assignments::fold_assignments;
     use crate::testing::random_program_with_assignments;
-    use optimize::{Strata, Strategy};
+    use optimize::Strategy;
     let mut rng = Rng::new(2028);
     let (mut objectives, mut constraints, mut unread, mut optima) = (0, 0, 0, 0);
     for round in 0..800 {
@@ -833,9 +825,7 @@ fn folded_assignments_keep_answer_sets_and_optimum() {
         }
         let strategy = match round % 2 {
             0 => Strategy::Linear,
-            _ => Strategy::Core {
-                strata: Strata::Independent,
-            },
+            _ => Strategy::Core { stratify: false },
         };
         optima += usize::from(optimum_of_brute_force(
             enumerator, strategy, &program, &context,
