@@ -185,8 +185,12 @@ impl CoreGuided {
         heavy.sort_unstable(); // deterministic clauses
         #[cfg(test)]
         HARDENED.with(|count| count.set(count.get() + heavy.len()));
+        enumerator.extend(|sink| {
+            for &lit in &heavy {
+                sink.add_clause(&[lit]);
+            }
+        });
         for lit in heavy {
-            enumerator.extend(|sink| sink.add_clause(&[lit]));
             self.softs.get_mut(&lit).expect("a soft literal").weight = 0;
         }
     }
