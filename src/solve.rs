@@ -185,6 +185,8 @@ pub struct SolveStats {
     pub loop_clauses: usize,
     /// Calls to the SAT solver.
     pub sat_calls: usize,
+    /// Conflicts of the SAT solver's searches ([`backend::SatSolver::conflicts`]).
+    pub conflicts: u64,
     pub translate_time: Duration,
     /// The SAT solver of the search (`None` before one is chosen).
     pub backend: Option<backend::Backend>,
@@ -967,7 +969,10 @@ impl Enumerator {
     }
 
     pub fn stats(&self) -> SolveStats {
-        self.stats
+        SolveStats {
+            conflicts: self.formula.solver.conflicts(),
+            ..self.stats
+        }
     }
 
     pub fn translation(&self) -> &Translation {

@@ -76,6 +76,8 @@ pub struct Sizes {
     pub variables: usize,
     pub clauses: usize,
     pub loop_rounds: usize,
+    /// The SAT solver's conflicts, over all its searches of the call.
+    pub conflicts: u64,
 }
 
 /// `--outf`.
@@ -450,6 +452,7 @@ pub fn summary_text(s: &Summary<'_>, style: Style) -> String {
             line(&mut out, name, format_args!("{:.3}s", time.as_secs_f64()));
         }
         for (name, value) in [
+            ("Conflicts", sizes.conflicts as usize),
             ("Atoms", sizes.atoms),
             ("Rules", sizes.rules),
             ("Variables", sizes.variables),
@@ -646,7 +649,7 @@ fn json_summary(s: &Summary<'_>) -> String {
     if let Some(sizes) = s.stats {
         let _ = write!(
             out,
-            ",\n  \"Stats\": {{\n    \"SatSolver\": {},\n    \"Parse\": {:.3},\n    \"Ground\": {:.3},\n    \"Translate\": {:.3},\n    \"Atoms\": {},\n    \"Rules\": {},\n    \"Variables\": {},\n    \"Clauses\": {},\n    \"LoopRounds\": {}\n  }}",
+            ",\n  \"Stats\": {{\n    \"SatSolver\": {},\n    \"Parse\": {:.3},\n    \"Ground\": {:.3},\n    \"Translate\": {:.3},\n    \"Atoms\": {},\n    \"Rules\": {},\n    \"Variables\": {},\n    \"Clauses\": {},\n    \"LoopRounds\": {},\n    \"Conflicts\": {}\n  }}",
             json_string(sizes.solver),
             t.parse.as_secs_f64(),
             t.ground.as_secs_f64(),
@@ -655,7 +658,8 @@ fn json_summary(s: &Summary<'_>) -> String {
             sizes.rules,
             sizes.variables,
             sizes.clauses,
-            sizes.loop_rounds
+            sizes.loop_rounds,
+            sizes.conflicts
         );
     }
     out.push_str("\n}\n");

@@ -291,6 +291,7 @@ fn add_step_and_ask(
         variables: added.variables,
         clauses: added.clauses,
         loop_rounds: 0,
+        conflicts: solver.conflicts(),
     };
     Some(Proof {
         program,
@@ -442,6 +443,7 @@ fn solve_call(
         variables: call.stats.variables,
         clauses: call.stats.clauses,
         loop_rounds: call.stats.loop_rounds,
+        conflicts: call.stats.conflicts,
     };
     Ok((call, sizes, leftovers))
 }

@@ -67,6 +67,10 @@ pub trait SatSolver {
     /// after `flag` is set, by any thread.
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>);
 
+    /// The conflicts of all searches so far: the searches' effort, the
+    /// same in every run, as time is not.
+    fn conflicts(&self) -> u64;
+
     /// Connects `propagator` inside the search (replacing any earlier
     /// one), observing `observed`: it is told of their assignments and may
     /// propagate and add clauses over them. A backend without a hook into
@@ -400,6 +404,41 @@ mod tests {
             let (first, second) = (var[0][0], var[1][0]);
             assert_eq!(solver.solve(&[first, second]), SatResult::Unsatisfiable);
             assert!(solver.failed_core().contains(&first));
+        }
+    }
+
+    /// Every backend counts its conflicts, over all its searches: the
+    /// pigeonhole principle for 7 pigeons in 6 holes takes hundreds.
+    #[test]
+    fn conflicts_add_up_over_the_searches() {
+        for &backend in Backend::ALL {
+            let mut solver = new_solver(backend, &SearchTuning::default());
+            let holes = 6;
+            let var: Vec<Vec<Lit>> = (0..=holes)
+                .map(|_| (0..holes).map(|_| solver.new_var().positive()).collect())
+                .collect();
+            for hole in 0..holes {
+                for (a, first) in var.iter().enumerate() {
+                    for second in &var[a + 1..] {
+                        solver.add_clause(&[!first[hole], !second[hole]]);
+                    }
+                }
+            }
+            assert_eq!(solver.solve(&[]), SatResult::Satisfiable);
+            let before = solver.conflicts();
+            // Every pigeon in some hole, assumed through a guard each.
+            let guards: Vec<Lit> = (var.iter())
+                .map(|pigeon| {
+                    let guard = solver.new_var().positive();
+                    let mut clause = pigeon.clone();
+                    clause.push(!guard);
+                    solver.add_clause(&clause);
+                    guard
+                })
+                .collect();
+            assert_eq!(solver.solve(&guards), SatResult::Unsatisfiable);
+            let after = solver.conflicts();
+            assert!(after > before + 50, "{backend:?}: {before} then {after}");
         }
     }
 

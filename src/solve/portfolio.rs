@@ -419,6 +419,7 @@ fn merged(a: SolveStats, b: SolveStats) -> SolveStats {
         loop_rounds: a.loop_rounds + b.loop_rounds,
         loop_clauses: a.loop_clauses + b.loop_clauses,
         sat_calls: a.sat_calls + b.sat_calls,
+        conflicts: a.conflicts + b.conflicts,
         translate_time: a.translate_time + b.translate_time,
         ..b
     }

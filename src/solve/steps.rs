@@ -164,6 +164,11 @@ impl StepSolver {
         self.backend
     }
 
+    /// The conflicts of the kept solver's searches so far.
+    pub fn conflicts(&self) -> u64 {
+        self.solver.conflicts()
+    }
+
     /// Whether the last step added is proven to have no answer set: its
     /// queries true, the clauses admit no model. `false` also when the
     /// search was interrupted.

@@ -112,6 +112,10 @@ impl SatSolver for Batsat {
         self.solver.add_clause_reuse(&mut self.clause);
     }
 
+    fn conflicts(&self) -> u64 {
+        self.solver.num_conflicts()
+    }
+
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
         self.model = None;
         self.core.clear();

@@ -139,6 +139,11 @@ impl SatSolver for Cadical {
         }
     }
 
+    fn conflicts(&self) -> u64 {
+        // -1 would say that CaDiCaL keeps no such statistic.
+        u64::try_from(self.solver.get_statistic_value("conflicts")).unwrap_or(0)
+    }
+
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
         self.model = None;
         self.core.clear();

@@ -64,6 +64,10 @@ impl SatSolver for Varisat {
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
         self.solver.set_interrupt(flag);
     }
+
+    fn conflicts(&self) -> u64 {
+        self.solver.conflicts()
+    }
 }
 
 #[cfg(test)]

@@ -284,6 +284,38 @@ fn solver_option_chooses_the_backend_and_stats_name_it() {
     assert_stderr_has(&unknown, "invalid value 'minisat'");
 }
 
+/// `--stats` counts the SAT solver's conflicts, as clingo's `Conflicts`
+/// line does, with every backend: seven pigeons in six holes take
+/// hundreds.
+#[test]
+fn stats_count_the_conflicts_of_every_backend() {
+    let pigeons = "p(1..7). h(1..6). 1 { in(P,H) : h(H) } 1 :- p(P). \
+                   :- in(P,H), in(Q,H), P < Q.";
+    let conflicts = |args: &[&str], program: &str| {
+        let mut cmd = solve(args);
+        cmd.write_stdin(program);
+        let out = output(cmd);
+        let text = (out.stdout.lines())
+            .find_map(|line| line.strip_prefix("Conflicts    : "))
+            .unwrap_or_else(|| panic!("no Conflicts line: {}", out.stdout));
+        text.parse::<u64>().expect("a count")
+    };
+    for name in ["varisat", "cadical", "batsat"] {
+        if (name == "cadical" && !cfg!(feature = "cadical"))
+            || (name == "batsat" && !cfg!(feature = "batsat"))
+        {
+            continue;
+        }
+        let option = format!("--solver={name}");
+        let proof = conflicts(&["--stats", &option], pigeons);
+        assert!(proof >= 100, "{name}: {proof} conflicts for 7 pigeons");
+        let mut cmd = solve(&["--stats", "--outf=2", &option]);
+        cmd.write_stdin(pigeons);
+        let document: serde_json::Value = serde_json::from_str(&output(cmd).stdout).expect("JSON");
+        assert_eq!(document["Stats"]["Conflicts"], proof, "{name}");
+    }
+}
+
 #[test]
 fn more_threads_than_processors_is_warned_as_clingo_does() {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());

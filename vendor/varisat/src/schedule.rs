@@ -30,6 +30,13 @@ pub struct Schedule {
     luby: LubySequence,
 }
 
+impl Schedule {
+    /// The conflicts of all searches so far (asp2sat).
+    pub fn conflicts(&self) -> u64 {
+        self.conflicts
+    }
+}
+
 /// Perform one step of the schedule.
 pub fn schedule_step<'a>(
     mut ctx: partial!(

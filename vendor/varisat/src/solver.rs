@@ -223,6 +223,11 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The conflicts of all searches so far (asp2sat).
+    pub fn conflicts(&self) -> u64 {
+        self.ctx.schedule.conflicts()
+    }
+
     /// Subset of the assumptions that made the formula unsatisfiable.
     ///
     /// This is not guaranteed to be minimal and may just return all assumptions every time.
