@@ -275,6 +275,53 @@ fn sums_over_exclusive_choices_match_brute_force() {
     );
 }
 
+/// Choices with bounds over atoms of choices of at most one, their bounds
+/// as diagrams over the sets (every bound that can be, however small) and
+/// as counters, with every backend: the answer sets of brute force.
+#[test]
+fn choice_bounds_over_exclusive_sets_match_brute_force() {
+    use crate::translate::cardinality::{DIAGRAMS, GATHER, SETS_GATHER};
+    let mut rng = Rng::new(2026);
+    let (mut compared, mut nontrivial) = (0, 0);
+    DIAGRAMS.with(|count| count.set(0));
+    for round in 0..3000 {
+        let program = crate::testing::random_program_with_bounds_over_sets(&mut rng, 6);
+        if !head_cycle_free(&program) || program.atoms.len() > 14 {
+            continue;
+        }
+        let context = format!("round {round}: {program:?}");
+        let expected = brute_force(&program, false);
+        for gather in [1, SETS_GATHER] {
+            GATHER.with(|g| g.set(gather));
+            for &backend in backend::Backend::ALL {
+                let mut options = SolveOptions {
+                    max_models: 0,
+                    ..SolveOptions::default()
+                };
+                options.tuning.backend = Some(backend);
+                let mut found: Vec<Vec<SymId>> = Enumerator::new(&program, options)
+                    .unwrap()
+                    .map(|a| a.shown)
+                    .collect();
+                found.sort();
+                assert_eq!(
+                    found,
+                    expected,
+                    "{} gather {gather}, {context}",
+                    backend.name()
+                );
+            }
+        }
+        nontrivial += usize::from(expected.len() > 1);
+        compared += 1;
+    }
+    GATHER.with(|g| g.set(SETS_GATHER));
+    assert!(compared > 2300, "{compared} compared");
+    assert!(nontrivial > 450, "{nontrivial} with several answer sets");
+    let diagrams = DIAGRAMS.with(std::cell::Cell::get);
+    assert!(diagrams > 1200, "{diagrams} bounds as diagrams");
+}
+
 /// Whether a sum or the objective of `program` has two elements of
 /// positive weight, one atom each, in one choice of at most one with an
 /// empty body: a diagram level over a set.

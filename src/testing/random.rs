@@ -175,20 +175,7 @@ pub(crate) fn random_program_with_aggregates(rng: &mut Rng, max_atoms: usize) ->
 pub(crate) fn random_program_with_exclusive_sums(rng: &mut Rng, max_atoms: usize) -> GroundProgram {
     let mut program = random_program(rng, max_atoms, false);
     let lower = program.atoms.len();
-    for _ in 0..1 + rng.below(2) {
-        let elements: Vec<ChoiceElement> = (0..lower as u32)
-            .filter(|_| rng.chance(60))
-            .map(|a| ChoiceElement {
-                value: AtomId(a),
-                conditions: vec![Body::default()],
-            })
-            .collect();
-        let bounds = CountBounds {
-            lower: u32::from(rng.chance(30)),
-            upper: 1,
-        };
-        push_rule(&mut program, Head::choice(elements, bounds), vec![], vec![]);
-    }
+    add_exclusive_choices(rng, &mut program);
     let elements = |rng: &mut Rng| -> Vec<WeightedElement> {
         let mut atoms: Vec<u32> = (0..lower as u32).filter(|_| rng.chance(70)).collect();
         if lower > 0 && rng.chance(15) {
@@ -742,6 +729,77 @@ fn new_atom(program: &mut GroundProgram, name: NameId, number: SymId, shown: boo
         fact: false,
     });
     AtomId(program.atoms.len() as u32 - 1)
+}
+
+/// One or two choices of at most one (`{…} 1` or `1 {…} 1`) with empty
+/// bodies over some of `program`'s atoms, sometimes overlapping: the sets
+/// of the translation's exclusive sets.
+fn add_exclusive_choices(rng: &mut Rng, program: &mut GroundProgram) {
+    let atoms = program.atoms.len() as u32;
+    for _ in 0..1 + rng.below(2) {
+        let elements: Vec<ChoiceElement> = (0..atoms)
+            .filter(|_| rng.chance(60))
+            .map(|a| ChoiceElement {
+                value: AtomId(a),
+                conditions: vec![Body::default()],
+            })
+            .collect();
+        let bounds = CountBounds {
+            lower: u32::from(rng.chance(30)),
+            upper: 1,
+        };
+        push_rule(program, Head::choice(elements, bounds), vec![], vec![]);
+    }
+}
+
+/// [`random_program`] with choices of at most one as
+/// [`random_program_with_exclusive_sums`] has, and one or two choices with
+/// bounds (a lower, an upper or both, from 0 to one past the elements)
+/// over some of the atoms, in those sets or not: elements with a condition
+/// now and then, the body empty or of one literal. Their bounds are
+/// diagrams over the sets where the sets gather the elements enough
+/// ([`crate::translate::cardinality::encode_bounds`]).
+pub(crate) fn random_program_with_bounds_over_sets(
+    rng: &mut Rng,
+    max_atoms: usize,
+) -> GroundProgram {
+    let mut program = random_program(rng, max_atoms, false);
+    add_exclusive_choices(rng, &mut program);
+    let atoms = program.atoms.len();
+    for _ in 0..1 + rng.below(2) {
+        let mut elements: Vec<ChoiceElement> = Vec::new();
+        for a in 0..atoms as u32 {
+            if !rng.chance(70) {
+                continue;
+            }
+            let condition = if rng.chance(15) {
+                Body::new(vec![AtomId(rng.below(atoms) as u32)], vec![])
+            } else {
+                Body::default()
+            };
+            elements.push(ChoiceElement {
+                value: AtomId(a),
+                conditions: vec![condition],
+            });
+        }
+        let n = elements.len() + 2;
+        let (lower, upper) = match rng.below(3) {
+            0 => (rng.below(n), None),
+            1 => (0, Some(rng.below(n))),
+            _ => (rng.below(n), Some(rng.below(n))),
+        };
+        let bounds = CountBounds {
+            lower: lower as u32,
+            upper: upper.map_or(CountBounds::UNBOUNDED, |u| u as u32),
+        };
+        let (pos, neg) = match rng.below(4) {
+            0 => (vec![AtomId(rng.below(atoms) as u32)], vec![]),
+            1 => (vec![], vec![AtomId(rng.below(atoms) as u32)]),
+            _ => (vec![], vec![]),
+        };
+        push_rule(&mut program, Head::choice(elements, bounds), pos, neg);
+    }
+    program
 }
 
 fn push_rule(program: &mut GroundProgram, head: Head, pos: Vec<AtomId>, neg: Vec<AtomId>) {

@@ -18,7 +18,7 @@
 use super::exclusive::ExclusiveSets;
 use crate::diagnostics::Diagnostic;
 use crate::graph::Components;
-use crate::ground::program::{AtomId, Direction, GroundProgram, Head};
+use crate::ground::program::{AtomId, Direction, GroundProgram, Head, Rule};
 use std::collections::BTreeMap;
 
 /// What the translation's steps need to know of the positive dependencies.
@@ -44,6 +44,14 @@ pub(crate) struct Analysis {
     exclusive: ExclusiveSets<AtomId>,
 }
 
+/// Whether `rule` is a choice with bounds that may be encoded over the
+/// sets of other choices ([`super::cardinality::encode_bounds`]).
+fn counts_over_sets(rule: &Rule) -> bool {
+    matches!(&rule.head, Head::Choice(choice)
+        if choice.bounds.lower > 0 || choice.bounds.upper_bound().is_some())
+        && !super::exclusive::is_exclusive_choice(rule)
+}
+
 impl Analysis {
     pub(crate) fn new(program: &GroundProgram) -> Analysis {
         let graph = positive_graph(program);
@@ -51,8 +59,12 @@ impl Analysis {
         let (size, cyclic) = cyclic_components(&components, &graph);
         let head_cycles = head_cycles(program, &components);
         let nonmonotone = nonmonotone_aggregates(program, &components, &cyclic);
-        // Only sums and the objective read the sets.
-        let exclusive = if program.aggregates.is_empty() && program.costs.is_empty() {
+        // Only sums, the objective and the bounds of other choices read the
+        // sets.
+        let exclusive = if program.aggregates.is_empty()
+            && program.costs.is_empty()
+            && !program.rules.iter().any(counts_over_sets)
+        {
             ExclusiveSets::default()
         } else {
             ExclusiveSets::of_choices(program)

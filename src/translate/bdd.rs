@@ -85,6 +85,12 @@ impl SumAtLeast {
         self.levels.iter().any(|level| level.len() > 1)
     }
 
+    /// How many levels the diagram has: its inputs less those its sets
+    /// gather.
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
     /// `(lo, hi, node)`: the node for `Σ_{j ≥ i} ≥ k`, the same node for
     /// every bound in `[lo, hi]`.
     fn node<S: ExtendFormula>(

@@ -25,7 +25,7 @@
 use super::aggregates::{self, RecursiveAggregate};
 use super::analysis::Analysis;
 use super::bodies::{Bodies, BodyBuilder};
-use super::exclusive::ExclusiveSets;
+use super::exclusive::{ExclusiveSets, is_exclusive_choice};
 use super::native_sums::ReifiedSum;
 use super::unread::UnreadAtoms;
 use super::{
@@ -70,7 +70,7 @@ pub(super) fn complete<S: ClauseSink>(
     if facts {
         completion.fact_supports(program);
     }
-    completion.rules(program, &unread, &mut stats);
+    completion.rules(program, &unread, &exclusive, &mut stats);
     let (recursive_aggregates, recursive_aggregate_of, native_sums) =
         completion.aggregates(program, analysis, sums, &exclusive, &unread, &mut stats);
     stats.native_sums = native_sums.len();
@@ -194,6 +194,7 @@ impl<S: ClauseSink> Completion<'_, S> {
         &mut self,
         program: &GroundProgram,
         unread: &UnreadAtoms,
+        exclusive: &ExclusiveSets,
         stats: &mut TranslationStats,
     ) {
         let mut others: Vec<AtomId> = Vec::new();
@@ -224,14 +225,28 @@ impl<S: ClauseSink> Completion<'_, S> {
                         self.supports.push((head.0, body.0, true));
                     }
                 }
-                Head::Choice(choice) => self.choice(&rule.body, &choice.elements, &choice.bounds),
+                Head::Choice(choice) => {
+                    let no_sets = ExclusiveSets::default();
+                    let sets = if is_exclusive_choice(rule) {
+                        &no_sets
+                    } else {
+                        exclusive
+                    };
+                    self.choice(&rule.body, &choice.elements, &choice.bounds, sets);
+                }
             }
         }
     }
 
     /// A choice rule: the support bodies of each element's conditions, and
     /// its bounds unless every number of elements satisfies them.
-    fn choice(&mut self, body: &Body, elements: &[ChoiceElement], bounds: &CountBounds) {
+    fn choice(
+        &mut self,
+        body: &Body,
+        elements: &[ChoiceElement],
+        bounds: &CountBounds,
+        exclusive: &ExclusiveSets,
+    ) {
         let mut element_bodies: Vec<Vec<BodyId>> = Vec::with_capacity(elements.len());
         for element in elements {
             let mut ids = Vec::with_capacity(element.conditions.len());
@@ -257,7 +272,7 @@ impl<S: ClauseSink> Completion<'_, S> {
             let guard = self.builder.intern_body(body, &mut self.writer);
             let guard = self.builder.bodies.cond(guard);
             if guard != Cond::False {
-                self.choice_bounds(elements, &element_bodies, bounds, guard);
+                self.choice_bounds(elements, &element_bodies, bounds, guard, exclusive);
             }
         }
     }
@@ -270,6 +285,7 @@ impl<S: ClauseSink> Completion<'_, S> {
         element_bodies: &[Vec<BodyId>],
         bounds: &CountBounds,
         guard: Cond,
+        exclusive: &ExclusiveSets,
     ) {
         let writer = &mut self.writer;
         let (vars, clauses) = (writer.vars(), writer.clauses());
@@ -306,6 +322,7 @@ impl<S: ClauseSink> Completion<'_, S> {
             bounds.lower as usize,
             bounds.upper_bound().map(|u| u as usize),
             guard,
+            exclusive,
             writer,
         );
         self.card_vars += writer.vars() - vars;

@@ -6,7 +6,7 @@
 //! | encoding | file | inputs |
 //! |---|---|---|
 //! | [`SequentialCounter`](super::cardinality::SequentialCounter) | `cardinality.rs` (Sinz 2005) | unweighted: choice bounds |
-//! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012; Bofill et al. 2020 over [`ExclusiveSets`](super::exclusive::ExclusiveSets)) | any integer weights: `#sum`, `#count`, the objective |
+//! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012; Bofill et al. 2020 over [`ExclusiveSets`](super::exclusive::ExclusiveSets)) | any integer weights: `#sum`, `#count`, the objective; choice bounds over exclusive sets |
 
 use super::Cond;
 use super::gates::Gates;

@@ -13,7 +13,7 @@
 //! > relations", Artificial Intelligence Review 53 (2020), pp. 5157–5188.
 
 use super::Cond;
-use crate::ground::program::{AtomId, GroundProgram, Head};
+use crate::ground::program::{AtomId, GroundProgram, Head, Rule};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::Hash;
@@ -120,8 +120,7 @@ impl ExclusiveSets<AtomId> {
         let mut sets = ExclusiveSets::default();
         for rule in &program.rules {
             if let Head::Choice(choice) = &rule.head
-                && choice.bounds.upper_bound() == Some(1)
-                && rule.body.is_empty()
+                && is_exclusive_choice(rule)
             {
                 let atoms: Vec<AtomId> = (choice.elements.iter())
                     .filter(|element| element.is_unconditional())
@@ -132,6 +131,14 @@ impl ExclusiveSets<AtomId> {
         }
         sets
     }
+}
+
+/// Whether `rule` is a choice whose unconditional elements
+/// [`ExclusiveSets::of_choices`] records as a set: at most one, empty body.
+/// Its own bound must not be encoded over the sets, which it defines.
+pub(crate) fn is_exclusive_choice(rule: &Rule) -> bool {
+    matches!(&rule.head, Head::Choice(choice) if choice.bounds.upper_bound() == Some(1))
+        && rule.body.is_empty()
 }
 
 impl ExclusiveSets {
