@@ -362,6 +362,23 @@ mod tests {
     use std::rc::Rc;
     use std::sync::atomic::Ordering;
 
+    /// The variables "pigeon p sits in hole h" of `holes + 1` pigeons, one
+    /// row per pigeon, with the clauses that no two share a hole (that
+    /// each sits somewhere is left to the caller).
+    fn pigeons_in_holes(solver: &mut dyn SatSolver, holes: usize) -> Vec<Vec<Lit>> {
+        let pigeons: Vec<Vec<Lit>> = (0..=holes)
+            .map(|_| (0..holes).map(|_| solver.new_var().positive()).collect())
+            .collect();
+        for hole in 0..holes {
+            for (a, first) in pigeons.iter().enumerate() {
+                for second in &pigeons[a + 1..] {
+                    solver.add_clause(&[!first[hole], !second[hole]]);
+                }
+            }
+        }
+        pigeons
+    }
+
     /// On every backend, an interrupt set before or during a search stops
     /// it; the solver answers again once the flag is cleared.
     #[test]
@@ -370,19 +387,9 @@ mod tests {
             let mut solver = new_solver(backend, &SearchTuning::default());
             // The pigeonhole principle for 11 pigeons in 10 holes: no model,
             // and no proof of it by resolution in less than minutes.
-            let holes = 10;
-            let var: Vec<Vec<Lit>> = (0..=holes)
-                .map(|_| (0..holes).map(|_| solver.new_var().positive()).collect())
-                .collect();
+            let var = pigeons_in_holes(&mut *solver, 10);
             for pigeon in &var {
                 solver.add_clause(pigeon);
-            }
-            for hole in 0..holes {
-                for (a, first) in var.iter().enumerate() {
-                    for second in &var[a + 1..] {
-                        solver.add_clause(&[!first[hole], !second[hole]]);
-                    }
-                }
             }
             let flag = Arc::new(AtomicBool::new(true));
             solver.interrupt_on(flag.clone());
@@ -413,21 +420,11 @@ mod tests {
     fn conflicts_add_up_over_the_searches() {
         for &backend in Backend::ALL {
             let mut solver = new_solver(backend, &SearchTuning::default());
-            let holes = 6;
-            let var: Vec<Vec<Lit>> = (0..=holes)
-                .map(|_| (0..holes).map(|_| solver.new_var().positive()).collect())
-                .collect();
-            for hole in 0..holes {
-                for (a, first) in var.iter().enumerate() {
-                    for second in &var[a + 1..] {
-                        solver.add_clause(&[!first[hole], !second[hole]]);
-                    }
-                }
-            }
+            let pigeons = pigeons_in_holes(&mut *solver, 6);
             assert_eq!(solver.solve(&[]), SatResult::Satisfiable);
             let before = solver.conflicts();
             // Every pigeon in some hole, assumed through a guard each.
-            let guards: Vec<Lit> = (var.iter())
+            let guards: Vec<Lit> = (pigeons.iter())
                 .map(|pigeon| {
                     let guard = solver.new_var().positive();
                     let mut clause = pigeon.clone();
