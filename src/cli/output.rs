@@ -76,7 +76,9 @@ pub struct Sizes {
     pub variables: usize,
     pub clauses: usize,
     pub loop_rounds: usize,
-    /// The SAT solver's conflicts, over all its searches of the call.
+    /// The conflicts of the SAT solver that answered the call, over all its
+    /// searches (those of the solver kept across incremental steps: every
+    /// step's so far).
     pub conflicts: u64,
 }
 
