@@ -38,6 +38,11 @@ impl<K> Default for ExclusiveSets<K> {
 }
 
 impl<K: Copy + Eq + Hash> ExclusiveSets<K> {
+    /// Whether no set was recorded.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
     /// Records that at most one of `members` is true in every model (the
     /// caller has written the clauses that say so).
     pub(crate) fn add(&mut self, members: &[K]) {
