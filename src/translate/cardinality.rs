@@ -133,7 +133,7 @@ const PAIRWISE_AT_MOST_ONE: usize = 6;
 /// Bounds are a diagram over exclusive sets when the sets gather the
 /// inputs into at most one level per this many. Where they gather fewer
 /// the diagram can search far worse than the counter: 50 of 10,000 pairs
-/// took varisat 22 s over the diagram, 4.4 s over the counter
+/// took varisat 23 s over the diagram, 5.1 s over the counter
 /// (fixtures/bench/ANALYSIS.md, "Choice bounds over exclusive sets").
 pub(crate) const SETS_GATHER: usize = 8;
 
