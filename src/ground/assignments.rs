@@ -23,8 +23,8 @@
 //! others, and aggregate atoms `#agg(k)` added (with new `k`).
 
 use crate::ground::program::{
-    AggregateDefinition, AggregateValue, Atom, AtomId, Body, CostLevel, GroundProgram, Head, Rule,
-    WeightedElement,
+    AggregateDefinition, AggregateValue, Atom, AtomId, Body, CostLevel, Elements, GroundProgram,
+    Head, Rule, WeightedElement, element_lists,
 };
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
@@ -56,7 +56,7 @@ pub fn fold_assignments(program: &mut GroundProgram) {
 /// elements, and the atoms that are copies of others.
 struct Assignments {
     /// Per family, the elements its aggregates share.
-    families: Vec<Vec<WeightedElement>>,
+    families: Vec<Elements>,
     /// An aggregate atom `Σ = v` of a family: the family and `v`.
     value_of: FxHashMap<AtomId, (usize, i64)>,
     /// An atom whose one rule is `a :- b.`: `b`.
@@ -65,17 +65,18 @@ struct Assignments {
 
 impl Assignments {
     fn new(program: &GroundProgram) -> Assignments {
-        let mut family_of: FxHashMap<&[WeightedElement], usize> = FxHashMap::default();
+        let mut family_of: FxHashMap<usize, usize> = FxHashMap::default();
         let mut families = Vec::new();
         let mut value_of = FxHashMap::default();
-        for definition in &program.aggregates {
+        let lists = element_lists(&program.aggregates);
+        for (definition, list) in program.aggregates.iter().zip(lists) {
             let [(CmpOp::Eq, value)] = definition.guards[..] else {
                 continue;
             };
             if definition.value != AggregateValue::Sum {
                 continue;
             }
-            let family = *family_of.entry(&definition.elements).or_insert_with(|| {
+            let family = *family_of.entry(list).or_insert_with(|| {
                 families.push(definition.elements.clone());
                 families.len() - 1
             });
@@ -222,7 +223,7 @@ impl Assignments {
 /// A constraint to add: the sum of `family`'s elements may not satisfy
 /// `guards`; in place of the rule `rule` (its origin).
 struct Range {
-    family: Vec<WeightedElement>,
+    family: Elements,
     guards: Vec<(CmpOp, i64)>,
     rule: usize,
 }
@@ -305,22 +306,54 @@ fn possible_values(elements: &[WeightedElement]) -> Option<Vec<i64>> {
         if element.conditions.is_empty() {
             continue; // never holds
         }
-        let shifted: Option<Vec<i64>> = (values.iter())
-            .map(|v| v.checked_add(element.value))
-            .collect();
-        let shifted = shifted?;
         if element.is_unconditional() {
-            values = shifted;
+            let shifted: Option<Vec<i64>> = (values.iter())
+                .map(|v| v.checked_add(element.value))
+                .collect();
+            values = shifted?;
             continue;
         }
-        values.extend(shifted);
-        values.sort_unstable();
-        values.dedup();
+        values = sums_with(&values, element.value)?;
         if values.len() > MAX_VALUES {
             return None;
         }
     }
     Some(values)
+}
+
+/// The sums `values` (sorted, distinct) can take with an optional
+/// element of `weight` added, sorted and distinct: a merge, linear in the
+/// values (an assignment over thousands of elements has as many values);
+/// `None` on an overflow.
+pub(super) fn sums_with(values: &[i64], weight: i64) -> Option<Vec<i64>> {
+    let mut merged = Vec::with_capacity(2 * values.len());
+    let (mut i, mut j) = (0, 0);
+    while i < values.len() || j < values.len() {
+        let shifted = match values.get(j) {
+            Some(v) => Some(v.checked_add(weight)?),
+            None => None,
+        };
+        let next = match (values.get(i), shifted) {
+            (Some(&v), Some(s)) if v <= s => {
+                i += 1;
+                j += usize::from(v == s);
+                v
+            }
+            (_, Some(s)) => {
+                j += 1;
+                s
+            }
+            (Some(&v), None) => {
+                i += 1;
+                v
+            }
+            (None, None) => unreachable!("one of the lists has values left"),
+        };
+        if merged.last() != Some(&next) {
+            merged.push(next);
+        }
+    }
+    Some(merged)
 }
 
 /// `(a, b)` with `weight_of[v] = a·v + b` for every value of `values`

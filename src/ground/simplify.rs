@@ -11,7 +11,7 @@ use super::instantiate::{AtomTable, hash_body};
 use crate::diagnostics::Span;
 use crate::ground::program::{
     AggregateDefinition, Atom, AtomId, Body, ChoiceElement, ChoiceHead, CostLevel, GroundProgram,
-    Head, Rule, ShowTerm, absorb_certain,
+    Head, Rule, ShowTerm, absorb_certain, rewrite_elements,
 };
 use crate::symbols::SymbolTable;
 use hashbrown::HashTable;
@@ -92,11 +92,9 @@ impl<'a> Simplifier<'a> {
                 break;
             }
             show_terms.retain_mut(|show| self.body(&mut show.body));
-            for aggregate in &mut aggregates {
-                aggregate
-                    .elements
-                    .retain_mut(|e| self.conditions(&mut e.conditions));
-            }
+            rewrite_elements(&mut aggregates, |elements| {
+                elements.retain_mut(|e| self.conditions(&mut e.conditions));
+            });
             for level in &mut costs {
                 level
                     .elements
@@ -332,10 +330,12 @@ impl<'a> Simplifier<'a> {
         }
         for aggregate in &mut aggregates {
             map(&mut aggregate.atom);
-            for element in &mut aggregate.elements {
+        }
+        rewrite_elements(&mut aggregates, |elements| {
+            for element in elements {
                 element.conditions.iter_mut().for_each(map_body);
             }
-        }
+        });
         for level in &mut costs {
             for element in &mut level.elements {
                 element.conditions.iter_mut().for_each(map_body);
@@ -419,7 +419,7 @@ impl Occurrences {
         }
         for aggregate in aggregates {
             elsewhere[aggregate.atom.index()] = true;
-            for element in &aggregate.elements {
+            for element in aggregate.elements.iter() {
                 for condition in &element.conditions {
                     mark(&mut elsewhere, condition);
                 }

@@ -337,8 +337,8 @@ fn sums_over_sets(program: &GroundProgram) -> bool {
         })
         .collect();
     let element_lists = (program.aggregates.iter())
-        .map(|a| &a.elements)
-        .chain(program.costs.iter().map(|c| &c.elements));
+        .map(|a| &a.elements[..])
+        .chain(program.costs.iter().map(|c| &c.elements[..]));
     element_lists.into_iter().any(|elements| {
         let atoms: Vec<AtomId> = (elements.iter())
             .filter(|e| e.value > 0)

@@ -183,7 +183,7 @@ pub(crate) fn stable_models_by(program: &GroundProgram, minimality: Minimality) 
     assert!(n < 64);
     let aggregate_atoms = aggregate_atom_mask(program);
     // Aggregates are not nested: no aggregate atom in an element condition.
-    for element in program.aggregates.iter().flat_map(|a| &a.elements) {
+    for element in program.aggregates.iter().flat_map(|a| a.elements.iter()) {
         for condition in element.conditions.iter().map(mask) {
             assert_eq!((condition.pos | condition.neg) & aggregate_atoms, 0);
         }

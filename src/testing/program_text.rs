@@ -214,7 +214,7 @@ impl Parser<'_> {
         self.program.aggregates.push(AggregateDefinition {
             atom,
             value,
-            elements,
+            elements: elements.into(),
             guards,
             origin: Span::default(),
         });

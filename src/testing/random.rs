@@ -6,7 +6,7 @@ use super::program_text::atom_named;
 use crate::diagnostics::Span;
 use crate::ground::program::{
     AggregateDefinition, AggregateValue, Atom, AtomId, Body, ChoiceElement, CostLevel, CountBounds,
-    GroundProgram, Head, Rule, ShowTerm, WeightedElement,
+    Elements, GroundProgram, Head, Rule, ShowTerm, WeightedElement,
 };
 use crate::symbols::{NameId, SymId};
 use crate::syntax::ast::CmpOp;
@@ -199,7 +199,7 @@ pub(crate) fn random_program_with_exclusive_sums(rng: &mut Rng, max_atoms: usize
         program.aggregates.push(AggregateDefinition {
             atom,
             value: AggregateValue::Sum,
-            elements: elements(rng),
+            elements: elements(rng).into(),
             guards,
             origin: Span::default(),
         });
@@ -450,7 +450,7 @@ pub(crate) fn random_recursive_aggregate(
     AggregateDefinition {
         atom,
         value,
-        elements,
+        elements: elements.into(),
         guards,
         origin: Span::default(),
     }
@@ -629,6 +629,8 @@ pub(crate) fn random_program_with_assignments(rng: &mut Rng, max_atoms: usize) -
         elements.pop();
         values = subset_sums(&elements);
     }
+    // One list shared by the family, as the grounder shares it.
+    let elements: Elements = elements.into();
     let mut readers: Vec<(i64, AtomId)> = Vec::new();
     for (k, &v) in values.iter().enumerate() {
         if rng.chance(8) {

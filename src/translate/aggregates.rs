@@ -103,7 +103,7 @@ pub fn define_aggregate<S: ExtendFormula>(
     let mut gates = Gates { sink };
     let weighted: Vec<(Cond, i64)> = elements
         .iter()
-        .zip(&definition.elements)
+        .zip(definition.elements.iter())
         .map(|(&cond, element)| (cond, element.value))
         .collect();
     match aggregate_holds(
@@ -283,7 +283,7 @@ impl RecursiveAggregate {
             for ((bodies, element), direction) in self
                 .conditions
                 .iter()
-                .zip(&self.definition.elements)
+                .zip(self.definition.elements.iter())
                 .zip(directions)
             {
                 let mut alternatives = Vec::with_capacity(bodies.len());

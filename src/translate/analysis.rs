@@ -179,7 +179,7 @@ fn positive_graph(program: &GroundProgram) -> Graph {
         }
         for definition in &program.aggregates {
             let parts = definition.parts();
-            for element in &definition.elements {
+            for element in definition.elements.iter() {
                 let dependency = parts.iter().any(|&(op, _)| {
                     matches!(
                         definition.direction(op, element),
@@ -294,7 +294,7 @@ fn nonmonotone_aggregates(
         }
         for (op, _) in definition.parts() {
             let (mut rising, mut falling) = (None, None);
-            for element in &definition.elements {
+            for element in definition.elements.iter() {
                 let direction = definition.direction(op, element);
                 let recursive = element
                     .conditions

@@ -32,10 +32,17 @@ use super::{
     BodyId, ClauseSink, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats,
     acyclicity, aliases, cardinality, gates, minimality, ranking,
 };
-use crate::ground::program::{AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head};
+use crate::ground::program::{
+    AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head, WeightedElement,
+};
 use crate::symbols::SymId;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 use varisat_formula::{ExtendFormula, Lit, Var};
+
+/// An aggregate's elements translated: per element, its conditions' bodies,
+/// and the condition that one of them holds.
+type ElementConds = (Vec<Vec<BodyId>>, Vec<Cond>);
 
 /// The Clark completion of `program`, its shown symbols and statistics,
 /// written into `sink`, its sums as `sums` says, without the rules and
@@ -359,27 +366,35 @@ impl<S: ClauseSink> Completion<'_, S> {
         let body_vars = builder.body_variables;
         // Aggregates over the same elements (an assignment `T = #sum{…}`
         // has one aggregate atom per value of `T`) share the elements'
-        // conditions and the sums' diagrams.
-        let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Vec<Cond>> = FxHashMap::default();
+        // conditions and the sums' diagrams. The grounder shares such
+        // lists, so they are interned once per list (by its address, the
+        // program borrowed meanwhile), then by their conditions.
+        let mut list_conds: FxHashMap<*const WeightedElement, Rc<ElementConds>> =
+            FxHashMap::default();
+        let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Rc<ElementConds>> = FxHashMap::default();
         let mut sums = aggregates::SharedSums::new(exclusive);
         for (index, definition) in program.aggregates.iter().enumerate() {
             if unread.is_unread(definition.atom) {
                 continue;
             }
-            let condition_bodies: Vec<Vec<BodyId>> = (definition.elements.iter())
-                .map(|element| {
-                    (element.conditions.iter())
-                        .map(|c| builder.intern_body(c, writer))
-                        .collect()
-                })
-                .collect();
-            let elements = (element_conds.entry(condition_bodies.clone()))
-                .or_insert_with(|| {
-                    (condition_bodies.iter())
-                        .map(|bodies| builder.any_body(bodies, writer))
-                        .collect()
-                })
-                .clone();
+            let shared = (list_conds.entry(definition.elements.as_ptr())).or_insert_with(|| {
+                let condition_bodies: Vec<Vec<BodyId>> = (definition.elements.iter())
+                    .map(|element| {
+                        (element.conditions.iter())
+                            .map(|c| builder.intern_body(c, writer))
+                            .collect()
+                    })
+                    .collect();
+                (element_conds.entry(condition_bodies.clone()))
+                    .or_insert_with(|| {
+                        let conds = (condition_bodies.iter())
+                            .map(|bodies| builder.any_body(bodies, writer))
+                            .collect();
+                        Rc::new((condition_bodies, conds))
+                    })
+                    .clone()
+            });
+            let (condition_bodies, elements) = &**shared;
             let atom = builder.atom_vars()[definition.atom.index()].positive();
             let recursive = analysis.on_cycle(definition.atom);
             let native = match encoding {
@@ -387,10 +402,13 @@ impl<S: ClauseSink> Completion<'_, S> {
                 SumEncoding::Native => analysis.propagates_sum(index),
                 SumEncoding::EveryNative => !recursive,
             };
-            aggregates::define_aggregate(definition, atom, &elements, native, &mut sums, writer);
+            aggregates::define_aggregate(definition, atom, elements, native, &mut sums, writer);
             if recursive {
                 recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
-                recursive_aggregates.push(RecursiveAggregate::new(definition, condition_bodies));
+                recursive_aggregates.push(RecursiveAggregate::new(
+                    definition,
+                    condition_bodies.clone(),
+                ));
             } else {
                 self.supports.push((definition.atom.0, empty.0, false));
             }

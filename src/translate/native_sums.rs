@@ -16,7 +16,9 @@ use super::Cond;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
-use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, GroundProgram};
+use crate::ground::program::{
+    AggregateDefinition, AggregateValue, AtomId, GroundProgram, element_lists,
+};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit};
@@ -47,15 +49,15 @@ pub(crate) fn propagated_sums(
     exclusive: &ExclusiveSets<AtomId>,
     on_cycle: impl Fn(&AggregateDefinition) -> bool,
 ) -> Vec<bool> {
-    let mut sharing: FxHashMap<&[crate::ground::program::WeightedElement], usize> =
-        FxHashMap::default();
-    for definition in &program.aggregates {
-        *sharing.entry(&definition.elements).or_default() += 1;
+    let lists = element_lists(&program.aggregates);
+    let mut sharing = vec![0usize; program.aggregates.len()];
+    for &list in &lists {
+        sharing[list] += 1;
     }
-    (program.aggregates.iter())
-        .map(|definition| {
+    (program.aggregates.iter().zip(&lists))
+        .map(|(definition, &list)| {
             definition.value == AggregateValue::Sum
-                && sharing[&definition.elements[..]] == 1
+                && sharing[list] == 1
                 && weights_differ(definition)
                 && diagram_size(definition, exclusive) >= PROPAGATED_NODES
                 && !on_cycle(definition)

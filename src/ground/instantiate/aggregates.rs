@@ -6,9 +6,10 @@
 use super::Exec;
 use super::auxiliary::AggregateKey;
 use super::join::{ElementPlan, Step};
+use crate::ground::assignments::sums_with;
 use crate::ground::compiled::{CAggregate, CHead};
 use crate::ground::eval::CTerm;
-use crate::ground::program::{AggregateValue, Body, WeightedElement, absorb_certain};
+use crate::ground::program::{AggregateValue, Body, Elements, WeightedElement, absorb_certain};
 use crate::symbols::{SymId, SymbolData, SymbolTable};
 use crate::syntax::ast::AggregateFunction;
 use crate::syntax::ast::{CmpOp, Naf};
@@ -256,14 +257,13 @@ impl GroundAggregate {
             values.dedup();
             return values;
         }
-        let mut sums = std::collections::BTreeSet::from([0i64]);
+        let mut sums = vec![0i64];
         for (weight, conditions) in &self.elements {
             let w = i64::from(symbols.as_number(*weight).expect("integer weights"));
             if conditions[0].is_empty() {
-                sums = sums.into_iter().map(|s| s + w).collect();
+                sums.iter_mut().for_each(|s| *s += w);
             } else {
-                let shifted: Vec<i64> = sums.iter().map(|s| s + w).collect();
-                sums.extend(shifted);
+                sums = sums_with(&sums, w).expect("sums of 32-bit weights");
             }
         }
         sums.into_iter()
@@ -298,7 +298,7 @@ impl GroundAggregate {
                 .collect();
             return Weighed {
                 value: AggregateValue::Sum,
-                elements: merge_equal_conditions(AggregateValue::Sum, elements),
+                elements: merge_equal_conditions(AggregateValue::Sum, elements).into(),
                 ranks: None,
             };
         }
@@ -323,7 +323,7 @@ impl GroundAggregate {
         };
         Weighed {
             value,
-            elements: merge_equal_conditions(value, elements),
+            elements: merge_equal_conditions(value, elements).into(),
             ranks: Some(ranks),
         }
     }
@@ -343,7 +343,9 @@ impl GroundAggregate {
 /// A ground aggregate with integer weights ([`GroundAggregate::weighed`]).
 pub(super) struct Weighed {
     value: AggregateValue,
-    elements: Vec<WeightedElement>,
+    /// Shared by the aggregate of every guard (of every value an
+    /// assignment may take).
+    elements: Elements,
     /// For `#min` and `#max`: the ranks that stand for their symbols.
     ranks: Option<Ranks>,
 }

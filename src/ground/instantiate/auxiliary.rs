@@ -8,19 +8,26 @@
 use super::relations::AtomTable;
 use crate::diagnostics::Span;
 use crate::ground::predicates::PredId;
-use crate::ground::program::{
-    AggregateDefinition, AggregateValue, AtomId, Body, Head, WeightedElement,
-};
+use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Body, Elements, Head};
 use crate::symbols::{NameId, SymbolTable};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The atoms standing for ground aggregates; equal aggregates share one.
 pub struct AggregateAtoms {
     pub(super) pred: PredId,
     pub(super) name: NameId,
     pub definitions: Vec<AggregateDefinition>,
-    pub(super) index: FxHashMap<AggregateKey, u32>,
+    /// Per aggregate value, element list (its number in `lists`) and
+    /// guards: the atom.
+    index: FxHashMap<(AggregateValue, u32, Vec<(CmpOp, i64)>), u32>,
+    /// Each distinct element list once, numbered: the definitions over
+    /// equal lists share one. The list last looked up is kept, as the
+    /// aggregates of an assignment's values come one after the other over
+    /// one list, which is then hashed once, not once per value.
+    lists: FxHashMap<Elements, u32>,
+    last_list: Option<(Elements, u32)>,
 }
 
 /// The atoms `#disjunct(k)` that stand for conditional disjuncts `a : c1 |
@@ -177,9 +184,20 @@ impl ImplicationAtoms {
 pub(super) const MAX_DISJUNCT_CONSTRAINTS: usize = 64;
 
 /// A ground aggregate as its atom's definition holds it.
-pub(super) type AggregateKey = (AggregateValue, Vec<WeightedElement>, Vec<(CmpOp, i64)>);
+pub(super) type AggregateKey = (AggregateValue, Elements, Vec<(CmpOp, i64)>);
 
 impl AggregateAtoms {
+    pub(super) fn new(pred: PredId, name: NameId) -> AggregateAtoms {
+        AggregateAtoms {
+            pred,
+            name,
+            definitions: Vec::new(),
+            index: FxHashMap::default(),
+            lists: FxHashMap::default(),
+            last_list: None,
+        }
+    }
+
     /// The atom for an aggregate: `#agg(k)`, of the predicate `pred`.
     pub(super) fn atom(
         &mut self,
@@ -188,19 +206,40 @@ impl AggregateAtoms {
         key: AggregateKey,
         origin: Span,
     ) -> u32 {
+        let (value, elements, guards) = key;
+        let (elements, list) = self.list(elements);
+        let key = (value, list, guards);
         if let Some(&atom) = self.index.get(&key) {
             return atom;
         }
         let atom = atoms.auxiliary(symbols, self.name, self.pred, self.definitions.len());
-        let (value, elements, guards) = key.clone();
         self.definitions.push(AggregateDefinition {
             atom: AtomId(atom),
             value,
             elements,
-            guards,
+            guards: key.2.clone(),
             origin,
         });
         self.index.insert(key, atom);
         atom
+    }
+
+    /// The shared copy of `elements`, and its number.
+    fn list(&mut self, elements: Elements) -> (Elements, u32) {
+        if let Some((last, number)) = &self.last_list
+            && Arc::ptr_eq(last, &elements)
+        {
+            return (last.clone(), *number);
+        }
+        let found = match self.lists.get_key_value(&elements) {
+            Some((shared, &number)) => (shared.clone(), number),
+            None => {
+                let number = self.lists.len() as u32;
+                self.lists.insert(elements.clone(), number);
+                (elements, number)
+            }
+        };
+        self.last_list = Some(found.clone());
+        found
     }
 }

@@ -168,7 +168,7 @@ impl Exec<'_> {
         elements.sort_by(|a, b| a.conditions.cmp(&b.conditions));
         elements.dedup();
         let guards = vec![(CmpOp::Ge, elements.len() as i64)];
-        let key = Some((AggregateValue::Sum, elements, guards));
+        let key = Some((AggregateValue::Sum, elements.into(), guards));
         self.aggregate_literal(aggregate, Naf::Positive, key, steps, k, leaf);
     }
 

@@ -285,12 +285,7 @@ impl<'s> Instantiator<'s> {
             rules: RuleSet::default(),
             show_terms: Vec::new(),
             uses: Vec::new(),
-            aggregates: AggregateAtoms {
-                pred: aggregate_pred,
-                name: aggregate_name,
-                definitions: Vec::new(),
-                index: FxHashMap::default(),
-            },
+            aggregates: AggregateAtoms::new(aggregate_pred, aggregate_name),
             disjuncts: DisjunctAtoms {
                 pred: disjunct_pred,
                 name: disjunct_name,
