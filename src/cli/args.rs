@@ -91,6 +91,17 @@ pub enum Command {
     /// Run folders of cases against their recorded answers, in parallel and
     /// each within limits, or record the answers (regression runs).
     Test(super::regress::TestArgs),
+    /// What `test` starts each case by: runs COMMAND and writes how it
+    /// ended (exit, times, peak memory) into REPORT.
+    #[command(hide = true)]
+    Measure(MeasureArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MeasureArgs {
+    pub report: std::path::PathBuf,
+    #[arg(last = true, required = true)]
+    pub command: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]

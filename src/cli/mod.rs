@@ -101,12 +101,13 @@ pub fn main() -> u8 {
         .collect();
     let explaining = matches!(args.command, Command::Explain(_));
     let counters = Arc::new(Counters::default());
-    // `test` shows a progress bar of its own.
-    if !matches!(args.command, Command::Test(_)) {
+    // `test` shows a progress bar of its own; `measure` none.
+    if !matches!(args.command, Command::Test(_) | Command::Measure(_)) {
         status::start(counters.clone());
     }
     let code = match args.command {
         Command::Test(test) => regress::main(&test, &tuning),
+        Command::Measure(measure) => regress::measure(&measure.report, &measure.command),
         Command::Solve(args) | Command::Explain(args) => {
             match Config::from_args(args, explaining, &tuning) {
                 Ok(config) => {

@@ -119,6 +119,12 @@ fn say(text: &str) {
     let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
+/// Runs `asp2sat measure` (see [`crate::regress::child::measure`]); the
+/// exit code.
+pub fn measure(report: &Path, command: &[String]) -> u8 {
+    crate::regress::child::measure(report, command) as u8
+}
+
 /// Runs `asp2sat test`; the exit code. `tuning`: clingo's tuning options
 /// taken out of the arguments, which belong to `solve`.
 pub fn main(args: &TestArgs, tuning: &[TuningOption]) -> u8 {
@@ -128,6 +134,9 @@ pub fn main(args: &TestArgs, tuning: &[TuningOption]) -> u8 {
             "{} is a flag of solve: give solve's flags for every case after `--`",
             given.join(" ")
         ));
+    }
+    if let Ok(binary) = std::env::current_exe() {
+        crate::regress::child::measure_through(binary);
     }
     let outcome = if let [a, b] = args.compare.as_slice() {
         compare(a, b)

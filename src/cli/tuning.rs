@@ -286,7 +286,7 @@ pub fn invocation(raw: Vec<OsString>) -> Invocation {
     let mut args = vec![program];
     let mut tuning = Vec::new();
     let subcommands = [
-        "solve", "dimacs", "ground", "render", "explain", "test", "help",
+        "solve", "dimacs", "ground", "render", "explain", "test", "measure", "help",
     ];
     let named = rest
         .first()

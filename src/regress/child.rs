@@ -2,12 +2,20 @@
 //! a limit on its address space (`RLIMIT_AS`), killed at its time limit,
 //! measured by `wait4` (wall and CPU time, peak resident memory). Whatever
 //! the child does, crash or hang, the runner only reads its end.
+//!
+//! Linux starts a child's peak memory at its parent's when it execs (the
+//! peak of the address space it leaves), so a runner that has read large
+//! outputs would measure itself in every later case. Where the runner is
+//! asp2sat, each child is therefore started by a fresh `asp2sat measure`
+//! ([`measure_through`], [`measure`]), a few megabytes, as GNU time is.
 
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,11 +53,82 @@ pub struct Finished {
     pub max_rss_kb: u64,
 }
 
+/// The asp2sat binary that starts and measures each child, once set.
+static MEASURER: OnceLock<PathBuf> = OnceLock::new();
+
+/// From now on, children are started and measured by `binary measure`
+/// (asp2sat's own hidden subcommand).
+pub fn measure_through(binary: PathBuf) {
+    let _ = MEASURER.set(binary);
+}
+
+/// How a child ended, as [`measure`] writes it for the runner.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Measured {
+    code: Option<i32>,
+    signal: Option<i32>,
+    wall_us: u64,
+    cpu_us: u64,
+    max_rss_kb: u64,
+}
+
+/// `asp2sat measure REPORT -- COMMAND..`: runs the command with this
+/// process's standard streams and, once it ends, writes how into the file
+/// REPORT (JSON). The exit code: 0, or 2 when the command cannot start.
+pub fn measure(report: &Path, command: &[String]) -> i32 {
+    let Some((program, args)) = command.split_first() else {
+        return 2;
+    };
+    let start = Instant::now();
+    let Ok(child) = Command::new(program).args(args).spawn() else {
+        return 2;
+    };
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    // SAFETY: the pointers are to locals that outlive the call; the runner
+    // kills the process group at the time limit, so the wait ends.
+    while unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) } < 0 {
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return 2;
+        }
+    }
+    let status = std::process::ExitStatus::from_raw(status);
+    let measured = Measured {
+        code: status.code(),
+        signal: status.signal(),
+        wall_us: start.elapsed().as_micros() as u64,
+        cpu_us: (cpu_time(&usage)).as_micros() as u64,
+        max_rss_kb: usage.ru_maxrss as u64,
+    };
+    let written = serde_json::to_string(&measured).map(|json| std::fs::write(report, json));
+    i32::from(!matches!(written, Ok(Ok(()))))
+}
+
+/// The user and system time of `usage`.
+fn cpu_time(usage: &libc::rusage) -> Duration {
+    let seconds = |time: libc::timeval| {
+        Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
+    };
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// Runs `command` (program, then arguments) in `dir` within `limits`. An
 /// error only when it cannot be started.
 pub fn run(command: &[String], dir: &Path, limits: Limits) -> Result<Finished, String> {
     let (program, args) = command.split_first().ok_or("an empty command")?;
-    let mut child = Command::new(program);
+    // A report file of this run's own.
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let report = MEASURER.get().map(|_| {
+        let run = RUNS.fetch_add(1, Ordering::Relaxed);
+        std::env::temp_dir().join(format!("asp2sat-measure-{}-{run}.json", std::process::id()))
+    });
+    let mut child = match (MEASURER.get(), &report) {
+        (Some(measurer), Some(report)) => {
+            let mut child = Command::new(measurer);
+            child.arg("measure").arg(report).arg("--").arg(program);
+            child
+        }
+        _ => Command::new(program),
+    };
     child
         .args(args)
         .current_dir(dir)
@@ -93,19 +172,39 @@ pub fn run(command: &[String], dir: &Path, limits: Limits) -> Result<Finished, S
             (None, None) => Exit::Code(-1),
         }
     };
-    let seconds = |time: libc::timeval| {
-        Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
-    };
     let (stdout, stdout_cut) = stdout.join().unwrap_or_default();
-    Ok(Finished {
+    let mut finished = Finished {
         exit,
         stdout,
         stdout_cut,
         stderr: stderr.join().unwrap_or_default().0,
         wall,
-        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+        cpu: cpu_time(&usage),
         max_rss_kb: usage.ru_maxrss as u64,
-    })
+    };
+    if let Some(report) = report {
+        let measured = std::fs::read_to_string(&report).ok();
+        let _ = std::fs::remove_file(&report);
+        match measured.and_then(|json| serde_json::from_str::<Measured>(&json).ok()) {
+            Some(measured) if !timed_out => {
+                finished.exit = match (measured.code, measured.signal) {
+                    (Some(code), _) => Exit::Code(code),
+                    (None, Some(signal)) => Exit::Signal(signal),
+                    (None, None) => Exit::Code(-1),
+                };
+                finished.wall = Duration::from_micros(measured.wall_us);
+                finished.cpu = Duration::from_micros(measured.cpu_us);
+                finished.max_rss_kb = measured.max_rss_kb;
+            }
+            // Killed at the time limit: the measurer's own figures.
+            Some(_) | None if timed_out => {}
+            _ if finished.exit == Exit::Code(2) => {
+                return Err(format!("cannot start {program}"));
+            }
+            _ => {}
+        }
+    }
+    Ok(finished)
 }
 
 /// Reads a pipe to its end on a thread of its own, so that no pipe fills:

@@ -632,3 +632,36 @@ fn refusals_must_be_the_listed_ones() {
         "{text}"
     );
 }
+
+/// A case's peak memory is its own. Linux starts a child's peak at its
+/// parent's when it execs, so a runner that has read large outputs would
+/// measure itself in every later case: the runner starts each case
+/// through `asp2sat measure`, a fresh process of a few megabytes.
+#[test]
+fn a_cases_peak_memory_is_its_own_not_the_runners() {
+    use asp2sat::regress::child::{self, Exit, Limits};
+    // This process as the runner, with 300 MB resident.
+    let ballast = std::hint::black_box(vec![1u8; 300 << 20]);
+    let limits = Limits {
+        time: Duration::from_secs(20),
+        memory: None,
+    };
+    let shell = |script: &str| {
+        let command = ["sh", "-c", script].map(String::from);
+        child::run(&command, Path::new("."), limits).expect("sh starts")
+    };
+    // Started directly, a shell's peak is the runner's.
+    let direct = shell("exit 3");
+    assert!(direct.max_rss_kb >= 300_000, "{}", direct.max_rss_kb);
+    child::measure_through(asp2sat_bin());
+    let measured = shell("exit 3");
+    assert!(measured.max_rss_kb < 50_000, "{}", measured.max_rss_kb);
+    assert_eq!(measured.exit, Exit::Code(3));
+    assert_eq!(shell("kill -SEGV $$").exit, Exit::Signal(libc::SIGSEGV));
+    let output = shell("echo out; echo err >&2");
+    assert_eq!(
+        (output.stdout.as_str(), output.stderr.as_str()),
+        ("out\n", "err\n")
+    );
+    drop(ballast);
+}

@@ -19,9 +19,7 @@ pub struct AggregateAtoms {
     pub(super) pred: PredId,
     pub(super) name: NameId,
     pub definitions: Vec<AggregateDefinition>,
-    /// Per aggregate value, element list (its number in `lists`) and
-    /// guards: the atom.
-    index: FxHashMap<(AggregateValue, u32, Vec<(CmpOp, i64)>), u32>,
+    index: FxHashMap<NumberedKey, u32>,
     /// Each distinct element list once, numbered: the definitions over
     /// equal lists share one. The list last looked up is kept, as the
     /// aggregates of an assignment's values come one after the other over
@@ -182,6 +180,10 @@ impl ImplicationAtoms {
 /// condition) a disjunct of one atom under several conditions may take;
 /// beyond it, each condition gets its own disjunct.
 pub(super) const MAX_DISJUNCT_CONSTRAINTS: usize = 64;
+
+/// A ground aggregate with its element list's number in
+/// [`AggregateAtoms`]'s lists: the key of its atom.
+type NumberedKey = (AggregateValue, u32, Vec<(CmpOp, i64)>);
 
 /// A ground aggregate as its atom's definition holds it.
 pub(super) type AggregateKey = (AggregateValue, Elements, Vec<(CmpOp, i64)>);
