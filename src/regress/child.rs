@@ -35,6 +35,18 @@ pub enum Exit {
     TimedOut,
 }
 
+impl Exit {
+    /// The end of a process that exited with `code` or was killed by
+    /// `signal`.
+    fn of(code: Option<i32>, signal: Option<i32>) -> Exit {
+        match (code, signal) {
+            (Some(code), _) => Exit::Code(code),
+            (None, Some(signal)) => Exit::Signal(signal),
+            (None, None) => Exit::Code(-1),
+        }
+    }
+}
+
 /// The most of a stream a run keeps: beyond it the rest is read and
 /// dropped (a program printing answer sets until its time limit can write
 /// gigabytes).
@@ -74,7 +86,8 @@ struct Measured {
 
 /// `asp2sat measure REPORT -- COMMAND..`: runs the command with this
 /// process's standard streams and, once it ends, writes how into the file
-/// REPORT (JSON). The exit code: 0, or 2 when the command cannot start.
+/// REPORT (JSON). The exit code: 0; 2 when the command cannot start, 1
+/// when the report cannot be written.
 pub fn measure(report: &Path, command: &[String]) -> i32 {
     let Some((program, args)) = command.split_first() else {
         return 2;
@@ -83,6 +96,7 @@ pub fn measure(report: &Path, command: &[String]) -> i32 {
     let Ok(child) = Command::new(program).args(args).spawn() else {
         return 2;
     };
+    // SAFETY: rusage is plain old data, all zeros is a valid value.
     let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
     // SAFETY: the pointers are to locals that outlive the call; the runner
     // kills the process group at the time limit, so the wait ends.
@@ -115,19 +129,21 @@ fn cpu_time(usage: &libc::rusage) -> Duration {
 /// error only when it cannot be started.
 pub fn run(command: &[String], dir: &Path, limits: Limits) -> Result<Finished, String> {
     let (program, args) = command.split_first().ok_or("an empty command")?;
-    // A report file of this run's own.
+    // Through the measurer, with a report file of this run's own.
     static RUNS: AtomicU64 = AtomicU64::new(0);
-    let report = MEASURER.get().map(|_| {
+    let measurer = MEASURER.get().map(|measurer| {
         let run = RUNS.fetch_add(1, Ordering::Relaxed);
-        std::env::temp_dir().join(format!("asp2sat-measure-{}-{run}.json", std::process::id()))
+        let report = (std::env::temp_dir())
+            .join(format!("asp2sat-measure-{}-{run}.json", std::process::id()));
+        (measurer, report)
     });
-    let mut child = match (MEASURER.get(), &report) {
-        (Some(measurer), Some(report)) => {
+    let mut child = match &measurer {
+        Some((measurer, report)) => {
             let mut child = Command::new(measurer);
             child.arg("measure").arg(report).arg("--").arg(program);
             child
         }
-        _ => Command::new(program),
+        None => Command::new(program),
     };
     child
         .args(args)
@@ -166,11 +182,7 @@ pub fn run(command: &[String], dir: &Path, limits: Limits) -> Result<Finished, S
         Exit::TimedOut
     } else {
         let status = std::process::ExitStatus::from_raw(status);
-        match (status.code(), status.signal()) {
-            (Some(code), _) => Exit::Code(code),
-            (None, Some(signal)) => Exit::Signal(signal),
-            (None, None) => Exit::Code(-1),
-        }
+        Exit::of(status.code(), status.signal())
     };
     let (stdout, stdout_cut) = stdout.join().unwrap_or_default();
     let mut finished = Finished {
@@ -182,26 +194,22 @@ pub fn run(command: &[String], dir: &Path, limits: Limits) -> Result<Finished, S
         cpu: cpu_time(&usage),
         max_rss_kb: usage.ru_maxrss as u64,
     };
-    if let Some(report) = report {
+    if let Some((_, report)) = measurer {
         let measured = std::fs::read_to_string(&report).ok();
         let _ = std::fs::remove_file(&report);
         match measured.and_then(|json| serde_json::from_str::<Measured>(&json).ok()) {
-            Some(measured) if !timed_out => {
-                finished.exit = match (measured.code, measured.signal) {
-                    (Some(code), _) => Exit::Code(code),
-                    (None, Some(signal)) => Exit::Signal(signal),
-                    (None, None) => Exit::Code(-1),
-                };
+            // Killed at the time limit: the measurer's own figures.
+            _ if timed_out => {}
+            Some(measured) => {
+                finished.exit = Exit::of(measured.code, measured.signal);
                 finished.wall = Duration::from_micros(measured.wall_us);
                 finished.cpu = Duration::from_micros(measured.cpu_us);
                 finished.max_rss_kb = measured.max_rss_kb;
             }
-            // Killed at the time limit: the measurer's own figures.
-            Some(_) | None if timed_out => {}
-            _ if finished.exit == Exit::Code(2) => {
+            None if finished.exit == Exit::Code(2) => {
                 return Err(format!("cannot start {program}"));
             }
-            _ => {}
+            None => {}
         }
     }
     Ok(finished)
