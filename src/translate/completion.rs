@@ -33,7 +33,7 @@ use super::{
     acyclicity, aliases, cardinality, gates, minimality, ranking,
 };
 use crate::ground::program::{
-    AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head, WeightedElement,
+    AtomId, Body, ChoiceElement, CountBounds, GroundProgram, Head, element_lists,
 };
 use crate::symbols::SymId;
 use rustc_hash::FxHashMap;
@@ -366,18 +366,17 @@ impl<S: ClauseSink> Completion<'_, S> {
         let body_vars = builder.body_variables;
         // Aggregates over the same elements (an assignment `T = #sum{…}`
         // has one aggregate atom per value of `T`) share the elements'
-        // conditions and the sums' diagrams. The grounder shares such
-        // lists, so they are interned once per list (by its address, the
-        // program borrowed meanwhile), then by their conditions.
-        let mut list_conds: FxHashMap<*const WeightedElement, Rc<ElementConds>> =
-            FxHashMap::default();
+        // conditions and the sums' diagrams: translated once per list
+        // ([`element_lists`]), and shared by lists of the same conditions.
+        let lists = element_lists(&program.aggregates);
+        let mut list_conds: Vec<Option<Rc<ElementConds>>> = vec![None; program.aggregates.len()];
         let mut element_conds: FxHashMap<Vec<Vec<BodyId>>, Rc<ElementConds>> = FxHashMap::default();
         let mut sums = aggregates::SharedSums::new(exclusive);
         for (index, definition) in program.aggregates.iter().enumerate() {
             if unread.is_unread(definition.atom) {
                 continue;
             }
-            let shared = (list_conds.entry(definition.elements.as_ptr())).or_insert_with(|| {
+            let shared = list_conds[lists[index]].get_or_insert_with(|| {
                 let condition_bodies: Vec<Vec<BodyId>> = (definition.elements.iter())
                     .map(|element| {
                         (element.conditions.iter())
