@@ -747,6 +747,35 @@ fn solve_enumerates_by_propagation_and_by_calls() {
     assert!(enumerator.stats().sat_calls < 4 * 768);
 }
 
+/// Where the unfounded-set check is inside the search, the walk hands
+/// over to solution recording after [`CHECKED_RECORD_AFTER`] empty
+/// subtrees, [`CHECKED_PER_ANSWER_SET`] for each answer set reported;
+/// elsewhere after [`RECORD_AFTER`].
+#[test]
+fn the_walk_hands_over_early_where_the_check_is_inside_the_search() {
+    let hands_over = |text: &str, refuted_asks: usize, models: usize| {
+        let program = parse(text);
+        let mut enumerator = Enumerator::new(&program, SolveOptions::default()).unwrap();
+        enumerator.refuted_asks = refuted_asks;
+        enumerator.stats.models = models;
+        (
+            enumerator.stats.unfounded_check,
+            enumerator.walk_costs_more(),
+        )
+    };
+    let non_tight = "a :- b. b :- a. a :- not c. c :- not a.";
+    if cfg!(feature = "batsat") || cfg!(feature = "cadical") {
+        assert_eq!(hands_over(non_tight, 15, 0), (true, false));
+        assert_eq!(hands_over(non_tight, 16, 0), (true, true));
+        assert_eq!(hands_over(non_tight, 16, 3), (true, true));
+        assert_eq!(hands_over(non_tight, 16, 4), (true, false));
+        assert_eq!(hands_over(non_tight, 20, 4), (true, true));
+    }
+    let tight = "a :- not c. c :- not a.";
+    assert_eq!(hands_over(tight, 16, 0), (false, false));
+    assert_eq!(hands_over(tight, RECORD_AFTER, 0), (false, true));
+}
+
 #[test]
 fn solve_max_models_and_exhaustion() {
     let program = parse("{a; b}.");
