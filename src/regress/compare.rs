@@ -18,6 +18,8 @@ pub struct Answer {
     pub more: String,
     /// `Models.Costs`: the optimum's (or the best found) cost vector.
     pub costs: Option<Vec<i64>>,
+    /// `Stats.SatSolver`: the SAT solver asp2sat searched with.
+    pub sat_solver: Option<String>,
 }
 
 impl Answer {
@@ -54,6 +56,7 @@ impl Answer {
                         .map_err(|_| "\"Costs\" is not a list of integers")?,
                 ),
             },
+            sat_solver: doc["Stats"]["SatSolver"].as_str().map(str::to_string),
         })
     }
 
@@ -289,6 +292,7 @@ mod tests {
             sets: sets(found),
             more: "no".into(),
             costs,
+            sat_solver: None,
         }
     }
 

@@ -65,6 +65,10 @@ impl Tool {
             Tool::Clingo { .. } => self.clingo_for(case).to_vec(),
         };
         command.extend(["--outf=2".to_string(), "-n".to_string(), models.to_string()]);
+        if let Tool::Asp2sat { .. } = self {
+            // The statistics name the SAT solver the run chose.
+            command.push("--stats".to_string());
+        }
         if opt_n {
             command.extend(["--opt-mode=optN".to_string(), "--quiet=1".to_string()]);
         }
@@ -100,7 +104,8 @@ impl Tool {
         }
     }
 
-    /// The SAT solver (asp2sat's `--solver`) or clasp.
+    /// The SAT solver named by asp2sat's `--solver` (`auto` when none is:
+    /// a run's statistics then name the one chosen), or clasp.
     pub fn backend(&self) -> String {
         match self {
             Tool::Asp2sat { flags, .. } => {
@@ -109,7 +114,7 @@ impl Tool {
                         .map(str::to_string)
                         .or_else(|| (flag == "--solver").then(|| flags.get(i + 1).cloned())?)
                 });
-                named.unwrap_or_else(|| "varisat".to_string())
+                named.unwrap_or_else(|| "auto".to_string())
             }
             Tool::Clingo { .. } => "clasp".to_string(),
         }
@@ -320,6 +325,9 @@ fn compare_answer(
     record.result = Some(answer.result.clone());
     record.models = Some(answer.sets.len());
     record.costs = answer.costs.clone();
+    if let Some(solver) = &answer.sat_solver {
+        record.backend = solver.clone();
+    }
     match compare::compare(expectation, &answer, case.projects()) {
         None => (Status::Passed, String::new()),
         Some(difference) => (Status::Failed, difference.to_string()),

@@ -351,7 +351,10 @@ fn two_runs_compare_case_by_case_and_junit_lists_every_case() {
     let first_record = &records[0];
     assert_eq!(first_record["case"], "colour/triangle");
     assert_eq!(first_record["status"], "passed");
+    // The SAT solver the run chose, as its statistics name it.
     assert_eq!(first_record["backend"], "varisat");
+    assert_eq!(records[1]["case"], "opt/least");
+    assert_eq!(records[1]["backend"], "batsat");
     assert_eq!(first_record["models"], 6);
     assert!(first_record["max_rss_kb"].as_u64().unwrap() > 0);
     let table = asp2sat_test(&dir, &["--compare", "a.json", "b.json"]);
