@@ -22,7 +22,7 @@ fn solve(backend: Backend, formula: &CnfFormula) -> Option<bool> {
     match solver.solve(&[]) {
         SatResult::Satisfiable => Some(true),
         SatResult::Unsatisfiable => Some(false),
-        SatResult::Interrupted => None,
+        SatResult::Interrupted | SatResult::BudgetSpent => None,
     }
 }
 

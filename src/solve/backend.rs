@@ -34,6 +34,9 @@ pub enum SatResult {
     Unsatisfiable,
     /// The interrupt flag was set before the search decided.
     Interrupted,
+    /// The conflict budget ([`SatSolver::set_conflict_budget`]) ran out
+    /// before the search decided.
+    BudgetSpent,
 }
 
 /// An incremental SAT solver: clauses only ever added, each call under
@@ -66,6 +69,11 @@ pub trait SatSolver {
     /// From now on, a search stops with [`SatResult::Interrupted`] soon
     /// after `flag` is set, by any thread.
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>);
+
+    /// From now on, a search stops with [`SatResult::BudgetSpent`] after
+    /// `budget` conflicts of its own (`None`: searches run until they
+    /// decide). Conflicts, not time: the same in every run.
+    fn set_conflict_budget(&mut self, budget: Option<u64>);
 
     /// The conflicts of all searches so far: the searches' effort, the
     /// same in every run, as time is not.
@@ -411,6 +419,30 @@ mod tests {
             let (first, second) = (var[0][0], var[1][0]);
             assert_eq!(solver.solve(&[first, second]), SatResult::Unsatisfiable);
             assert!(solver.failed_core().contains(&first));
+        }
+    }
+
+    /// On every backend, a conflict budget stops each search after about
+    /// that many conflicts, a budget spent is told apart from an
+    /// interrupt, and without a budget the search decides again.
+    #[test]
+    fn a_conflict_budget_stops_each_search() {
+        for &backend in Backend::ALL {
+            let mut solver = new_solver(backend, &SearchTuning::default());
+            let pigeons = pigeons_in_holes(&mut *solver, 7);
+            for pigeon in &pigeons {
+                solver.add_clause(pigeon);
+            }
+            solver.interrupt_on(Arc::new(AtomicBool::new(false)));
+            solver.set_conflict_budget(Some(50));
+            for _ in 0..2 {
+                let before = solver.conflicts();
+                assert_eq!(solver.solve(&[]), SatResult::BudgetSpent, "{backend:?}");
+                let spent = solver.conflicts() - before;
+                assert!((50..60).contains(&spent), "{backend:?}: {spent} conflicts");
+            }
+            solver.set_conflict_budget(None);
+            assert_eq!(solver.solve(&[]), SatResult::Unsatisfiable, "{backend:?}");
         }
     }
 

@@ -7,6 +7,7 @@
 //! comparison").
 
 use super::{Propagator, SatResult, SatSolver};
+use ::batsat::clause::Kind as ClauseKind;
 use ::batsat::theory::EmptyTheory;
 use ::batsat::{Callbacks, Lit as BLit, SolverInterface, SolverOpts, Theory, TheoryArg, lbool};
 use std::sync::Arc;
@@ -30,15 +31,32 @@ fn value(acts: &TheoryArg, lit: Lit) -> Option<bool> {
     (value != lbool::UNDEF).then_some((value == lbool::TRUE) == lit.is_positive())
 }
 
-/// batsat's callbacks: only its polling for a stop, on the interrupt flag.
+/// batsat's callbacks: its polling for a stop, on the interrupt flag or
+/// at the end of the conflict budget, and its learnt clauses counted
+/// (one per conflict).
 #[derive(Default)]
-struct Interrupt(Option<Arc<AtomicBool>>);
+struct Interrupt {
+    flag: Option<Arc<AtomicBool>>,
+    budget: Option<u64>,
+    /// Clauses learnt in the current search.
+    learnt: u64,
+}
+
+impl Interrupt {
+    fn budget_spent(&self) -> bool {
+        self.budget.is_some_and(|budget| self.learnt >= budget)
+    }
+}
 
 impl Callbacks for Interrupt {
+    fn on_new_clause(&mut self, _clause: &[BLit], kind: ClauseKind) {
+        if kind == ClauseKind::Learnt {
+            self.learnt += 1;
+        }
+    }
+
     fn stop(&self) -> bool {
-        self.0
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.budget_spent() || (self.flag.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 }
 
@@ -125,6 +143,7 @@ impl SatSolver for Batsat {
         self.assumptions.clear();
         self.assumptions
             .extend(assumptions.iter().map(|&l| to_batsat(l)));
+        self.solver.cb_mut().learnt = 0;
         let result = match &mut self.theory {
             Some(theory) => {
                 theory.restart();
@@ -144,6 +163,8 @@ impl SatSolver for Batsat {
                 .copied()
                 .collect();
             SatResult::Unsatisfiable
+        } else if self.solver.cb_mut().budget_spent() {
+            SatResult::BudgetSpent
         } else {
             SatResult::Interrupted
         }
@@ -158,7 +179,11 @@ impl SatSolver for Batsat {
     }
 
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
-        self.solver.cb_mut().0 = Some(flag);
+        self.solver.cb_mut().flag = Some(flag);
+    }
+
+    fn set_conflict_budget(&mut self, budget: Option<u64>) {
+        self.solver.cb_mut().budget = budget;
     }
 
     fn connect_propagator(

@@ -44,6 +44,11 @@ pub struct Cadical {
     model: Option<Vec<bool>>,
     /// The failed assumptions of the last search, if it found none.
     core: Vec<Lit>,
+    /// The conflicts each search may take (CaDiCaL's limit holds for one
+    /// search at a time).
+    budget: Option<u64>,
+    /// The interrupt flag, told apart from the budget when a search stops.
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Cadical {
@@ -60,6 +65,8 @@ impl Cadical {
             assumptions: Vec::new(),
             model: None,
             core: Vec::new(),
+            budget: None,
+            interrupt: None,
         };
         // Variables false first, as varisat and clasp decide them; and no
         // lucky phases unless the program is tight
@@ -159,6 +166,10 @@ impl SatSolver for Cadical {
         for &lit in &self.assumptions {
             self.solver.assume(lit);
         }
+        if let Some(budget) = self.budget {
+            let known = (self.solver).limit("conflicts", budget.min(i32::MAX as u64) as i32);
+            debug_assert!(known, "CaDiCaL limits a search's conflicts");
+        }
         match self.solver.solve() {
             Status::SATISFIABLE => {
                 let vars = self.solver.vars().max(0);
@@ -174,6 +185,12 @@ impl SatSolver for Cadical {
                 }
                 SatResult::Unsatisfiable
             }
+            Status::UNKNOWN
+                if (self.interrupt.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed)) =>
+            {
+                SatResult::Interrupted
+            }
+            Status::UNKNOWN if self.budget.is_some() => SatResult::BudgetSpent,
             Status::UNKNOWN => SatResult::Interrupted,
         }
     }
@@ -188,7 +205,12 @@ impl SatSolver for Cadical {
     }
 
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag.clone());
         self.solver.connect_terminator(Flag(flag));
+    }
+
+    fn set_conflict_budget(&mut self, budget: Option<u64>) {
+        self.budget = budget;
     }
 
     /// Call it before the first search: CaDiCaL may eliminate variables it

@@ -1,5 +1,5 @@
 //! [`SatSolver`] over varisat 0.2 (the copy patched in `vendor/varisat`,
-//! which adds its interrupt).
+//! which adds its interrupt and its conflict limit).
 
 use super::{SatResult, SatSolver};
 use crate::solve::SearchTuning;
@@ -12,6 +12,8 @@ use varisat_formula::{Lit, Var};
 
 pub struct Varisat {
     solver: Solver<'static>,
+    /// The conflicts each search may take.
+    budget: Option<u64>,
 }
 
 impl Varisat {
@@ -20,7 +22,10 @@ impl Varisat {
         solver
             .config(&config_update(tuning))
             .expect("the command line keeps the settings in varisat's ranges");
-        Varisat { solver }
+        Varisat {
+            solver,
+            budget: None,
+        }
     }
 }
 
@@ -45,9 +50,16 @@ impl SatSolver for Varisat {
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
         self.solver.assume(assumptions);
+        let limit = (self.budget).map(|budget| self.solver.conflicts() + budget);
+        self.solver.set_conflict_limit(limit);
         match self.solver.solve() {
             Ok(true) => SatResult::Satisfiable,
             Ok(false) => SatResult::Unsatisfiable,
+            Err(SolverError::Interrupted)
+                if limit.is_some_and(|limit| self.solver.conflicts() >= limit) =>
+            {
+                SatResult::BudgetSpent
+            }
             Err(SolverError::Interrupted) => SatResult::Interrupted,
             Err(error) => unreachable!("varisat writes no proof here: {error}"),
         }
@@ -63,6 +75,10 @@ impl SatSolver for Varisat {
 
     fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
         self.solver.set_interrupt(flag);
+    }
+
+    fn set_conflict_budget(&mut self, budget: Option<u64>) {
+        self.budget = budget;
     }
 
     fn conflicts(&self) -> u64 {

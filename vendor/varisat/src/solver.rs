@@ -59,6 +59,8 @@ pub struct Solver<'a> {
     ctx: Box<Context<'a>>,
     /// Set by another thread to stop `solve` (asp2sat's patch).
     interrupt: Option<Arc<AtomicBool>>,
+    /// The conflict count at which `solve` stops (asp2sat's patch).
+    conflict_limit: Option<u64>,
 }
 
 impl<'a> Solver<'a> {
@@ -79,6 +81,14 @@ impl<'a> Solver<'a> {
     /// set, checked before every step of the search (asp2sat's patch).
     pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
         self.interrupt = Some(flag);
+    }
+
+    /// Makes `solve` return `Err(SolverError::Interrupted)` once the
+    /// solver's conflicts (all searches', [`Solver::conflicts`]) reach
+    /// `limit`, checked before every step of the search; `None` removes
+    /// the limit (asp2sat's patch).
+    pub fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.conflict_limit = limit;
     }
 
     /// Add a formula to the solver.
@@ -161,7 +171,12 @@ impl<'a> Solver<'a> {
         let interrupted = || {
             (interrupt.as_ref()).map_or(false, |flag| flag.load(Ordering::Acquire))
         };
-        while !interrupted() && schedule_step(ctx.borrow()) {}
+        let limit = self.conflict_limit;
+        let spent = |conflicts: u64| limit.map_or(false, |limit| conflicts >= limit);
+        while !interrupted()
+            && !spent(ctx.part(ScheduleP).conflicts())
+            && schedule_step(ctx.borrow())
+        {}
 
         proof::solve_finished(ctx.borrow());
 
