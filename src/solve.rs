@@ -195,6 +195,11 @@ pub struct SolveStats {
     pub unfounded_check: bool,
 }
 
+/// A search's conflict budget ran out before it decided
+/// ([`Enumerator::find_until`]).
+#[derive(Debug)]
+pub(crate) struct BudgetSpent;
+
 /// Enumerates the answer sets of a ground program, one per call.
 pub struct Enumerator {
     translation: Translation,
@@ -539,6 +544,7 @@ impl Enumerator {
                     }
                     // The walk asks the same again when called next.
                     SatResult::Interrupted => return None,
+                    SatResult::BudgetSpent => unreachable!("the walk's questions have no budget"),
                 },
                 Step::Model => {
                     self.formula.copy.read_values(&mut self.values);
@@ -651,6 +657,7 @@ impl Enumerator {
                 return None;
             }
             SatResult::Interrupted => return None,
+            SatResult::BudgetSpent => unreachable!("solution recording has no budget"),
         }
         let value = |lit: Lit| self.values[lit.index()] == lit.is_positive();
         let mut model: Vec<Lit> = (self.backtracking.distinguishing().iter())
@@ -692,6 +699,7 @@ impl Enumerator {
                 SatResult::Unsatisfiable => collected.borrow_mut().complete = true,
                 // The answer sets collected before are reported first.
                 SatResult::Interrupted => self.interrupted = true,
+                SatResult::BudgetSpent => unreachable!("collecting searches have no budget"),
             }
         }
         let Some(model) = collected.borrow_mut().models.pop_front() else {
@@ -770,13 +778,46 @@ impl Enumerator {
         (self.stable_model(assumptions) == SatResult::Satisfiable).then(|| self.answer_set())
     }
 
+    /// As [`Enumerator::find_under`], until the solver's conflict count
+    /// ([`SolveStats::conflicts`]) reaches `until`: `Err(BudgetSpent)` if
+    /// it does before the search decides.
+    pub(crate) fn find_until(
+        &mut self,
+        assumptions: &[Lit],
+        until: u64,
+    ) -> Result<Option<AnswerSet>, BudgetSpent> {
+        match self.stable_model_until(assumptions, Some(until)) {
+            SatResult::Satisfiable => Ok(Some(self.answer_set())),
+            SatResult::BudgetSpent => Err(BudgetSpent),
+            SatResult::Unsatisfiable | SatResult::Interrupted => Ok(None),
+        }
+    }
+
     /// Calls the solver under `assumptions` until its model is an answer
     /// set (adding loop formulas for unfounded ones), there is none, or it
     /// is interrupted.
     fn stable_model(&mut self, assumptions: &[Lit]) -> SatResult {
+        self.stable_model_until(assumptions, None)
+    }
+
+    /// As [`Enumerator::stable_model`], and with `until`, over the
+    /// conflicts before the solver's count reaches it.
+    fn stable_model_until(&mut self, assumptions: &[Lit], until: Option<u64>) -> SatResult {
         loop {
+            if let Some(until) = until {
+                let conflicts = self.formula.solver.conflicts();
+                if conflicts >= until {
+                    return SatResult::BudgetSpent;
+                }
+                self.formula
+                    .solver
+                    .set_conflict_budget(Some(until - conflicts));
+            }
             self.stats.sat_calls += 1;
             let result = self.formula.solver.solve(assumptions);
+            if until.is_some() {
+                self.formula.solver.set_conflict_budget(None);
+            }
             self.interrupted |= result == SatResult::Interrupted;
             if result != SatResult::Satisfiable {
                 return result;

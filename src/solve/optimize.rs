@@ -16,7 +16,7 @@
 
 mod core_guided;
 
-use crate::solve::{AnswerSet, Enumerator};
+use crate::solve::{AnswerSet, BudgetSpent, Enumerator};
 use crate::symbols::SymId;
 use crate::translate::Cond;
 use crate::translate::objective::{self, CostBound};
@@ -55,10 +55,11 @@ pub enum Strategy {
     /// optimal for the level. The default: on the benchmark's optimization
     /// cases it is 1.2 to 140 times faster than the linear search.
     ///
-    /// A level whose cores keep coming ([`core_budget`]) is finished by the
-    /// linear search from the best answer set so far, which stops as soon
-    /// as it reaches the cores' lower bound (core-boosted linear search:
-    /// Berg, Demirović and Stuckey, CPAIOR 2019). Costs of which at most
+    /// The linear search takes turns with the cores, by conflicts
+    /// ([`Turn`]), and stops as soon as it reaches the cores' lower bound
+    /// (core-boosted linear search: Berg, Demirović and Stuckey, CPAIOR
+    /// 2019, where the cores have one turn). A level whose cores keep
+    /// coming ([`core_budget`]) is finished by the linear search alone. Costs of which at most
     /// one can be saved, such as the values of a `#sum` assignment, give
     /// a core for nearly every pair: OLL alone takes 35 s on a 10-item
     /// knapsack (0.3 s so), while the benchmark's cases take at most 1.1
@@ -106,6 +107,43 @@ fn core_budget(softs: usize) -> usize {
     4 * softs + 16
 }
 
+/// The conflicts of a level's first core-guided turn; each later one takes
+/// twice the one before, and each linear turn half the core-guided turn
+/// before it ([`Turn`]).
+const FIRST_CORE_TURN: u64 = 200;
+
+#[cfg(test)]
+thread_local! {
+    /// The linear turns this thread's optimizers began, for the tests to
+    /// show that the turns were taken.
+    static LINEAR_TURNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Which search has the current level. Under [`Strategy::Core`],
+/// core-guided and linear search take turns, by conflicts: the cores raise
+/// the lower bound, the linear search lowers the best cost, and each
+/// helps the other (the best cost hardens soft literals; the lower bound
+/// ends the linear search as soon as it is reached). Neither search wins
+/// everywhere: on asprilo's `assign-f.lp`, whose last level sums 600
+/// distances, each core costs some 150 conflicts and raises the bound by
+/// a few units, where the linear search reaches the optimum in 860
+/// conflicts; on clingo 5.8's reified `many` example the linear search
+/// stalls above the optimum, which the cores prove
+/// (fixtures/bench/ANALYSIS.md, "Core-guided and linear search in turns").
+#[derive(Clone, Copy, Debug)]
+enum Turn {
+    /// Core-guided search, until the solver's conflicts reach `until`.
+    Cores { until: u64 },
+    /// The linear search from the best answer set, which ends the level
+    /// at `lower_bound` (proven by the cores); until the solver's
+    /// conflicts reach `until`, then the cores' turn again (`None`: to the
+    /// end of the level).
+    Linear {
+        lower_bound: i64,
+        until: Option<u64>,
+    },
+}
+
 /// Finds ever better answer sets until the optimum is proven.
 pub struct Optimizer {
     enumerator: Enumerator,
@@ -115,11 +153,14 @@ pub struct Optimizer {
     /// The level being minimized; the levels above it are fixed.
     level: usize,
     /// Core-guided search on the current level, between the answer sets
-    /// of its strata.
+    /// of its strata and between its turns.
     core_search: Option<CoreGuided>,
-    /// Where core-guided search stalled on the current level, the lower
-    /// bound it proved: the linear search finishes the level.
-    stalled_at: Option<i64>,
+    /// Which search has the current level; `None` before its first step.
+    turn: Option<Turn>,
+    /// The conflicts of the level's next core-guided turn.
+    core_turn: u64,
+    /// Those of its first ([`FIRST_CORE_TURN`]; smaller in tests).
+    first_core_turn: u64,
     /// The cores core-guided search takes on a level of this many soft
     /// literals ([`core_budget`]; smaller in tests).
     core_budget: fn(usize) -> usize,
@@ -151,7 +192,9 @@ impl Optimizer {
             bounds,
             level: 0,
             core_search: None,
-            stalled_at: None,
+            turn: None,
+            core_turn: FIRST_CORE_TURN,
+            first_core_turn: FIRST_CORE_TURN,
             core_budget,
             best: None,
             finished: false,
@@ -177,46 +220,80 @@ impl Optimizer {
             if self.level == self.bounds.len() {
                 return self.finish();
             }
-            if let Strategy::Core { stratify } = self.strategy
-                && self.stalled_at.is_none()
-            {
-                let before = best.clone();
-                let step = self.core_guided_step(stratify, before[self.level]);
-                #[cfg(test)]
-                if let CoreStep::Found(_, costs) = &step {
-                    self.stratum_costs.push(costs.clone());
-                }
-                match step {
-                    CoreStep::Found(answer, costs) if costs < before => {
-                        self.best = Some(costs.clone());
-                        return Some((answer, costs));
+            let turn = *self.turn.get_or_insert_with(|| match self.strategy {
+                Strategy::Core { .. } => Turn::Cores {
+                    until: self.enumerator.stats().conflicts + self.core_turn,
+                },
+                Strategy::Linear => Turn::Linear {
+                    lower_bound: i64::MIN,
+                    until: None,
+                },
+            });
+            let (lower_bound, until) = match turn {
+                Turn::Cores { until } => {
+                    let before = best.clone();
+                    let step = self.core_guided_step(before[self.level], until);
+                    #[cfg(test)]
+                    if let CoreStep::Found(_, costs) = &step {
+                        self.stratum_costs.push(costs.clone());
                     }
-                    CoreStep::Found(..) => {}
-                    CoreStep::Optimal(answer, costs) => {
-                        self.next_level(costs[self.level]);
-                        if costs < before {
+                    match step {
+                        CoreStep::Found(answer, costs) if costs < before => {
                             self.best = Some(costs.clone());
                             return Some((answer, costs));
                         }
+                        CoreStep::Found(..) => {}
+                        CoreStep::Optimal(answer, costs) => {
+                            self.next_level(costs[self.level]);
+                            if costs < before {
+                                self.best = Some(costs.clone());
+                                return Some((answer, costs));
+                            }
+                        }
+                        CoreStep::Stalled { lower_bound } => {
+                            self.core_search = None;
+                            self.turn = Some(Turn::Linear {
+                                lower_bound,
+                                until: None,
+                            });
+                        }
+                        CoreStep::Paused { lower_bound } => {
+                            #[cfg(test)]
+                            LINEAR_TURNS.with(|count| count.set(count.get() + 1));
+                            let conflicts = self.enumerator.stats().conflicts;
+                            self.turn = Some(Turn::Linear {
+                                lower_bound,
+                                until: Some(conflicts + (self.core_turn / 2).max(1)),
+                            });
+                        }
+                        CoreStep::Interrupted => return None,
                     }
-                    CoreStep::Stalled { lower_bound } => {
-                        self.core_search = None;
-                        self.stalled_at = Some(lower_bound);
-                    }
-                    CoreStep::Interrupted => return None,
+                    continue;
                 }
-                continue;
-            }
+                Turn::Linear { lower_bound, until } => (lower_bound, until),
+            };
             let target = best[self.level];
-            if self.stalled_at == Some(target) {
+            if lower_bound == target {
                 self.next_level(target);
                 continue;
             }
-            let below = self.cheaper_than(target);
-            if let Some(guard) = below
-                && let Some(better) = self.found(&[guard])
-            {
-                return Some(better);
+            if let Some(guard) = self.cheaper_than(target) {
+                let found = match until {
+                    None => Ok(self.enumerator.find_under(&[guard])),
+                    Some(until) => self.enumerator.find_until(&[guard], until),
+                };
+                match found {
+                    Ok(Some(answer)) => return Some(self.report(answer)),
+                    Ok(None) => {}
+                    Err(BudgetSpent) => {
+                        self.core_turn *= 2;
+                        let conflicts = self.enumerator.stats().conflicts;
+                        self.turn = Some(Turn::Cores {
+                            until: conflicts + self.core_turn,
+                        });
+                        continue;
+                    }
+                }
             }
             if self.enumerator.interrupted() {
                 return None;
@@ -259,14 +336,17 @@ impl Optimizer {
     /// The next step of core-guided search on the current level (the
     /// levels above fixed), begun at the level's first step; `upper` is
     /// the level's cost in the best answer set so far.
-    fn core_guided_step(&mut self, stratify: bool, upper: i64) -> CoreStep {
+    fn core_guided_step(&mut self, upper: i64, until: u64) -> CoreStep {
+        let Strategy::Core { stratify } = self.strategy else {
+            unreachable!("the linear search takes no core-guided turn")
+        };
         let search = self.core_search.get_or_insert_with(|| {
             let costs = &self.enumerator.translation().costs()[self.level];
             let (literals, always) = costs.soft_literals();
             let budget = (self.core_budget)(literals.len());
             CoreGuided::new(self.level, &literals, always, budget, stratify)
         });
-        search.step(&mut self.enumerator, upper)
+        search.step(&mut self.enumerator, upper, until)
     }
 
     /// Fixes the current level at its optimum and goes on to the next.
@@ -274,7 +354,8 @@ impl Optimizer {
         self.fix_level(optimum);
         self.level += 1;
         self.core_search = None;
-        self.stalled_at = None;
+        self.turn = None;
+        self.core_turn = self.first_core_turn;
     }
 
     /// Adds the permanent constraint `cost ≤ optimum` for the current
@@ -354,9 +435,14 @@ impl Optimizer {
 
     fn found(&mut self, assumptions: &[Lit]) -> Option<(AnswerSet, Vec<i64>)> {
         let answer = self.enumerator.find_under(assumptions)?;
+        Some(self.report(answer))
+    }
+
+    /// The answer set just found, the best so far, with its cost vector.
+    fn report(&mut self, answer: AnswerSet) -> (AnswerSet, Vec<i64>) {
         let costs = self.enumerator.costs();
         self.best = Some(costs.clone());
-        Some((answer, costs))
+        (answer, costs)
     }
 
     fn finish(&mut self) -> Option<(AnswerSet, Vec<i64>)> {
@@ -419,6 +505,7 @@ mod tests {
         program: &GroundProgram,
         strategy: Strategy,
         core_budget: fn(usize) -> usize,
+        core_turn: u64,
         backend: Backend,
     ) -> Run {
         let mut options = SolveOptions {
@@ -429,6 +516,8 @@ mod tests {
         let enumerator = Enumerator::new(program, options).unwrap();
         let mut optimizer = Optimizer::new(enumerator, strategy);
         optimizer.core_budget = core_budget;
+        optimizer.core_turn = core_turn;
+        optimizer.first_core_turn = core_turn;
         let mut improving = Vec::new();
         while let Some((_, costs)) = optimizer.next_better() {
             // Checked here, not after: a bound that fails to hold repeats
@@ -526,6 +615,13 @@ mod tests {
                 6 => |_| 2,
                 _ => core_budget,
             };
+            // Half of the core-guided ones taking turns of one conflict
+            // with the linear search.
+            let turn = if (round / 3) % 2 == 1 {
+                1
+            } else {
+                FIRST_CORE_TURN
+            };
             // Each backend in turn: those that propagate take the bounds
             // of weighted levels as weight constraints inside the search.
             let backend = Backend::ALL[(round / 9) % Backend::ALL.len()];
@@ -534,7 +630,7 @@ mod tests {
                 optimal,
                 best,
                 ..
-            } = optimize(&program, strategy, budget, backend);
+            } = optimize(&program, strategy, budget, turn, backend);
             for pair in improving.windows(2) {
                 assert!(
                     pair[1] < pair[0],
@@ -560,6 +656,8 @@ mod tests {
         assert!(compared > 6000 && several_levels > 3000 && improved > 300);
         let hardened = core_guided::HARDENED.with(|count| count.get());
         assert!(hardened > 1000, "{hardened} soft literals hardened");
+        let linear_turns = LINEAR_TURNS.with(|count| count.get());
+        assert!(linear_turns > 100, "{linear_turns} linear turns");
     }
 
     /// Gives `program` an objective of one or two levels of four to eight
@@ -610,6 +708,7 @@ mod tests {
                 &program,
                 Strategy::Core { stratify: true },
                 |_| usize::MAX,
+                FIRST_CORE_TURN,
                 backend,
             );
             let Some((optimum, _)) = optimal_models(&program) else {

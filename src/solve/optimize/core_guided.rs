@@ -60,6 +60,9 @@ pub(super) enum CoreStep {
     /// The budget of cores is spent: every answer set costs at least this
     /// on the level.
     Stalled { lower_bound: i64 },
+    /// The turn's conflicts are spent: every answer set costs at least
+    /// this on the level, and the search can go on at its next turn.
+    Paused { lower_bound: i64 },
     /// The search was interrupted before any of those.
     Interrupted,
 }
@@ -130,9 +133,10 @@ impl CoreGuided {
     }
 
     /// Searches on until an answer set, a proof of the optimum, the end of
-    /// the budget or an interruption; `upper` is the level's cost in the
-    /// best answer set so far.
-    pub(super) fn step(&mut self, enumerator: &mut Enumerator, upper: i64) -> CoreStep {
+    /// the budget, the solver's conflicts reaching `until` (the end of the
+    /// turn) or an interruption; `upper` is the level's cost in the best
+    /// answer set so far.
+    pub(super) fn step(&mut self, enumerator: &mut Enumerator, upper: i64, until: u64) -> CoreStep {
         loop {
             self.harden(enumerator, upper);
             let mut assumptions: Vec<Lit> = (self.softs.iter())
@@ -140,7 +144,12 @@ impl CoreGuided {
                 .map(|(&lit, _)| lit)
                 .collect();
             assumptions.sort_unstable(); // deterministic searches
-            if let Some(answer) = enumerator.find_under(&assumptions) {
+            let Ok(found) = enumerator.find_until(&assumptions, until) else {
+                return CoreStep::Paused {
+                    lower_bound: self.lower_bound,
+                };
+            };
+            if let Some(answer) = found {
                 let costs = enumerator.costs();
                 match self.next_threshold() {
                     Some(next) if costs[self.level] > self.lower_bound => {
