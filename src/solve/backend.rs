@@ -387,18 +387,25 @@ mod tests {
         pigeons
     }
 
+    /// A solver of `backend` with the pigeonhole principle for `holes + 1`
+    /// pigeons in `holes` holes, every pigeon in some hole: no model.
+    fn too_many_pigeons(backend: Backend, holes: usize) -> (Box<dyn SatSolver>, Vec<Vec<Lit>>) {
+        let mut solver = new_solver(backend, &SearchTuning::default());
+        let pigeons = pigeons_in_holes(&mut *solver, holes);
+        for pigeon in &pigeons {
+            solver.add_clause(pigeon);
+        }
+        (solver, pigeons)
+    }
+
     /// On every backend, an interrupt set before or during a search stops
     /// it; the solver answers again once the flag is cleared.
     #[test]
     fn an_interrupt_stops_the_search() {
         for &backend in Backend::ALL {
-            let mut solver = new_solver(backend, &SearchTuning::default());
-            // The pigeonhole principle for 11 pigeons in 10 holes: no model,
-            // and no proof of it by resolution in less than minutes.
-            let var = pigeons_in_holes(&mut *solver, 10);
-            for pigeon in &var {
-                solver.add_clause(pigeon);
-            }
+            // 11 pigeons in 10 holes: no proof by resolution in less than
+            // minutes.
+            let (mut solver, var) = too_many_pigeons(backend, 10);
             let flag = Arc::new(AtomicBool::new(true));
             solver.interrupt_on(flag.clone());
             assert_eq!(solver.solve(&[]), SatResult::Interrupted);
@@ -428,11 +435,7 @@ mod tests {
     #[test]
     fn a_conflict_budget_stops_each_search() {
         for &backend in Backend::ALL {
-            let mut solver = new_solver(backend, &SearchTuning::default());
-            let pigeons = pigeons_in_holes(&mut *solver, 7);
-            for pigeon in &pigeons {
-                solver.add_clause(pigeon);
-            }
+            let (mut solver, _) = too_many_pigeons(backend, 7);
             solver.interrupt_on(Arc::new(AtomicBool::new(false)));
             solver.set_conflict_budget(Some(50));
             for _ in 0..2 {
