@@ -59,15 +59,15 @@ pub enum Strategy {
     /// ([`Turn`]), and stops as soon as it reaches the cores' lower bound
     /// (core-boosted linear search: Berg, Demirović and Stuckey, CPAIOR
     /// 2019, where the cores have one turn). A level whose cores keep
-    /// coming ([`core_budget`]) is finished by the linear search alone. Costs of which at most
-    /// one can be saved, such as the values of a `#sum` assignment, give
-    /// a core for nearly every pair: OLL alone takes 35 s on a 10-item
-    /// knapsack (0.3 s so), while the benchmark's cases take at most 1.1
-    /// cores per soft literal. Large cores of small weight are the other
-    /// end: each call of the solver takes about twice as long as the one
-    /// before, and the lower bound rises by one (post_office_problem2: 22
-    /// cores of 19 to 107 literals, 7 s; the linear search from the 7th
-    /// core, 0.7 s).
+    /// coming ([`core_budget`]) is finished by the linear search alone.
+    /// Costs of which at most one can be saved, such as the values of a
+    /// `#sum` assignment, give a core for nearly every pair: OLL alone
+    /// takes 35 s on a 10-item knapsack (0.3 s so), while the benchmark's
+    /// cases take at most 1.1 cores per soft literal. Large cores of small
+    /// weight are the other end: each call of the solver takes about twice
+    /// as long as the one before, and the lower bound rises by one
+    /// (post_office_problem2: 22 cores of 19 to 107 literals, 7 s; the
+    /// linear search from the 7th core, 0.7 s).
     ///
     /// With `stratify` (clasp's `stratify` tactic, `usc,oll,stratify`),
     /// the heavier soft literals are assumed first ([`core_guided`]). It
