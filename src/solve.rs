@@ -698,14 +698,14 @@ impl Enumerator {
     }
 
     /// As [`Enumerator::find_under`], until the solver's conflict count
-    /// ([`SolveStats::conflicts`]) reaches `until`: `Err(BudgetSpent)` if
-    /// it does before the search decides.
+    /// ([`SolveStats::conflicts`]) reaches `until` (`None`: to the end):
+    /// `Err(BudgetSpent)` if it does before the search decides.
     pub(crate) fn find_until(
         &mut self,
         assumptions: &[Lit],
-        until: u64,
+        until: Option<u64>,
     ) -> Result<Option<AnswerSet>, BudgetSpent> {
-        match self.stable_model_until(assumptions, Some(until)) {
+        match self.stable_model_until(assumptions, until) {
             SatResult::Satisfiable => Ok(Some(self.answer_set())),
             SatResult::BudgetSpent => Err(BudgetSpent),
             SatResult::Unsatisfiable | SatResult::Interrupted => Ok(None),

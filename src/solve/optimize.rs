@@ -278,11 +278,7 @@ impl Optimizer {
                 continue;
             }
             if let Some(guard) = self.cheaper_than(target) {
-                let found = match until {
-                    None => Ok(self.enumerator.find_under(&[guard])),
-                    Some(until) => self.enumerator.find_until(&[guard], until),
-                };
-                match found {
+                match self.enumerator.find_until(&[guard], until) {
                     Ok(Some(answer)) => return Some(self.report(answer)),
                     Ok(None) => {}
                     Err(BudgetSpent) => {

@@ -144,7 +144,7 @@ impl CoreGuided {
                 .map(|(&lit, _)| lit)
                 .collect();
             assumptions.sort_unstable(); // deterministic searches
-            let Ok(found) = enumerator.find_until(&assumptions, until) else {
+            let Ok(found) = enumerator.find_until(&assumptions, Some(until)) else {
                 return CoreStep::Paused {
                     lower_bound: self.lower_bound,
                 };
