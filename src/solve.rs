@@ -410,8 +410,23 @@ impl Enumerator {
         };
         if answer.is_some() {
             self.stats.models += 1;
+            if self.stats.models == self.options.max_models && !self.exhausted {
+                self.exhausted = self.pending.is_none() && self.only_answer_set_left();
+            }
         }
         answer
+    }
+
+    /// Whether the clauses fix every distinguishing literal to its value in
+    /// the last model: then no other answer set is left to find, as clingo
+    /// tells from a model found without a decision (its exit code 30). The
+    /// clauses the enumeration and optimization add exclude only answer
+    /// sets reported or not wanted.
+    fn only_answer_set_left(&self) -> bool {
+        let solver = &self.formula.solver;
+        let value = |lit: Lit| self.values[lit.index()] == lit.is_positive();
+        (self.backtracking.distinguishing().iter())
+            .all(|&lit| solver.fixed(lit) == Some(value(lit)))
     }
 
     /// Whether another answer set exists, regardless of `max_models`. Finds
@@ -941,8 +956,8 @@ impl Enumerator {
     }
 
     /// True once the solver has shown that no further answer set exists.
-    /// Stopping at `max_models` does not make the search exhausted (see
-    /// [`Enumerator::has_more`]).
+    /// Stopping at `max_models` makes the search exhausted only where the
+    /// clauses fix the last answer set (see [`Enumerator::has_more`]).
     pub fn exhausted(&self) -> bool {
         self.exhausted && self.pending.is_none()
     }

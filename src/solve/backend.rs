@@ -79,6 +79,11 @@ pub trait SatSolver {
     /// same in every run, as time is not.
     fn conflicts(&self) -> u64;
 
+    /// The value the clauses alone give `lit`, whatever the assumptions:
+    /// `Some` once a search has proven it (it holds in every model), `None`
+    /// while the solver does not know.
+    fn fixed(&self, lit: Lit) -> Option<bool>;
+
     /// Connects `propagator` inside the search (replacing any earlier
     /// one), observing `observed`: it is told of their assignments and may
     /// propagate and add clauses over them. A backend without a hook into

@@ -143,6 +143,49 @@ fn every_backend_and_tuning_finds_the_same_answer_sets() {
     }
 }
 
+/// A search stopped at its model limit (`-n 1`, `-n 2`) is exhausted only
+/// when no other answer set exists, with every backend; and on programs
+/// with choices it is exhausted often enough (the solver fixed the answer
+/// set) for the check to mean something.
+#[test]
+fn a_search_exhausted_at_its_model_limit_has_no_other_answer_set() {
+    for &backend in backend::Backend::ALL {
+        let tuning = SearchTuning {
+            backend: Some(backend),
+            ..SearchTuning::default()
+        };
+        let mut rng = Rng::new(31);
+        let mut exhausted_with_choices = 0;
+        for round in 0..400 {
+            let program = random_program(&mut rng, 8, round % 2 == 1);
+            let expected = brute_force(&program, false).len();
+            for max_models in [1, 2] {
+                let options = SolveOptions {
+                    tuning,
+                    max_models,
+                    ..SolveOptions::default()
+                };
+                let mut enumerator = Enumerator::new(&program, options).unwrap();
+                let found = enumerator.by_ref().count();
+                assert_eq!(
+                    found,
+                    expected.min(max_models),
+                    "{backend:?}, round {round}"
+                );
+                if enumerator.exhausted() {
+                    assert_eq!(found, expected, "{backend:?}, round {round}: {program:?}");
+                    exhausted_with_choices +=
+                        usize::from(found == max_models && !enumerator.stats().deterministic);
+                }
+            }
+        }
+        assert!(
+            exhausted_with_choices > 50,
+            "{backend:?}: {exhausted_with_choices} exhausted at the limit with choices"
+        );
+    }
+}
+
 #[test]
 fn solve_matches_brute_force_on_random_programs() {
     let mut rng = Rng::new(2024);

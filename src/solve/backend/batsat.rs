@@ -134,6 +134,14 @@ impl SatSolver for Batsat {
         self.solver.num_conflicts()
     }
 
+    fn fixed(&self, lit: Lit) -> Option<bool> {
+        if lit.index() >= self.vars {
+            return None;
+        }
+        let value = self.solver.value_lvl_0(to_batsat(lit));
+        (value != lbool::UNDEF).then_some(value == lbool::TRUE)
+    }
+
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
         self.model = None;
         self.core.clear();

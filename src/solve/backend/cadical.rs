@@ -151,6 +151,14 @@ impl SatSolver for Cadical {
         u64::try_from(self.solver.get_statistic_value("conflicts")).unwrap_or(0)
     }
 
+    fn fixed(&self, lit: Lit) -> Option<bool> {
+        // 0 for a variable CaDiCaL has not seen yet, too.
+        match self.solver.fixed(to_cadical(lit)) {
+            0 => None,
+            value => Some(value > 0),
+        }
+    }
+
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
         self.model = None;
         self.core.clear();

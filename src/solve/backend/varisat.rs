@@ -77,6 +77,10 @@ impl SatSolver for Varisat {
         self.solver.set_interrupt(flag);
     }
 
+    fn fixed(&self, lit: Lit) -> Option<bool> {
+        self.solver.fixed(lit)
+    }
+
     fn set_conflict_budget(&mut self, budget: Option<u64>) {
         self.budget = budget;
     }

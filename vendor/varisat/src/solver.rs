@@ -238,6 +238,26 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The value the formula alone gives `lit`, fixed at decision level 0
+    /// by the searches so far; `None` while it is not known (asp2sat).
+    pub fn fixed(&self, lit: Lit) -> Option<bool> {
+        let ctx = self.ctx.into_partial_ref();
+        let variables = ctx.part(VariablesP);
+        let global = variables.global_from_user().get(lit.var())?;
+        let value = match variables.solver_from_global().get(global) {
+            Some(var) => {
+                let value = ctx.part(AssignmentP).var_value(var)?;
+                if ctx.part(ImplGraphP).level(var) != 0 {
+                    return None;
+                }
+                value
+            }
+            // A unit taken off the solver is remembered.
+            None => variables.var_data_global(global).unit?,
+        };
+        Some(value == lit.is_positive())
+    }
+
     /// The conflicts of all searches so far (asp2sat).
     pub fn conflicts(&self) -> u64 {
         self.ctx.schedule.conflicts()
