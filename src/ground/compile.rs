@@ -324,7 +324,7 @@ impl<'a> Compiler<'a> {
                 elements,
                 span: choice_span,
             }) if guards.iter().any(|g| g.op == CmpOp::Ne) => {
-                self.unequal_choice(guards, elements, *choice_span, body, span)
+                self.unequal_choice(guards, elements, *choice_span, body, &bodies, span)
             }
             RuleHead::Ast(Head::Choice {
                 guards, elements, ..

@@ -55,6 +55,19 @@ impl CTerm {
         }
     }
 
+    /// A term that no binding defines (`1/0`): the value of a `#const`
+    /// whose own value is undefined (`#const s = n*2.`). Like that value
+    /// written in its place, it takes away the literal, bound or rule
+    /// instance that holds it.
+    pub fn undefined(symbols: &mut SymbolTable) -> CTerm {
+        let (one, zero) = (symbols.number(1), symbols.number(0));
+        CTerm::Binary(
+            BinaryOp::Div,
+            Box::new(CTerm::Sym(one)),
+            Box::new(CTerm::Sym(zero)),
+        )
+    }
+
     pub fn unary(symbols: &mut SymbolTable, op: Op1, arg: CTerm) -> CTerm {
         if let CTerm::Sym(s) = arg
             && let Some(value) = apply1(symbols, op, s)

@@ -361,6 +361,9 @@ impl Compiler<'_> {
             TermKind::String(s) => CTerm::Sym(self.symbols.string(s)),
             TermKind::Supremum => CTerm::Sym(self.symbols.intern(SymbolData::Supremum)),
             TermKind::Infimum => CTerm::Sym(self.symbols.intern(SymbolData::Infimum)),
+            TermKind::Constant(name) if self.undefined_constant(name).is_some() => {
+                CTerm::undefined(self.symbols)
+            }
             TermKind::Constant(name) => CTerm::Sym(self.constant(name)),
             TermKind::Variable(name) => CTerm::Var(scope.var(name, term.span)),
             TermKind::Anonymous => {

@@ -9,7 +9,7 @@
 //! body negated; `#true` and `#false` disjuncts are decided.
 
 use super::{atom_literal, is_defined};
-use crate::diagnostics::Span;
+use crate::diagnostics::{Diagnostic, Span};
 use crate::ground::compile::{BodyItem, Compiler, RuleHead, RuleShape};
 use crate::syntax::ast::{
     self, AggregateFunction, Atom, BodyElement, CmpOp, Head, Literal, Naf, Term, TermKind, TupleEnd,
@@ -298,24 +298,29 @@ impl Compiler<'_> {
         self.compile(RuleHead::Ast(&aggregate), body, span);
     }
 
-    /// A choice with a `!=` bound: the choice with the other bounds, and
-    /// a constraint that the `!=` bounds hold.
+    /// A choice with a `!=` bound: the choice, whose `!=` bounds count
+    /// nothing there (an undefined one still takes the rule away, as any
+    /// bound does), and a constraint that they hold.
     pub fn unequal_choice(
         &mut self,
         guards: &[ast::Guard],
         elements: &[ast::ChoiceElement],
         choice_span: Span,
         body: &[BodyElement],
+        bodies: &[Vec<BodyItem>],
         span: Span,
     ) {
-        let (unequal, kept): (Vec<ast::Guard>, Vec<ast::Guard>) =
-            guards.iter().cloned().partition(|g| g.op == CmpOp::Ne);
-        let choice = Head::Choice {
-            guards: kept,
-            elements: elements.to_vec(),
-            span: choice_span,
-        };
-        self.compile(RuleHead::Ast(&choice), body, span);
+        let reported = self.errors.len();
+        self.choice(guards, elements, bodies, span);
+        // The constraint would report the choice's error again.
+        if self.errors[reported..].iter().any(Diagnostic::is_error) {
+            return;
+        }
+        let unequal: Vec<ast::Guard> = guards
+            .iter()
+            .filter(|g| g.op == CmpOp::Ne)
+            .cloned()
+            .collect();
         let counted = elements.iter().map(|e| {
             (
                 Vec::new(),
