@@ -519,6 +519,11 @@ const ANSWERS: &[Case] = &[
         &[],
         &["p(1) p(f)", "p(1) p(f) a", "p(1) p(f) b"],
     ),
+    // A head aggregate's element with an empty tuple has no weight or
+    // value to count: its atom is not chosen (clingo's `empty tuple
+    // ignored`; a mutant of clingo's grammar test hdaggr-8).
+    ("#sum{ : p; 1 : q } >= 1.", &[], &["q"]),
+    ("#max{ : p } <= 0.", &[], &[""]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.
@@ -703,6 +708,13 @@ const SEMANTICS_OVER_CLINGO: &[(&str, &[&str], &str)] = &[
          the element of `#sum{ p : q }.`, but with no bound and two \
          elements it makes the choice `{q; t}.` of them (corpus mutant \
          seed 2885)",
+    ),
+    (
+        "#sum{ : p; : q }.",
+        &[""],
+        "the same for an empty tuple, which has no weight: clingo ignores \
+         it with a bound (`empty tuple ignored`), and in `#sum{:p; :q:r}.`, \
+         but makes this the choice `{p; q}.`",
     ),
     (
         "#sum+{1,1 : h ; -1,2 : h} >= 1.",

@@ -209,7 +209,9 @@ impl Compiler<'_> {
     ) {
         // An element whose tuple is undefined (or, in a sum, whose
         // weight is not an integer) is dropped, as clingo does: its
-        // atom cannot be chosen either.
+        // atom cannot be chosen either. So is an empty tuple where the
+        // first term is the weight or the value (clingo's `empty tuple
+        // ignored`).
         let defined = |e: &ast::HeadAggregateElement| -> Vec<Literal> {
             e.terms
                 .iter()
@@ -244,6 +246,7 @@ impl Compiler<'_> {
             guards: Vec::new(),
             elements: (elements.iter())
                 .filter(|e| e.naf == Naf::Positive)
+                .filter(|e| !e.terms.is_empty() || function == AggregateFunction::Count)
                 .map(|e| ast::ChoiceElement {
                     naf: Naf::Positive,
                     atom: e.atom.clone(),
