@@ -634,6 +634,44 @@ fn grammar_against_clingo() {
     });
 }
 
+/// Mutants of the corpus's small programs (tests/it/common/mutants.rs),
+/// compared as those of `differential_against_clingo`; a mutant of an
+/// optimization on its optimal answer sets. ASP2SAT_MUTANT_CASES (default
+/// 150) and ASP2SAT_MUTANT_SEED (default 1) choose them.
+#[test]
+fn corpus_mutants_against_clingo() {
+    let programs = mutants::seed_programs();
+    assert!(programs.len() > 300, "{} corpus programs", programs.len());
+    let seeds = seeds("MUTANT", 150, "MUTANT");
+    let made: Vec<_> = seeds
+        .iter()
+        .map(|&s| mutants::mutant(&programs, s))
+        .collect();
+    let origins: BTreeSet<&str> = made.iter().map(|m| m.origin.as_str()).collect();
+    let changes: Vec<BTreeSet<&str>> = made
+        .iter()
+        .map(|m| m.changes.iter().copied().collect())
+        .collect();
+    print!(
+        "mutants of {} of the corpus's {} small programs; ",
+        origins.len(),
+        programs.len()
+    );
+    print_feature_counts(mutants::CHANGES, &changes);
+    campaign("mutants", &seeds, |seed| {
+        let mutant = mutants::mutant(&programs, seed);
+        Case {
+            seed,
+            text: format!("% a mutant of {}\n{}", mutant.origin, mutant.text),
+            extra: if mutant.optimizes { OPTIMAL } else { &[] },
+            solver: None,
+            repro: format!(
+                "ASP2SAT_MUTANT_SEED={seed} ASP2SAT_MUTANT_CASES=1 cargo test --release --test it differential::corpus_mutants_against_clingo"
+            ),
+        }
+    });
+}
+
 fn grammar_seeds() -> Vec<u64> {
     let cases = env_u64("ASP2SAT_GRAMMAR_CASES", 300);
     let seed0 = env_u64("ASP2SAT_GRAMMAR_SEED", 1);

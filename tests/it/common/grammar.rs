@@ -14,7 +14,8 @@
 //!   tuple), the atom of a body aggregate's element,
 //!   an element's tuple, a condition (of a conditional literal, a choice
 //!   element or a disjunct), a conditional literal's own atom, a minimize
-//!   element's tuple and condition, a `#show` term and its condition.
+//!   element's tuple and condition, a `#show` term and its condition, and
+//!   the bound of a body aggregate, a choice or a head aggregate.
 //! - Literal kinds ([`LiteralKind`]: atom, `not`, `not not`, strong
 //!   negation, comparison) in every place a literal stands ([`LiteralPlace`]).
 //!
@@ -73,9 +74,12 @@ pub enum Place {
     MinimizeCondition,
     ShowTerm,
     ShowCondition,
+    /// The bound of a body aggregate, a choice or a head aggregate, on
+    /// either side, with any comparison.
+    Bound,
 }
 
-pub const PLACES: [Place; 16] = [
+pub const PLACES: [Place; 17] = [
     Place::Body,
     Place::Negated,
     Place::StrongNegated,
@@ -92,6 +96,7 @@ pub const PLACES: [Place; 16] = [
     Place::MinimizeCondition,
     Place::ShowTerm,
     Place::ShowCondition,
+    Place::Bound,
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,8 +216,16 @@ pub fn generate(seed: u64) -> Program {
 }
 
 impl Gen {
-    /// Facts over numbers and mixed terms, and a few guessed atoms.
+    /// A `#const` now and then, facts over numbers and mixed terms, and a
+    /// few guessed atoms.
     fn preamble(&mut self) {
+        // The constant `c` of the terms, now and then a number, or a
+        // value no term defines, which takes away what holds it.
+        match self.rng.below(4) {
+            0 => self.text.push_str("#const c = 2.\n"),
+            1 => self.text.push_str("#const c = f(1)+1.\n"),
+            _ => {}
+        }
         self.text.push_str("d(1..3).\n");
         let pairs = ["e(1,2).", "e(2,1).", "e(2,3).", "e(3,3).", "e(1,1)."];
         for pair in pairs {
@@ -527,6 +540,7 @@ impl Gen {
                 let term = self.term(production, place, vars);
                 format!("#show {term} : {binder}.")
             }
+            Place::Bound => self.bound_statement(&frame),
             Place::ShowCondition => {
                 let at = LiteralPlace::ShowCondition;
                 let condition = self.literal(production, place, at, vars, local);
@@ -653,6 +667,37 @@ impl Gen {
                 } else {
                     defined
                 }
+            }
+        }
+    }
+
+    /// A term of the cell's production bounding a body aggregate, a
+    /// choice or a head aggregate (no `#sum+` there; see
+    /// `head_aggregate_statement`).
+    fn bound_statement(&mut self, frame: &StatementFrame) -> String {
+        let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
+        let x = &vars[0];
+        let bound = self.term(frame.production, frame.place, vars);
+        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+        let left = self.rng.chance(0.3);
+        let guarded = |counted: String| match left {
+            true => format!("{bound} {op} {counted}"),
+            false => format!("{counted} {op} {bound}"),
+        };
+        match self.rng.below(3) {
+            0 => {
+                let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
+                let aggregate = guarded(format!("{function}{{ J : p(J) }}"));
+                format!("{h}({x}) :- {binder}, {aggregate}.")
+            }
+            1 => {
+                let choice = guarded(format!("{{ {h}({x},J) : d(J) }}"));
+                format!("{choice} :- {binder}.")
+            }
+            _ => {
+                let function = *self.rng.pick(&["#count", "#sum", "#min", "#max"]);
+                let aggregate = guarded(format!("{function}{{ J : {h}({x},J) : d(J) }}"));
+                format!("{aggregate} :- {binder}.")
             }
         }
     }

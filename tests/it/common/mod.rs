@@ -8,6 +8,7 @@
 pub mod generator;
 pub mod grammar;
 pub mod incremental;
+pub mod mutants;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,427 @@
+//! Mutants of real programs: the small cases of the corpus
+//! (`fixtures/corpus/`), each a program that people wrote, changed in the
+//! ways a program changes while it is written. A statement is dropped, a
+//! `not` removed, a number moved by one, a comparison tightened or
+//! loosened, an aggregate's function swapped, a rule made a constraint
+//! by dropping its head. Each change keeps the
+//! program in clingo's language (a dropped statement never makes another
+//! unsafe; none of the changes binds or unbinds a variable), so the
+//! mutants reach the grounder and the search in shapes the generators do
+//! not write: the encodings' own joins, aggregates and objectives over
+//! their own instances.
+
+use super::{Rng, root};
+
+/// Seeds of mutants: corpus cases whose files clingo 5.4 reads as they
+/// are and asp2sat does not refuse, with no option but the files, that do not include other files or run
+/// scripts, and whose recorded answer is a handful of answer sets or an
+/// optimum (so that most mutants are quick for both tools).
+pub fn seed_programs() -> Vec<SeedProgram> {
+    let corpus = root().join("fixtures/corpus");
+    let mut programs = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("fixtures/corpus")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.join("cases").is_file())
+        // clingo 5.8's syntax, which the campaign's clingo 5.4 does not read.
+        .filter(|path| {
+            !path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("clingo58")
+        })
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let cases = std::fs::read_to_string(dir.join("cases")).unwrap();
+        for line in cases.lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let mut words = line.split_whitespace();
+            let Some(name) = words.next() else { continue };
+            let args: Vec<&str> = words.collect();
+            if args.is_empty() || args.iter().any(|a| a.starts_with('-') || *a == "|") {
+                continue;
+            }
+            let expected = dir.join("expected");
+            // What asp2sat refuses (`<case>.refused`) is no seed.
+            if expected.join(format!("{name}.refused")).exists() {
+                continue;
+            }
+            let Ok(expected) = std::fs::read_to_string(expected.join(format!("{name}.json")))
+            else {
+                continue;
+            };
+            let Ok(expected) = serde_json::from_str::<serde_json::Value>(&expected) else {
+                continue;
+            };
+            let small = match expected["kind"].as_str() {
+                Some("answer_sets") => expected["models"].as_u64().is_some_and(|n| n <= 100),
+                Some("optimum") => true,
+                _ => false,
+            };
+            let text: Option<String> = args
+                .iter()
+                .map(|file| std::fs::read_to_string(dir.join(file)).ok())
+                .collect::<Option<Vec<_>>>()
+                .map(|texts| texts.join("\n"));
+            let Some(text) = text else { continue };
+            let unsupported = ["#include", "#script", "#program", "#external", "#heuristic"];
+            if !small || text.len() > 20_000 || unsupported.iter().any(|d| text.contains(d)) {
+                continue;
+            }
+            let name = format!("{}/{name}", dir.file_name().unwrap().to_string_lossy());
+            if SLOW.iter().any(|slow| name.starts_with(slow)) {
+                continue;
+            }
+            programs.push(SeedProgram {
+                name,
+                optimizes: expected["kind"] == "optimum",
+                text,
+            });
+        }
+    }
+    programs
+}
+
+/// Cases whose search takes clingo seconds (BENCHMARKS.md, "Corpus
+/// timing"): their mutants would take either tool a minute.
+const SLOW: &[&str] = &["hakank/rogo2_data", "hakank/post_office_problem2"];
+
+pub struct SeedProgram {
+    /// `directory/case` in the corpus.
+    pub name: String,
+    pub optimizes: bool,
+    pub text: String,
+}
+
+/// The changes a mutant is made of.
+pub const CHANGES: &[&str] = &[
+    "statement dropped",
+    "not removed",
+    "number moved",
+    "comparison changed",
+    "aggregate swapped",
+    "head dropped",
+];
+
+pub struct Mutant {
+    /// The corpus case it comes from.
+    pub origin: String,
+    pub optimizes: bool,
+    pub text: String,
+    /// The changes made, from [`CHANGES`].
+    pub changes: Vec<&'static str>,
+}
+
+/// The mutant of `seed`: one to three changes of one of `programs`.
+pub fn mutant(programs: &[SeedProgram], seed: u64) -> Mutant {
+    let mut rng = Rng::new(seed);
+    let program = rng.pick(programs);
+    let mut text = program.text.clone();
+    let mut changes = Vec::new();
+    let wanted = 1 + rng.below(3);
+    // A change that finds nothing to change (no `not` in the program) is
+    // drawn again, a bounded number of times.
+    for _ in 0..wanted * 8 {
+        if changes.len() == wanted {
+            break;
+        }
+        let change = rng.below(CHANGES.len());
+        if let Some(changed) = apply(change, &text, &mut rng) {
+            text = changed;
+            changes.push(CHANGES[change]);
+        }
+    }
+    Mutant {
+        origin: program.name.clone(),
+        optimizes: program.optimizes,
+        text,
+        changes,
+    }
+}
+
+/// The text with change number `change` of [`CHANGES`] made at a random
+/// place; `None` when the text has no place for it.
+fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
+    let code = code_bytes(text);
+    let replace = |range: std::ops::Range<usize>, with: &str| {
+        let mut changed = String::with_capacity(text.len());
+        changed.push_str(&text[..range.start]);
+        changed.push_str(with);
+        changed.push_str(&text[range.end..]);
+        changed
+    };
+    match change {
+        0 => {
+            let statements = statements(text, &code);
+            let &(start, end) = pick_some(rng, &statements)?;
+            Some(replace(start..end, ""))
+        }
+        1 => {
+            let places = words(text, &code, "not");
+            let &at = pick_some(rng, &places)?;
+            let end = (at + 3..text.len())
+                .find(|&i| !text.as_bytes()[i].is_ascii_whitespace())
+                .unwrap_or(text.len());
+            Some(replace(at..end, ""))
+        }
+        2 => {
+            let numbers = numbers(text, &code);
+            let &(start, end) = pick_some(rng, &numbers)?;
+            let value: i64 = text[start..end].parse().ok()?;
+            let moved = if rng.chance(0.5) {
+                value + 1
+            } else {
+                value - 1
+            };
+            // A negative number where a term was: parenthesised, so that
+            // `p(X-1)` becomes `p(X-(-1))`, not `p(X--1)`.
+            let moved = if moved < 0 {
+                format!("({moved})")
+            } else {
+                moved.to_string()
+            };
+            Some(replace(start..end, &moved))
+        }
+        3 => {
+            let comparisons = comparisons(text, &code);
+            let &(start, end) = pick_some(rng, &comparisons)?;
+            let changed = match &text[start..end] {
+                "<" => "<=",
+                "<=" => "<",
+                ">" => ">=",
+                ">=" => ">",
+                _ => *rng.pick(&["<", ">"]), // `!=`
+            };
+            Some(replace(start..end, changed))
+        }
+        5 => {
+            // `h :- b.` as `:- b.`: the body was safe with the head, so it
+            // is safe alone.
+            let rules: Vec<(usize, usize)> = statements(text, &code)
+                .into_iter()
+                .filter(|&(start, _)| !text[start..].starts_with([':', '#']))
+                .filter_map(|(start, end)| {
+                    let neck = text[start..end].find(":-")? + start;
+                    code[neck].then_some((start, neck))
+                })
+                .collect();
+            let &(start, neck) = pick_some(rng, &rules)?;
+            Some(replace(start..neck, ""))
+        }
+        4 => {
+            let pairs = [
+                ("#count", "#sum"),
+                ("#sum", "#count"),
+                ("#min", "#max"),
+                ("#max", "#min"),
+            ];
+            let places: Vec<(usize, &str, &str)> = pairs
+                .iter()
+                .flat_map(|&(from, to)| {
+                    directive(text, &code, from)
+                        .into_iter()
+                        .map(move |at| (at, from, to))
+                })
+                .collect();
+            let &(at, from, to) = pick_some(rng, &places)?;
+            Some(replace(at..at + from.len(), to))
+        }
+        _ => unreachable!("change {change} of {}", CHANGES.len()),
+    }
+}
+
+fn pick_some<'a, T>(rng: &mut Rng, xs: &'a [T]) -> Option<&'a T> {
+    (!xs.is_empty()).then(|| rng.pick(xs))
+}
+
+/// Whether each byte of `text` is code: not in a comment (`%` to the end of
+/// the line, `%* … *%`) or a string.
+fn code_bytes(text: &str) -> Vec<bool> {
+    let bytes = text.as_bytes();
+    let mut code = vec![true; bytes.len()];
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        match bytes[i] {
+            b'%' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'%')) {
+                    i += 1;
+                }
+                i = (i + 2).min(bytes.len());
+            }
+            b'%' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        code[start..i].iter_mut().for_each(|c| *c = false);
+    }
+    code
+}
+
+/// The statements of `text`, each from its first byte of code to its
+/// closing `.` (a `.` outside brackets that is not part of `..`), or to
+/// the `]` after it that closes a weak constraint's `[weight@level, …]`.
+fn statements(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut statements = Vec::new();
+    let (mut depth, mut start) = (0i32, None);
+    // The `.` of a weak constraint was read: its `[…]` is still to come.
+    let (mut weak_dot, mut weak_tail) = (false, false);
+    for i in 0..bytes.len() {
+        if !code[i] {
+            continue;
+        }
+        let b = bytes[i];
+        if weak_dot && !b.is_ascii_whitespace() {
+            weak_dot = false;
+            weak_tail = b == b'[';
+            if !weak_tail {
+                statements.push((start.take().unwrap(), i));
+            }
+        }
+        if start.is_none() && !b.is_ascii_whitespace() {
+            start = Some(i);
+        }
+        match b {
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 && weak_tail {
+                    weak_tail = false;
+                    statements.push((start.take().unwrap(), i + 1));
+                }
+            }
+            b'.' if depth == 0
+                && bytes.get(i + 1) != Some(&b'.')
+                && (i == 0 || bytes[i - 1] != b'.') =>
+            {
+                match start {
+                    Some(s) if text[s..].starts_with(":~") => weak_dot = true,
+                    Some(s) => {
+                        statements.push((s, i + 1));
+                        start = None;
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    statements
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'\''
+}
+
+/// Where the keyword `word` starts in code, as a whole word.
+fn words(text: &str, code: &[bool], word: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    text.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(|&at| code[at])
+        .filter(|&at| at == 0 || !is_word_byte(bytes[at - 1]))
+        .filter(|&at| {
+            bytes
+                .get(at + word.len())
+                .is_some_and(|b| b.is_ascii_whitespace())
+        })
+        .collect()
+}
+
+/// Where the directive `name` (`#count`, …) starts in code, as a whole
+/// word (`#sum` but not `#sum+`).
+fn directive(text: &str, code: &[bool], name: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    text.match_indices(name)
+        .map(|(at, _)| at)
+        .filter(|&at| code[at])
+        .filter(|&at| {
+            !bytes
+                .get(at + name.len())
+                .is_some_and(|&b| is_word_byte(b) || b == b'+')
+        })
+        .collect()
+}
+
+/// The integer literals in code, not parts of names or variables.
+fn numbers(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut numbers = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if code[i] && bytes[i].is_ascii_digit() && (i == 0 || !is_word_byte(bytes[i - 1])) {
+            let end = (i..bytes.len())
+                .find(|&j| !bytes[j].is_ascii_digit())
+                .unwrap_or(bytes.len());
+            if !bytes.get(end).is_some_and(|&b| is_word_byte(b)) && end - i < 9 {
+                numbers.push((i, end));
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    numbers
+}
+
+/// The comparisons `<`, `<=`, `>`, `>=` and `!=` in code (not `:-`, `<>`
+/// or an arrow).
+fn comparisons(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let next = bytes.get(i + 1).copied();
+        let len = match bytes[i] {
+            b'<' | b'>' if next == Some(b'=') => 2,
+            b'<' if next == Some(b'>') => 0,
+            b'<' | b'>' if i == 0 || !matches!(bytes[i - 1], b'<' | b'>' | b'-') => 1,
+            b'!' if next == Some(b'=') => 2,
+            _ => 0,
+        };
+        if len > 0 && code[i] {
+            found.push((i, i + len));
+        }
+        i += len.max(1);
+    }
+    found
+}
+
+/// Statements end at their `.` (not at `..`, nor inside brackets, strings
+/// or comments) or at the `]` of a weak constraint's weight.
+#[test]
+fn statements_are_found_whole() {
+    let text = "p(1..3). % a. b.\n:~ p(X). [X@1, X]\nq(\"a.b\") :- p(X), X < 2.\n:~ q(a).\n[1]\n#show q/1.";
+    let code = code_bytes(text);
+    let found: Vec<&str> = (statements(text, &code).into_iter())
+        .map(|(start, end)| &text[start..end])
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "p(1..3).",
+            ":~ p(X). [X@1, X]",
+            "q(\"a.b\") :- p(X), X < 2.",
+            ":~ q(a).\n[1]",
+            "#show q/1."
+        ]
+    );
+}
