@@ -417,13 +417,19 @@ impl Enumerator {
         answer
     }
 
-    /// Whether the clauses fix every distinguishing literal to its value in
-    /// the last model: then no other answer set is left to find, as clingo
-    /// tells from a model found without a decision (its exit code 30). The
-    /// clauses the enumeration and optimization add exclude only answer
-    /// sets reported or not wanted.
+    /// Whether propagation alone, without a conflict, fixed every
+    /// distinguishing literal at the root to its value in the last model:
+    /// then no other answer set is left to find, as clingo tells from a
+    /// model found without a decision (its exit code 30). The clauses the
+    /// enumeration and optimization add exclude only answer sets reported
+    /// or not wanted. A search that learned the values from conflicts
+    /// proves as much, but clasp's made decisions there and clingo says
+    /// `1+` (exit code 10; the evil Sudoku).
     fn only_answer_set_left(&self) -> bool {
         let solver = &self.formula.solver;
+        if solver.conflicts() > 0 {
+            return false;
+        }
         let value = |lit: Lit| self.values[lit.index()] == lit.is_positive();
         (self.backtracking.distinguishing().iter())
             .all(|&lit| solver.fixed(lit) == Some(value(lit)))

@@ -846,8 +846,15 @@ fn solve_max_models_and_exhaustion() {
     assert!(enumerator.next_answer_set().is_none());
     assert_eq!(enumerator.stats().sat_calls, 1);
 
-    // With a choice, only a search can tell.
+    // With a choice that propagation settles, so is a program with
+    // choices (clingo: found without a decision).
     let program = parse("{a}. :- not a.");
+    let mut enumerator = Enumerator::new(&program, options).unwrap();
+    assert!(enumerator.next_answer_set().is_some());
+    assert!(enumerator.exhausted());
+
+    // Where it does not, only a search can tell.
+    let program = parse("{a; b}. :- not a, not b. :- not a, b. :- a, not b.");
     let mut enumerator = Enumerator::new(&program, options).unwrap();
     assert!(enumerator.next_answer_set().is_some());
     assert!(!enumerator.exhausted());

@@ -14,6 +14,9 @@ pub struct Varisat {
     solver: Solver<'static>,
     /// The conflicts each search may take.
     budget: Option<u64>,
+    /// Searches that ended in a model: varisat counts the step of its
+    /// search loop that finds one as a conflict, too.
+    models: u64,
 }
 
 impl Varisat {
@@ -25,6 +28,7 @@ impl Varisat {
         Varisat {
             solver,
             budget: None,
+            models: 0,
         }
     }
 }
@@ -53,7 +57,10 @@ impl SatSolver for Varisat {
         let limit = (self.budget).map(|budget| self.solver.conflicts() + budget);
         self.solver.set_conflict_limit(limit);
         match self.solver.solve() {
-            Ok(true) => SatResult::Satisfiable,
+            Ok(true) => {
+                self.models += 1;
+                SatResult::Satisfiable
+            }
             Ok(false) => SatResult::Unsatisfiable,
             Err(SolverError::Interrupted)
                 if limit.is_some_and(|limit| self.solver.conflicts() >= limit) =>
@@ -86,7 +93,7 @@ impl SatSolver for Varisat {
     }
 
     fn conflicts(&self) -> u64 {
-        self.solver.conflicts()
+        self.solver.conflicts() - self.models
     }
 }
 
