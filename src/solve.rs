@@ -962,8 +962,9 @@ impl Enumerator {
     }
 
     /// True once the solver has shown that no further answer set exists.
-    /// Stopping at `max_models` makes the search exhausted only where the
-    /// clauses fix the last answer set (see [`Enumerator::has_more`]).
+    /// Stopping at `max_models` makes the search exhausted only where
+    /// propagation fixed the last answer set without a conflict (see
+    /// [`Enumerator::has_more`]).
     pub fn exhausted(&self) -> bool {
         self.exhausted && self.pending.is_none()
     }
