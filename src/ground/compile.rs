@@ -457,9 +457,12 @@ impl<'a> Compiler<'a> {
                 Err(e) => return self.errors.push(e),
             },
             RuleShape::Disjunction(disjuncts) => {
-                // A head atom whose term is never defined drops the rule.
+                // A head atom whose term is never defined drops the rule;
+                // a conditional one only where its condition holds, which
+                // grounding finds out (`h | g(1/0) : c.` is `h :- not c.`).
                 let undefined = |d: &ast::HeadLiteral| self.undefined_operation(&d.atom.term);
-                if let Some(span) = disjuncts.iter().find_map(undefined) {
+                let unconditional = disjuncts.iter().filter(|d| d.condition.is_empty());
+                if let Some(span) = unconditional.clone().find_map(undefined) {
                     return self.operation_undefined(span);
                 }
                 let mut compiled = Vec::new();
@@ -491,6 +494,11 @@ impl<'a> Compiler<'a> {
                 }
                 let mut compiled = Vec::new();
                 for element in elements {
+                    // An element whose atom is never defined is left out.
+                    if let Some(span) = self.undefined_operation(&element.atom.term) {
+                        self.operation_undefined(span);
+                        continue;
+                    }
                     match self.element(&element.atom, &element.condition, &global_names, &mut scope)
                     {
                         Ok(Some(element)) => compiled.push(element),

@@ -30,10 +30,6 @@ impl Compiler<'_> {
         globals: &FxHashSet<String>,
         scope: &mut Scope,
     ) -> Result<Option<CElement>, Diagnostic> {
-        if let Some(span) = self.undefined_operation(&atom.term) {
-            self.operation_undefined(span);
-            return Ok(None);
-        }
         scope.enter_element(globals);
         let mut compiled = Vec::new();
         let mut possible = true;

@@ -524,6 +524,23 @@ const ANSWERS: &[Case] = &[
     // ignored`; a mutant of clingo's grammar test hdaggr-8).
     ("#sum{ : p; 1 : q } >= 1.", &[], &["q"]),
     ("#max{ : p } <= 0.", &[], &[""]),
+    // A conditional disjunct whose atom is undefined voids its rule where
+    // its condition holds, and only there: `h | g(1/0) : c.` is `h :- not
+    // c.` (it was `h.` once the atom was never defined, and nothing where
+    // the condition was not certain; grammar seeds 99094 and 100250).
+    ("h | g(1/0) : c. {c}.", &[], &["c", "h"]),
+    (
+        "#const c = f(1)+1. p(1). {q(1..2)}. h | g(c) : q(J) :- p(X).",
+        &[],
+        &["p(1) h", "p(1) q(1)", "p(1) q(2)", "p(1) q(1) q(2)"],
+    ),
+    (
+        "w(1,a). {p(1)}. h | g(X-Y) : p(1) :- w(X,Y).",
+        &[],
+        &["w(1,a) h", "w(1,a) p(1)"],
+    ),
+    ("{c; d}. g(1/0) : c, not d.", &[], &["c"]),
+    ("{c}. h :- c. g(1/0) : h | k.", &[], &["c h", "k"]),
 ];
 
 /// `(program, extra arguments, exit code, text the error output must hold)`.

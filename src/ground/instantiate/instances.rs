@@ -129,20 +129,25 @@ impl Exec<'_> {
                         return; // already satisfied
                     }
                 }
-                // An undefined atom in a conditional disjunct drops the whole
-                // instance too (clingo: `a(a). p(1+A) : a(A).` derives nothing).
-                let mut undefined = false;
+                // An atom undefined in an instance of a conditional
+                // disjunct: the rule holds only where that condition does
+                // not, as clingo reads it (`h | g(1/0) : c.` is `h :- not
+                // c.`); under a certain condition, nowhere (`a(a). p(1+A) :
+                // a(A).` derives nothing).
+                let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
+                let mut voiding: Vec<Body> = Vec::new();
                 for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
                     if !disjunct.condition.is_empty() {
                         self.run(plan, 0, &mut |exec| {
-                            undefined |= exec.atom_symbol(&disjunct.atom).is_none()
+                            if exec.atom_symbol(&disjunct.atom).is_none() {
+                                voiding.push(exec.body(pos_base, neg_base));
+                            }
                         });
                     }
                 }
-                if undefined {
+                if voiding.iter().any(Body::is_empty) {
                     return;
                 }
-                let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
                 let mut ground: Vec<(u32, Body)> = Vec::new();
                 for (disjunct, plan) in disjuncts.iter().zip(element_plans) {
                     self.ground_element(disjunct, plan, pos_base, neg_base, &mut ground, output);
@@ -186,6 +191,19 @@ impl Exec<'_> {
                 }
                 heads.sort_unstable();
                 heads.dedup();
+                // `x ↔ (c → ⊥)`, true where the condition `c` fails.
+                let mark = self.pos.len();
+                for condition in voiding {
+                    let key = (Vec::new(), condition);
+                    let fails = (self.implications).atom(
+                        self.symbols,
+                        self.atoms,
+                        self.negations,
+                        key,
+                        span,
+                    );
+                    self.pos.push(fails);
+                }
                 let empty = self.pos.is_empty() && self.neg.is_empty();
                 let head = match heads[..] {
                     // No disjunct's condition holds: the body must be false.
@@ -199,6 +217,7 @@ impl Exec<'_> {
                     _ => Head::Disjunction(heads),
                 };
                 output.rule(head, self.rule_body(), span);
+                self.pos.truncate(mark);
             }
             CHead::Choice { elements, guards } => {
                 let (pos_base, neg_base) = (self.pos.len(), self.neg.len());
