@@ -218,6 +218,17 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
                 ("#min", "#max"),
                 ("#max", "#min"),
             ];
+            // Not into a sum without a bound in a head: clingo makes its
+            // elements a choice where the semantics ignores the tuples
+            // that have no integer weight (tests/it/regressions.rs,
+            // `SEMANTICS_OVER_CLINGO`).
+            let statements = statements(text, &code);
+            let unbounded_head = |at: usize| {
+                let starts = statements.iter().any(|&(start, _)| start == at);
+                let close = text[at..].find('}').map(|i| at + i + 1);
+                let after = close.and_then(|i| text[i..].trim_start().chars().next());
+                starts && matches!(after, Some('.' | ':'))
+            };
             let places: Vec<(usize, &str, &str)> = pairs
                 .iter()
                 .flat_map(|&(from, to)| {
@@ -225,6 +236,7 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
                         .into_iter()
                         .map(move |at| (at, from, to))
                 })
+                .filter(|&(at, _, to)| to != "#sum" || !unbounded_head(at))
                 .collect();
             let &(at, from, to) = pick_some(rng, &places)?;
             Some(replace(at..at + from.len(), to))
