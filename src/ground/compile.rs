@@ -461,8 +461,8 @@ impl<'a> Compiler<'a> {
                 // a conditional one only where its condition holds, which
                 // grounding finds out (`h | g(1/0) : c.` is `h :- not c.`).
                 let undefined = |d: &ast::HeadLiteral| self.undefined_operation(&d.atom.term);
-                let unconditional = disjuncts.iter().filter(|d| d.condition.is_empty());
-                if let Some(span) = unconditional.clone().find_map(undefined) {
+                let unconditional = |d: &&ast::HeadLiteral| d.condition.is_empty();
+                if let Some(span) = disjuncts.iter().filter(unconditional).find_map(undefined) {
                     return self.operation_undefined(span);
                 }
                 let mut compiled = Vec::new();
