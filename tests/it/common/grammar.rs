@@ -188,6 +188,17 @@ struct Gen {
 /// Statements per program, each around one cell of the term matrix.
 const STATEMENTS: usize = 3;
 
+/// The comparisons of literals and bounds.
+const COMPARISONS: [&str; 6] = ["<", "<=", "=", "!=", ">", ">="];
+
+/// The aggregate functions of a body.
+const BODY_FUNCTIONS: [&str; 5] = ["#count", "#sum", "#sum+", "#min", "#max"];
+
+/// Those of a head: no `#sum+`, whose negative weights clingo 5.4 and 5.8
+/// add in a head aggregate (tests/it/regressions.rs,
+/// `SEMANTICS_OVER_CLINGO`).
+const HEAD_FUNCTIONS: [&str; 4] = ["#count", "#sum", "#min", "#max"];
+
 pub fn generate(seed: u64) -> Program {
     let mut g = Gen {
         rng: Rng::new(seed),
@@ -415,7 +426,7 @@ impl Gen {
                 format!("-p({})", self.term(production, place, vars))
             }
             LiteralKind::Comparison => {
-                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                let op = *self.rng.pick(&COMPARISONS);
                 let lhs = self.term(production, place, vars);
                 let rhs = self.term(Production::Variable, place, vars);
                 format!("{lhs} {op} {rhs}")
@@ -504,7 +515,7 @@ impl Gen {
             Place::Comparison => {
                 self.literals
                     .push((LiteralKind::Comparison, LiteralPlace::Body));
-                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                let op = *self.rng.pick(&COMPARISONS);
                 let lhs = self.term(production, place, vars);
                 let other = *self.rng.pick(&PRODUCTIONS);
                 let rhs = self.term(other, place, vars);
@@ -609,11 +620,8 @@ impl Gen {
         let arity = self.rng.range(1, 2) as usize;
         let args = self.arguments(production, place, arity, &inner);
         let weight = self.term(production, place, &inner);
-        // No `#sum+`: clingo 5.4 and 5.8 add the negative weights of
-        // a head aggregate's `#sum+` (tests/it/regressions.rs,
-        // `SEMANTICS_OVER_CLINGO`).
-        let function = *self.rng.pick(&["#count", "#sum", "#min", "#max"]);
-        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+        let function = *self.rng.pick(&HEAD_FUNCTIONS);
+        let op = *self.rng.pick(&COMPARISONS);
         let bound = self.rng.range(-1, 3);
         format!("{function}{{ {weight},J : {h}({args}) : {condition} }} {op} {bound} :- {binder}.")
     }
@@ -630,7 +638,7 @@ impl Gen {
         let condition = self.literal(atom_production, Place::AggregateElement, at, vars, local);
         let first = self.term(tuple_production, Place::AggregateTuple, scope);
         let second = self.term(Production::Variable, Place::AggregateTuple, scope);
-        let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
+        let function = *self.rng.pick(&BODY_FUNCTIONS);
         let element = format!("{first},{second} : {condition}");
         match self.rng.below(4) {
             // A literal set, one of its elements now and then twice:
@@ -645,13 +653,13 @@ impl Gen {
                     let other = *self.rng.pick(&PRODUCTIONS);
                     elements.push(self.set_element(other, at, vars));
                 }
-                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                let op = *self.rng.pick(&COMPARISONS);
                 let bound = self.rng.range(0, 3);
                 let elements = elements.join("; ");
                 format!("{h}({x}) :- {binder}, {{ {elements} }} {op} {bound}.")
             }
             0 => {
-                let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+                let op = *self.rng.pick(&COMPARISONS);
                 let bound = self.rng.range(-1, 3);
                 format!("{h}({x}) :- {binder}, {function}{{ {element} }} {op} {bound}.")
             }
@@ -672,13 +680,12 @@ impl Gen {
     }
 
     /// A term of the cell's production bounding a body aggregate, a
-    /// choice or a head aggregate (no `#sum+` there; see
-    /// `head_aggregate_statement`).
+    /// choice or a head aggregate.
     fn bound_statement(&mut self, frame: &StatementFrame) -> String {
         let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
         let x = &vars[0];
         let bound = self.term(frame.production, frame.place, vars);
-        let op = *self.rng.pick(&["<", "<=", "=", "!=", ">", ">="]);
+        let op = *self.rng.pick(&COMPARISONS);
         let left = self.rng.chance(0.3);
         let guarded = |counted: String| match left {
             true => format!("{bound} {op} {counted}"),
@@ -686,7 +693,7 @@ impl Gen {
         };
         match self.rng.below(3) {
             0 => {
-                let function = *self.rng.pick(&["#count", "#sum", "#sum+", "#min", "#max"]);
+                let function = *self.rng.pick(&BODY_FUNCTIONS);
                 let aggregate = guarded(format!("{function}{{ J : p(J) }}"));
                 format!("{h}({x}) :- {binder}, {aggregate}.")
             }
@@ -695,7 +702,7 @@ impl Gen {
                 format!("{choice} :- {binder}.")
             }
             _ => {
-                let function = *self.rng.pick(&["#count", "#sum", "#min", "#max"]);
+                let function = *self.rng.pick(&HEAD_FUNCTIONS);
                 let aggregate = guarded(format!("{function}{{ J : {h}({x},J) : d(J) }}"));
                 format!("{aggregate} :- {binder}.")
             }
