@@ -297,19 +297,19 @@ impl Compiler<'_> {
                     out.push(CLit::Pos(atom));
                     Ok(true)
                 }
-                Naf::Not => {
-                    // As in clingo, `not -p(_)` is not projected: `_` stays unsafe.
+                Naf::Not | Naf::NotNot => {
+                    // `not p(_)` and `not not p(_)` read whether some
+                    // `p(_)` holds. As in clingo, `not -p(_)` is not
+                    // projected: `_` stays unsafe.
                     let atom = if has_anonymous(&atom.term) && !atom.strong_negation {
                         self.project(atom, scope, out)?
                     } else {
                         self.atom(atom, scope, out)?
                     };
-                    out.push(CLit::Neg(atom));
-                    Ok(true)
-                }
-                Naf::NotNot => {
-                    let atom = self.atom(atom, scope, out)?;
-                    out.push(CLit::NotNot(atom));
+                    out.push(match naf {
+                        Naf::Not => CLit::Neg(atom),
+                        _ => CLit::NotNot(atom),
+                    });
                     Ok(true)
                 }
             },

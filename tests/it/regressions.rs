@@ -392,6 +392,24 @@ const ANSWERS: &[Case] = &[
         &["t"],
     ),
     ("#const a=f(a). p(a).", &[], &["p(f(f(a)))"]),
+    // `_` in a doubly negated literal is projected as in a negated one:
+    // `not not p(_)` holds when some `p(_)` does (it was refused as
+    // unsafe; found by the corpus mutants, seed 20559).
+    (
+        "{p(1,1);p(2,2)}. q(1). a(X) :- q(X), not not p(X,_). b :- not not p(_,_).",
+        &[],
+        &[
+            "q(1)",
+            "q(1) p(1,1) a(1) b",
+            "q(1) p(1,1) p(2,2) a(1) b",
+            "q(1) p(2,2) b",
+        ],
+    ),
+    (
+        "q(1..2). {p(1)}. a(X) :- q(X), #count{ Y : q(Y), not not p(_) } = 2. c :- q(X) : not not p(_).",
+        &[],
+        &["q(1) q(2) c", "q(1) q(2) p(1) a(1) a(2) c"],
+    ),
     // `_` in a negated literal of a conditional literal is projected, as in
     // a body (it was refused as unsafe).
     (
@@ -634,8 +652,14 @@ const ERRORS: &[ErrorCase] = &[
         65,
         "note: 'X' is unsafe",
     ),
-    // clingo projects `not p(_)` but not `not -p(_)`.
+    // clingo projects `not p(_)` and `not not p(_)` but not `not -p(_)`.
     ("r(1). -r(2). p :- not -r(_).", &[], 65, "1:26-27: note: '"),
+    (
+        "r(1). -r(2). p :- not not -r(_).",
+        &[],
+        65,
+        "1:30-31: note: '",
+    ),
     ("#external p. [X]", &[], 65, "1:15-16: note: 'X' is unsafe"),
     (
         "#heuristic p(X). [2@Y,sign]",
