@@ -16,7 +16,9 @@ use super::rewrite::conditional::{complemented, literal_own_variables};
 use super::safety::{bind_fixpoint, literal_terms};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::symbols::{SymId, SymbolData};
-use crate::syntax::ast::{self, Atom, CmpOp, Literal, Naf, Term, TermKind, TupleEnd, UnaryOp};
+use crate::syntax::ast::{
+    self, AggregateFunction, Atom, CmpOp, Literal, Naf, Term, TermKind, TupleEnd, UnaryOp,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Compiler<'_> {
@@ -60,10 +62,22 @@ impl Compiler<'_> {
             guards.push((guard.op, self.term(&guard.term, scope, out)?));
         }
         let mut elements = Vec::new();
+        let weightless = |e: &ast::AggregateElement| {
+            e.terms.is_empty() && aggregate.function != AggregateFunction::Count
+        };
+        if aggregate.elements.iter().any(weightless) {
+            (self.errors).push(Diagnostic::info(aggregate.span, "empty tuple ignored"));
+        }
         for (index, element) in aggregate.elements.iter().enumerate() {
-            if let Some(element) =
+            let weightless = weightless(element);
+            if let Some(mut element) =
                 self.aggregate_element(index, element, conditional, globals, scope)?
             {
+                // No weight or value to count (clingo's info, too): never
+                // grounded, but its variables must be safe all the same.
+                if weightless {
+                    element.condition.push(self.never());
+                }
                 elements.push(element);
             }
         }
@@ -257,6 +271,12 @@ impl Compiler<'_> {
         CTerm::Sym(self.symbols.number(8 + index as i32))
     }
 
+    /// A literal that never holds, clingo's `0 != 0`.
+    fn never(&mut self) -> CLit {
+        let zero = CTerm::Sym(self.symbols.number(0));
+        CLit::Cmp(CmpOp::Ne, zero.clone(), zero)
+    }
+
     /// Compiles a literal into `out`; `Ok(false)` means it can never hold.
     pub fn literal(
         &mut self,
@@ -269,7 +289,15 @@ impl Compiler<'_> {
             return Ok(false);
         }
         match literal {
-            Literal::Boolean { naf, value, .. } => Ok(*value != (*naf == Naf::Not)),
+            // A false one stays, as clingo's `0 != 0`, so that the safety
+            // of what it stands beside is still checked (`a(Y) :- #false.`
+            // is unsafe).
+            Literal::Boolean { naf, value, .. } => {
+                if *value == (*naf == Naf::Not) {
+                    out.push(self.never());
+                }
+                Ok(true)
+            }
             Literal::Comparison {
                 naf, lhs, op, rhs, ..
             } => {

@@ -601,6 +601,43 @@ const ERRORS: &[ErrorCase] = &[
         65,
         "1:12-24: error: unsafe variables in:",
     ),
+    // A part that never holds (`#false`, an element without a weight)
+    // is never grounded, but its variables must be safe (asp2sat
+    // accepted these).
+    ("a(Y) :- #false.", &[], 65, "1:3-4: note: 'Y' is unsafe"),
+    ("a(Y) :- not #true.", &[], 65, "1:3-4: note: 'Y' is unsafe"),
+    ("{ p(X) : #false }.", &[], 65, "1:5-6: note: 'X' is unsafe"),
+    (
+        "a :- #sum{ X : #false } = 0.",
+        &[],
+        65,
+        "1:12-13: note: 'X' is unsafe",
+    ),
+    (
+        "a :- #sum{ : X > 1 } >= 0.",
+        &[],
+        65,
+        "1:14-15: note: 'X' is unsafe",
+    ),
+    (
+        "#sum{ : p(X) } >= 1.",
+        &[],
+        65,
+        "1:11-12: note: 'X' is unsafe",
+    ),
+    // clingo's word for an element without a weight or a value.
+    (
+        "{b}. a :- #sum{ : b } >= 0.",
+        &[],
+        30,
+        "1:11-27: info: empty tuple ignored",
+    ),
+    (
+        "#max{ : p; 1 : q } > 0.",
+        &[],
+        30,
+        "1:1-23: info: empty tuple ignored",
+    ),
     (
         "#const a=b+1. #const c=a*2. p(c). q.",
         &[],

@@ -242,15 +242,29 @@ impl Compiler<'_> {
                 })
                 .collect()
         };
+        let never = |e: &ast::HeadAggregateElement| {
+            let weightless = e.terms.is_empty() && function != AggregateFunction::Count;
+            weightless.then_some(Literal::Boolean {
+                naf: Naf::Positive,
+                value: false,
+                span: e.span,
+            })
+        };
+        // (With a guard, the aggregate that checks it says so.)
+        if guards.is_empty() && elements.iter().any(|e| never(e).is_some()) {
+            (self.errors).push(Diagnostic::info(aggregate_span, "empty tuple ignored"));
+        }
         let choice = Head::Choice {
             guards: Vec::new(),
             elements: (elements.iter())
                 .filter(|e| e.naf == Naf::Positive)
-                .filter(|e| !e.terms.is_empty() || function == AggregateFunction::Count)
                 .map(|e| ast::ChoiceElement {
                     naf: Naf::Positive,
                     atom: e.atom.clone(),
-                    condition: e.condition.iter().cloned().chain(defined(e)).collect(),
+                    condition: (e.condition.iter().cloned())
+                        .chain(defined(e))
+                        .chain(never(e))
+                        .collect(),
                     span: e.span,
                 })
                 .collect(),
