@@ -392,6 +392,14 @@ const ANSWERS: &[Case] = &[
         &["t"],
     ),
     ("#const a=f(a). p(a).", &[], &["p(f(f(a)))"]),
+    // `#true` and `#false` among a choice's or a literal set's elements,
+    // each counted for itself (both were syntax errors).
+    ("2 { #true; a } 2.", &[], &["a"]),
+    ("{ #true; #true; a } = 2.", &[], &[""]),
+    ("{b}. { not #true : b; a } >= 1.", &[], &["a", "a b"]),
+    ("q(1..2). { #true : q(X); a } = 2.", &[], &["q(1) q(2) a"]),
+    ("{b}. a :- { #true; b; #false : b } = 2.", &[], &["", "a b"]),
+    ("a :- { not #false; not not #true } = 2.", &[], &["a"]),
     // `_` in a doubly negated literal is projected as in a negated one:
     // `not not p(_)` holds when some `p(_)` does (it was refused as
     // unsafe; found by the corpus mutants, seed 20559).

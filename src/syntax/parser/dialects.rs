@@ -195,19 +195,23 @@ impl Parser<'_> {
             } else {
                 self.literal()?
             };
-            // `#true` and `#false` do not parse.
-            if matches!(read, Read::Literal(Literal::Boolean { .. })) {
-                return Err(self.unexpected());
-            }
             // An atom or a comparison starts the element's condition, and
             // the grounder ends the tuple with it (a comparison counts once
-            // per distinct ground comparison); a chain has its own tuple.
+            // per distinct ground comparison); a chain has its own tuple,
+            // and so has `#true` or `#false` (each counts once, as clingo
+            // counts `{ #true; #true }` as 2).
             let (mut terms, tuple_end) = match &mut read {
                 Read::Chain(chain) => {
                     self.bind_ends(chain);
                     let tuple = comparison_tuple(index, chain.terms(), chain.span);
                     (tuple, TupleEnd::PoolCopy)
                 }
+                Read::Literal(Literal::Boolean { span, .. }) if !weighted => {
+                    let tuple = comparison_tuple(index, std::iter::empty(), *span);
+                    (tuple, TupleEnd::PoolCopy)
+                }
+                // lparse's weighted literals are atoms.
+                Read::Literal(Literal::Boolean { .. }) => return Err(self.unexpected()),
                 Read::Literal(_) => (Vec::new(), TupleEnd::Literal),
             };
             let weight = match weighted && self.eat(K::Eq).is_some() {
@@ -283,6 +287,14 @@ mod tests {
         check(
             "#hide. #show p(X) : q(X). #show -r(X).",
             "#hide. #show p(X) : q(X), p(X). #show neg(r(X)) : -r(X).",
+        );
+    }
+
+    #[test]
+    fn booleans_in_a_literal_set_count_each_for_itself() {
+        check(
+            "a :- { #true; #true; not #false : b; c } >= 2.",
+            "a :- #count{0:#true;1:#true;2:not #false,b;#lit:c}>=2.",
         );
     }
 

@@ -287,9 +287,30 @@ impl Parser<'_> {
             for index in 0.. {
                 let element_start = self.tok().start;
                 let naf = self.naf();
+                let conditional;
+                if self.is_directive(&["#true", "#false"]) {
+                    // Counted as a comparison that always or never holds.
+                    let atom = self.boolean_atom();
+                    let literal = Literal::Boolean {
+                        naf,
+                        value: matches!(&atom.term.kind, TermKind::Constant(c) if c == "#true"),
+                        span: atom.span,
+                    };
+                    let (conditions, end) = self.optional_condition(atom.span.end)?;
+                    conditional = conditions.iter().any(|c| !c.is_empty());
+                    let span = self.span(element_start, end);
+                    let tuple = comparison_tuple(index, std::iter::empty(), atom.span);
+                    comparisons.extend(conditions.into_iter().map(|condition| {
+                        let condition = std::iter::once(literal.clone()).chain(condition).collect();
+                        comparison_element(tuple.clone(), TupleEnd::PoolCopy, condition, span)
+                    }));
+                    match self.choice_separator(conditional)? {
+                        true => continue,
+                        false => break,
+                    }
+                }
                 let first = self.pos;
                 let term = self.term()?;
-                let conditional;
                 if comparison(self.peek()).is_some() {
                     let mut chain = self.chain(naf, element_start, term)?;
                     self.bind_ends(&mut chain);
@@ -313,21 +334,8 @@ impl Parser<'_> {
                         span,
                     }));
                 }
-                match self.peek() {
-                    K::Semi => {
-                        self.bump();
-                        if self.eat(K::RBrace).is_some() {
-                            break;
-                        }
-                    }
-                    K::Comma if !conditional || self.gringo3 => {
-                        self.bump();
-                    }
-                    K::RBrace => {
-                        self.bump();
-                        break;
-                    }
-                    _ => return Err(self.expected("} or ;")),
+                if !self.choice_separator(conditional)? {
+                    break;
                 }
             }
         }
@@ -360,6 +368,26 @@ impl Parser<'_> {
             guards,
             span,
         })
+    }
+
+    /// After a choice's element: `true` when another follows, `false` at
+    /// the closing brace (both read).
+    fn choice_separator(&mut self, conditional: bool) -> PResult<bool> {
+        match self.peek() {
+            K::Semi => {
+                self.bump();
+                Ok(self.eat(K::RBrace).is_none())
+            }
+            K::Comma if !conditional || self.gringo3 => {
+                self.bump();
+                Ok(true)
+            }
+            K::RBrace => {
+                self.bump();
+                Ok(false)
+            }
+            _ => Err(self.expected("} or ;")),
+        }
     }
 
     /// A head aggregate after its left guard: `#count{ t : a : c; .. }` or
@@ -539,6 +567,11 @@ mod tests {
         check(
             "{ X > 1 : p(X) } = 1.",
             "head#count{0,X,1:not #false,X>1,p(X)}=1.",
+        );
+        // So is `#true` or `#false`, which clingo 5.4 reads there too.
+        check(
+            "{ #true; not #true : b; a } = 2.",
+            "head#count{#lit:a;0:not #false,#true;1:not #false,not #true,b}=2.",
         );
         check(
             "#count{ 1 : 1 < 2 : p ; 2 : not 1 < 2 < 3 : p } >= 1 :- q.",
