@@ -265,10 +265,8 @@ impl Gen {
         format!("{name}{}", self.next)
     }
 
-    /// A binder; a `numeric` one binds numbers only.
-    fn binder(&mut self, numeric: bool) -> (String, Vec<String>) {
-        let binders = if numeric { &BINDERS[..5] } else { BINDERS };
-        let (text, vars) = *self.rng.pick(binders);
+    fn binder(&mut self) -> (String, Vec<String>) {
+        let (text, vars) = *self.rng.pick(BINDERS);
         (
             text.to_string(),
             vars.iter().map(|v| v.to_string()).collect(),
@@ -482,12 +480,7 @@ impl Gen {
     }
 
     fn statement(&mut self, place: Place, production: Production) {
-        // clingo 5.4 and 5.8 disagree on a conditional disjunct whose atom
-        // is undefined (`h | g(X-Y) : p(1) :- w(X,Y).` with `w(1,a)`: 5.4
-        // drops the disjunct, 5.8 reads it as `h | p(1)`), and so do the
-        // semantics' readings: disjunctions read numbers only, so that
-        // their arithmetic is defined.
-        let (binder, vars) = self.binder(place == Place::Disjunction);
+        let (binder, vars) = self.binder();
         let h = self.fresh("h");
         let local = self.rng.chance(0.5).then_some("J");
         let mut scope = vars.clone();
@@ -609,7 +602,8 @@ impl Gen {
     }
 
     /// `#sum{ W,T : h(..) : c } >= k :- B.`: the atom's arguments and
-    /// the tuple over the rule's variables and `J`, which `c` binds.
+    /// the tuple over the rule's variables and `J`, which `c` binds (now
+    /// and then empty).
     fn head_aggregate_statement(&mut self, frame: &StatementFrame) -> String {
         let (h, binder, vars) = (&frame.h, &frame.binder, &frame.vars);
         let (production, place) = (frame.production, frame.place);
@@ -619,11 +613,16 @@ impl Gen {
         let inner = scope_with(vars, "J");
         let arity = self.rng.range(1, 2) as usize;
         let args = self.arguments(production, place, arity, &inner);
-        let weight = self.term(production, place, &inner);
         let function = *self.rng.pick(&HEAD_FUNCTIONS);
         let op = *self.rng.pick(&COMPARISONS);
         let bound = self.rng.range(-1, 3);
-        format!("{function}{{ {weight},J : {h}({args}) : {condition} }} {op} {bound} :- {binder}.")
+        // Now and then the empty tuple: one tuple for all the elements of
+        // a count, ignored by the other functions.
+        let tuple = match self.rng.chance(0.15) {
+            true => String::new(),
+            false => format!("{},J", self.term(production, place, &inner)),
+        };
+        format!("{function}{{ {tuple} : {h}({args}) : {condition} }} {op} {bound} :- {binder}.")
     }
 
     fn aggregate_statement(&mut self, frame: &StatementFrame) -> String {

@@ -1,9 +1,10 @@
 //! Mutants of real programs: the small cases of the corpus
 //! (`fixtures/corpus/`), each a program that people wrote, changed in the
 //! ways a program changes while it is written. A statement is dropped, a
-//! `not` removed, a number moved by one, a comparison tightened or
-//! loosened, an aggregate's function swapped, a rule made a constraint
-//! by dropping its head. Each change keeps the
+//! `not` removed or doubled, a number moved by one, a comparison
+//! tightened or loosened, an aggregate's function swapped, a rule made a
+//! constraint by dropping its head; a rule's atom head made a choice,
+//! classically negated, or given `X+1` for a variable. Each change keeps the
 //! program in clingo's language (a dropped statement never makes another
 //! unsafe; none of the changes binds or unbinds a variable), so the
 //! mutants reach the grounder and the search in shapes the generators do
@@ -104,6 +105,10 @@ pub const CHANGES: &[&str] = &[
     "comparison changed",
     "aggregate swapped",
     "head dropped",
+    "not doubled",
+    "head made a choice",
+    "head negated classically",
+    "head variable shifted",
 ];
 
 pub struct Mutant {
@@ -241,8 +246,93 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
             let &(at, from, to) = pick_some(rng, &places)?;
             Some(replace(at..at + from.len(), to))
         }
+        6 => {
+            // `not a` as `not not a`: the same safety, a new literal kind
+            // (but not `not not not a`, which clingo does not read).
+            let places: Vec<usize> = (words(text, &code, "not").into_iter())
+                .filter(|&at| {
+                    let before = text[..at].trim_end();
+                    let after = text[at + 3..].trim_start();
+                    let negated = before.ends_with("not")
+                        && !before[..before.len() - 3].ends_with(|c: char| is_word_byte(c as u8));
+                    let doubled = after.starts_with("not")
+                        && !after[3..].starts_with(|c: char| is_word_byte(c as u8));
+                    !negated && !doubled
+                })
+                .collect();
+            let &at = pick_some(rng, &places)?;
+            Some(replace(at..at, "not "))
+        }
+        7..=9 => {
+            let heads = atom_heads(text, &code);
+            let &(start, end) = pick_some(rng, &heads)?;
+            let head = &text[start..end];
+            match change {
+                7 => Some(replace(start..end, &format!("{{ {head} }}"))),
+                8 => Some(replace(start..start, "-")),
+                _ => {
+                    // A variable of the head's arguments, `X` as `(X+1)`:
+                    // it stays bound by the body.
+                    let bytes = text.as_bytes();
+                    let variables: Vec<usize> = (start..end)
+                        .filter(|&i| bytes[i].is_ascii_uppercase() && !is_word_byte(bytes[i - 1]))
+                        .collect();
+                    let &at = pick_some(rng, &variables)?;
+                    let name_end = (at..end).find(|&i| !is_word_byte(bytes[i])).unwrap_or(end);
+                    Some(replace(
+                        at..name_end,
+                        &format!("({}+1)", &text[at..name_end]),
+                    ))
+                }
+            }
+        }
         _ => unreachable!("change {change} of {}", CHANGES.len()),
     }
+}
+
+/// The heads of rules and facts that are one atom, `p` or `p(…)` (no
+/// disjunction, condition, choice or aggregate), without the spaces
+/// around them.
+fn atom_heads(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    (statements(text, code).into_iter())
+        .filter_map(|(start, end)| {
+            let head_end = match text[start..end].find(":-") {
+                Some(neck) => start + neck,
+                None => end - 1, // the `.`
+            };
+            let head = text[start..head_end].trim_end();
+            let end = start + head.len();
+            let name_end = (start..end)
+                .find(|&i| !is_word_byte(bytes[i]))
+                .unwrap_or(end);
+            let name = &text[start..name_end];
+            let plain = bytes[start].is_ascii_lowercase()
+                && name != "not"
+                && code[start..end].iter().all(|&c| c)
+                && (name_end == end
+                    || (bytes[name_end] == b'(' && closing(bytes, name_end) == Some(end - 1)));
+            plain.then_some((start, end))
+        })
+        .collect()
+}
+
+/// The index of the `)` closing the `(` at `open`.
+fn closing(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn pick_some<'a, T>(rng: &mut Rng, xs: &'a [T]) -> Option<&'a T> {
@@ -436,4 +526,15 @@ fn statements_are_found_whole() {
             "#show q/1."
         ]
     );
+}
+
+/// Only one-atom heads are changed, whole.
+#[test]
+fn atom_heads_are_single_atoms() {
+    let text = "p(1..3).\nq(X) :- p(X).\na | b.\n{c}.\nr(f(X),Y):-s(X,Y).\nt :- p(X).\n:- q(1).\n#show q/1.";
+    let code = code_bytes(text);
+    let found: Vec<&str> = (atom_heads(text, &code).into_iter())
+        .map(|(start, end)| &text[start..end])
+        .collect();
+    assert_eq!(found, ["p(1..3)", "q(X)", "r(f(X),Y)", "t"]);
 }
