@@ -170,6 +170,20 @@ impl Compiler<'_> {
                     naf: Naf::Not,
                     atom: atom.clone(),
                 },
+                // The same for `l = not not #true` (found by the grammar
+                // generator's booleans: `h :- not not #true : c.` failed).
+                &Literal::Boolean {
+                    naf: Naf::NotNot,
+                    value,
+                    span,
+                } if conditional && last => {
+                    bound_literal = Literal::Boolean {
+                        naf: Naf::Not,
+                        value,
+                        span,
+                    };
+                    &bound_literal
+                }
                 literal => literal,
             };
             match literal {

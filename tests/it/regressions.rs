@@ -392,6 +392,19 @@ const ANSWERS: &[Case] = &[
         &["t"],
     ),
     ("#const a=f(a). p(a).", &[], &["p(f(f(a)))"]),
+    // `not not #true : c` holds, and `not not #false : c` fails where `c`
+    // holds: each was read the other way round (found by the grammar
+    // generator once it wrote booleans, seeds 112011 to 114725).
+    (
+        "{p}. w(1,3). h :- p, not not #true : w(J,3). g :- p, not not #false : w(J,3).",
+        &[],
+        &["w(1,3)", "w(1,3) p h"],
+    ),
+    (
+        "{q}. a | b : not not #true, q. m :- #count{1 : not not #false, q} = 0.",
+        &[],
+        &["a m", "a m q", "b m q"],
+    ),
     // `#true` and `#false` among a choice's or a literal set's elements,
     // each counted for itself (both were syntax errors).
     ("2 { #true; a } 2.", &[], &["a"]),
