@@ -17,7 +17,8 @@
 //!   element's tuple and condition, a `#show` term and its condition, and
 //!   the bound of a body aggregate, a choice or a head aggregate.
 //! - Literal kinds ([`LiteralKind`]: atom, `not`, `not not`, strong
-//!   negation, comparison) in every place a literal stands ([`LiteralPlace`]).
+//!   negation, comparison, `#true` and `#false`) in every place a literal
+//!   stands ([`LiteralPlace`]).
 //!
 //! clingo's language allows every production in every place (an interval or
 //! a pool in an argument stands for several atoms or elements; a weight that
@@ -106,14 +107,17 @@ pub enum LiteralKind {
     DoubleNegated,
     StrongNegated,
     Comparison,
+    /// `#true` or `#false`, under no, one or two `not`s.
+    Boolean,
 }
 
-pub const LITERAL_KINDS: [LiteralKind; 5] = [
+pub const LITERAL_KINDS: [LiteralKind; 6] = [
     LiteralKind::Atom,
     LiteralKind::Negated,
     LiteralKind::DoubleNegated,
     LiteralKind::StrongNegated,
     LiteralKind::Comparison,
+    LiteralKind::Boolean,
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,6 +432,11 @@ impl Gen {
                 let lhs = self.term(production, place, vars);
                 let rhs = self.term(Production::Variable, place, vars);
                 format!("{lhs} {op} {rhs}")
+            }
+            LiteralKind::Boolean => {
+                let sign = *self.rng.pick(&["", "not ", "not not "]);
+                let value = *self.rng.pick(&["#true", "#false"]);
+                format!("{sign}{value}")
             }
         }
     }
