@@ -4,7 +4,9 @@
 //! `not` removed or doubled, a number moved by one, a comparison
 //! tightened or loosened, an aggregate's function swapped, a rule made a
 //! constraint by dropping its head; a rule's atom head made a choice,
-//! classically negated, or given `X+1` for a variable. Each change keeps the
+//! classically negated, or given `X+1` for a variable; an atom's two
+//! arguments swapped, a choice given a bound, a comparison negated. Each
+//! change keeps the
 //! program in clingo's language (a dropped statement never makes another
 //! unsafe; none of the changes binds or unbinds a variable), so the
 //! mutants reach the grounder and the search in shapes the generators do
@@ -13,11 +15,13 @@
 
 use super::{Rng, root};
 
-/// Seeds of mutants: corpus cases whose files clingo 5.4 reads as they
-/// are and asp2sat does not refuse, with no option but the files, that do not include other files or run
-/// scripts, and whose recorded answer is a handful of answer sets or an
-/// optimum (so that most mutants are quick for both tools).
-pub fn seed_programs() -> Vec<SeedProgram> {
+/// Seeds of mutants: corpus cases whose files the campaign's clingo reads
+/// as they are (the `clingo58-*` directories only with `clingo58`) and
+/// asp2sat does not refuse, with no option but the files, that do not
+/// include other files or run scripts, and whose recorded answer is a
+/// handful of answer sets or an optimum (so that most mutants are quick
+/// for both tools).
+pub fn seed_programs(clingo58: bool) -> Vec<SeedProgram> {
     let corpus = root().join("fixtures/corpus");
     let mut programs = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir(&corpus)
@@ -25,13 +29,14 @@ pub fn seed_programs() -> Vec<SeedProgram> {
         .flatten()
         .map(|entry| entry.path())
         .filter(|path| path.join("cases").is_file())
-        // clingo 5.8's syntax, which the campaign's clingo 5.4 does not read.
+        // clingo 5.8's syntax, which clingo 5.4 does not read.
         .filter(|path| {
-            !path
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("clingo58")
+            clingo58
+                || !path
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("clingo58")
         })
         .collect();
     dirs.sort();
@@ -109,6 +114,9 @@ pub const CHANGES: &[&str] = &[
     "head made a choice",
     "head negated classically",
     "head variable shifted",
+    "arguments swapped",
+    "choice bounded",
+    "comparison negated",
 ];
 
 pub struct Mutant {
@@ -176,7 +184,9 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
             let numbers = numbers(text, &code);
             let &(start, end) = pick_some(rng, &numbers)?;
             let value: i64 = text[start..end].parse().ok()?;
-            let moved = if rng.chance(0.5) {
+            // An arity (`#show p/0.`) stays a natural number.
+            let arity = text[..start].trim_end().ends_with('/');
+            let moved = if rng.chance(0.5) || (arity && value == 0) {
                 value + 1
             } else {
                 value - 1
@@ -286,6 +296,36 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
                 }
             }
         }
+        10 => {
+            // `p(s,t)` as `p(t,s)`: the same variables, other joins.
+            let pairs = argument_pairs(text, &code);
+            let &(first, comma, second) = pick_some(rng, &pairs)?;
+            let swapped = format!("{},{}", &text[comma + 1..second], &text[first..comma]);
+            Some(replace(first..second, &swapped))
+        }
+        11 => {
+            // `{ .. }` starting a statement gets a lower or an upper bound.
+            let choices: Vec<usize> = (statements(text, &code).into_iter())
+                .filter(|&(start, _)| text.as_bytes()[start] == b'{')
+                .map(|(start, _)| start)
+                .collect();
+            let &start = pick_some(rng, &choices)?;
+            let bound = rng.below(3);
+            let close = closing_brace(text.as_bytes(), start)?;
+            let after = text[close + 1..].trim_start();
+            let unbounded = after.starts_with('.') || after.starts_with(":-");
+            match rng.chance(0.5) || !unbounded {
+                true => Some(replace(start..start, &format!("{bound} "))),
+                false => Some(replace(close + 1..close + 1, &format!(" {bound}"))),
+            }
+        }
+        12 => {
+            // `not` before a comparison that cannot bind a variable.
+            let comparisons = comparisons(text, &code);
+            let &(at, end) = pick_some(rng, &comparisons)?;
+            let start = negation_place(text, at, end)?;
+            Some(replace(start..start, "not "))
+        }
         _ => unreachable!("change {change} of {}", CHANGES.len()),
     }
 }
@@ -319,20 +359,85 @@ fn atom_heads(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
 
 /// The index of the `)` closing the `(` at `open`.
 fn closing(bytes: &[u8], open: usize) -> Option<usize> {
+    closing_of(bytes, open, b'(', b')')
+}
+
+/// The index of the `}` closing the `{` at `open`.
+fn closing_brace(bytes: &[u8], open: usize) -> Option<usize> {
+    closing_of(bytes, open, b'{', b'}')
+}
+
+fn closing_of(bytes: &[u8], open: usize, left: u8, right: u8) -> Option<usize> {
     let mut depth = 0;
     for (i, &b) in bytes.iter().enumerate().skip(open) {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
+        if b == left {
+            depth += 1;
+        } else if b == right {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
             }
-            _ => {}
         }
     }
     None
+}
+
+/// The two arguments of each binary atom `p(s,t)` in code, whose terms are
+/// names, variables or numbers: where `s` starts, the comma, where `t`
+/// ends.
+fn argument_pairs(text: &str, code: &[bool]) -> Vec<(usize, usize, usize)> {
+    let bytes = text.as_bytes();
+    let simple = |range: std::ops::Range<usize>| {
+        !range.is_empty()
+            && range
+                .clone()
+                .all(|i| code[i] && (is_word_byte(bytes[i]) || bytes[i] == b'-'))
+    };
+    let mut pairs = Vec::new();
+    for open in (1..bytes.len()).filter(|&i| bytes[i] == b'(' && is_word_byte(bytes[i - 1])) {
+        let Some(close) = closing(bytes, open) else {
+            continue;
+        };
+        let inside = &text[open + 1..close];
+        if let Some(comma) = inside.find(',').map(|c| open + 1 + c)
+            && simple(open + 1..comma)
+            && simple(comma + 1..close)
+        {
+            pairs.push((open + 1, comma, close));
+        }
+    }
+    pairs
+}
+
+/// Where `not` goes before the comparison whose operator is `at..end`:
+/// at its left side, a name, variable or number (with `+`, `-`, `*`)
+/// after `,`, `:`, `:-` or `;`. `None` for a left side that is longer or
+/// already negated, a bound against a number and a link of a chain:
+/// clingo 5.8 bounds variables by such inequalities (`0 <= X <= 9`).
+fn negation_place(text: &str, at: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut start = at;
+    let neck = |start: usize| start >= 2 && &bytes[start - 2..start] == b":-";
+    while start > 0
+        && (is_word_byte(bytes[start - 1]) || b" +-*".contains(&bytes[start - 1]))
+        && !neck(start)
+    {
+        start -= 1;
+    }
+    while bytes[start] == b' ' {
+        start += 1;
+    }
+    let before = text[..start].trim_end();
+    let opened = before.ends_with([',', ':', ';']) || before.ends_with(":-");
+    let negated = before.ends_with("not")
+        || (text[start..].starts_with("not") && !is_word_byte(bytes[start + 3]));
+    let right = text[end..].trim_start();
+    let right_end = (right.find(|c: char| !(is_word_byte(c as u8) || "+-* ".contains(c))))
+        .unwrap_or(right.len());
+    let number = |side: &str| side.trim().parse::<i64>().is_ok();
+    let bound = number(&text[start..at]) || number(&right[..right_end]);
+    let chained = right[right_end..].starts_with(['<', '>', '!', '=']);
+    (opened && !negated && !bound && !chained && start < at).then_some(start)
 }
 
 fn pick_some<'a, T>(rng: &mut Rng, xs: &'a [T]) -> Option<&'a T> {
@@ -537,4 +642,21 @@ fn atom_heads_are_single_atoms() {
         .map(|(start, end)| &text[start..end])
         .collect();
     assert_eq!(found, ["p(1..3)", "q(X)", "r(f(X),Y)", "t"]);
+}
+
+/// Swapped arguments are simple terms; negated comparisons start after a
+/// separator, and are no bounds against a number or links of a chain.
+#[test]
+fn arguments_and_comparisons_are_found() {
+    let text = "q(X,Y) :- p(X,f(Y)), r(Y,-1), X < Y+1, Z = X, X+1 != Y. :- Y < X, p(X,Y).\n\
+                :- not not 2 != #min{ X : p(X) }. :- p(X), 0 <= X, X < Y < 3, p(Y).";
+    let code = code_bytes(text);
+    let pairs: Vec<String> = (argument_pairs(text, &code).into_iter())
+        .map(|(a, comma, b)| format!("{}|{}", &text[a..comma], &text[comma + 1..b]))
+        .collect();
+    assert_eq!(pairs, ["X|Y", "Y|-1", "X|Y"]);
+    let starts: Vec<&str> = (comparisons(text, &code).into_iter())
+        .filter_map(|(at, end)| Some(&text[negation_place(text, at, end)?..end]))
+        .collect();
+    assert_eq!(starts, ["X <", "X+1 !=", "Y <"]);
 }
