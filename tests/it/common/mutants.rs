@@ -484,23 +484,27 @@ fn code_bytes(text: &str) -> Vec<bool> {
 
 /// The statements of `text`, each from its first byte of code to its
 /// closing `.` (a `.` outside brackets that is not part of `..`), or to
-/// the `]` after it that closes a weak constraint's `[weight@level, …]`.
+/// the `]` after it that closes a weak constraint's `[weight@level, …]`
+/// or a constant's `[override]`.
 fn statements(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut statements = Vec::new();
     let (mut depth, mut start) = (0i32, None);
-    // The `.` of a weak constraint was read: its `[…]` is still to come.
-    let (mut weak_dot, mut weak_tail) = (false, false);
+    // Where the `.` of a weak constraint or a constant ends: its `[…]` may
+    // still come.
+    let (mut tail_dot, mut weak_tail) = (None, false);
     for i in 0..bytes.len() {
         if !code[i] {
             continue;
         }
         let b = bytes[i];
-        if weak_dot && !b.is_ascii_whitespace() {
-            weak_dot = false;
+        if let Some(dot_end) = tail_dot
+            && !b.is_ascii_whitespace()
+        {
+            tail_dot = None;
             weak_tail = b == b'[';
             if !weak_tail {
-                statements.push((start.take().unwrap(), i));
+                statements.push((start.take().unwrap(), dot_end));
             }
         }
         if start.is_none() && !b.is_ascii_whitespace() {
@@ -520,7 +524,11 @@ fn statements(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
                 && (i == 0 || bytes[i - 1] != b'.') =>
             {
                 match start {
-                    Some(s) if text[s..].starts_with(":~") => weak_dot = true,
+                    // A weak constraint's `[w@l, …]`, a constant's
+                    // `[default]` or `[override]` (clingo 5.8).
+                    Some(s) if text[s..].starts_with(":~") || text[s..].starts_with("#const") => {
+                        tail_dot = Some(i + 1)
+                    }
                     Some(s) => {
                         statements.push((s, i + 1));
                         start = None;
@@ -530,6 +538,9 @@ fn statements(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
             }
             _ => {}
         }
+    }
+    if let (Some(dot_end), Some(s)) = (tail_dot, start) {
+        statements.push((s, dot_end));
     }
     statements
 }
@@ -616,7 +627,8 @@ fn comparisons(text: &str, code: &[bool]) -> Vec<(usize, usize)> {
 /// or comments) or at the `]` of a weak constraint's weight.
 #[test]
 fn statements_are_found_whole() {
-    let text = "p(1..3). % a. b.\n:~ p(X). [X@1, X]\nq(\"a.b\") :- p(X), X < 2.\n:~ q(a).\n[1]\n#show q/1.";
+    let text = "p(1..3). % a. b.\n:~ p(X). [X@1, X]\nq(\"a.b\") :- p(X), X < 2.\n:~ q(a).\n[1]\n#show q/1.\n\
+                #const n=1. [override] #const m=2. r(n). #const k=3.";
     let code = code_bytes(text);
     let found: Vec<&str> = (statements(text, &code).into_iter())
         .map(|(start, end)| &text[start..end])
@@ -628,7 +640,11 @@ fn statements_are_found_whole() {
             ":~ p(X). [X@1, X]",
             "q(\"a.b\") :- p(X), X < 2.",
             ":~ q(a).\n[1]",
-            "#show q/1."
+            "#show q/1.",
+            "#const n=1. [override]",
+            "#const m=2.",
+            "r(n).",
+            "#const k=3."
         ]
     );
 }
