@@ -16,9 +16,7 @@ use super::rewrite::conditional::{complemented, literal_own_variables};
 use super::safety::{bind_fixpoint, literal_terms};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::symbols::{SymId, SymbolData};
-use crate::syntax::ast::{
-    self, AggregateFunction, Atom, CmpOp, Literal, Naf, Term, TermKind, TupleEnd, UnaryOp,
-};
+use crate::syntax::ast::{self, Atom, CmpOp, Literal, Naf, Term, TermKind, TupleEnd, UnaryOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Compiler<'_> {
@@ -62,20 +60,18 @@ impl Compiler<'_> {
             guards.push((guard.op, self.term(&guard.term, scope, out)?));
         }
         let mut elements = Vec::new();
-        let weightless = |e: &ast::AggregateElement| {
-            e.terms.is_empty() && aggregate.function != AggregateFunction::Count
-        };
-        if aggregate.elements.iter().any(weightless) {
+        let ignored = |e: &ast::AggregateElement| aggregate.function.ignores_tuple(&e.terms);
+        if aggregate.elements.iter().any(ignored) {
             (self.errors).push(Diagnostic::info(aggregate.span, "empty tuple ignored"));
         }
         for (index, element) in aggregate.elements.iter().enumerate() {
-            let weightless = weightless(element);
+            let ignored = ignored(element);
             if let Some(mut element) =
                 self.aggregate_element(index, element, conditional, globals, scope)?
             {
-                // No weight or value to count (clingo's info, too): never
-                // grounded, but its variables must be safe all the same.
-                if weightless {
+                // Never grounded, but its variables must be safe all the
+                // same.
+                if ignored {
                     element.condition.push(self.never());
                 }
                 elements.push(element);

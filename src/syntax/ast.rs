@@ -268,6 +268,16 @@ pub enum AggregateFunction {
     Max,
 }
 
+impl AggregateFunction {
+    /// Whether an element whose tuple is `terms` counts nothing: every
+    /// function but `#count` reads the tuple's first term as the weight or
+    /// value, and ignores the empty tuple (clingo's `empty tuple
+    /// ignored`).
+    pub fn ignores_tuple(self, terms: &[Term]) -> bool {
+        terms.is_empty() && self != AggregateFunction::Count
+    }
+}
+
 /// `t1, .., tk : l1, .., lm`: the tuple `(t1, .., tk)`, ended as
 /// `tuple_end` says, is in the aggregate's set when the condition holds.
 #[derive(Clone, Debug, PartialEq, Eq)]

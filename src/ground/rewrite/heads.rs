@@ -243,12 +243,13 @@ impl Compiler<'_> {
                 .collect()
         };
         let never = |e: &ast::HeadAggregateElement| {
-            let weightless = e.terms.is_empty() && function != AggregateFunction::Count;
-            weightless.then_some(Literal::Boolean {
-                naf: Naf::Positive,
-                value: false,
-                span: e.span,
-            })
+            function
+                .ignores_tuple(&e.terms)
+                .then_some(Literal::Boolean {
+                    naf: Naf::Positive,
+                    value: false,
+                    span: e.span,
+                })
         };
         // (With a guard, the aggregate that checks it says so.)
         if guards.is_empty() && elements.iter().any(|e| never(e).is_some()) {
