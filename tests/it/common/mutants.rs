@@ -261,13 +261,8 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
             // (but not `not not not a`, which clingo does not read).
             let places: Vec<usize> = (words(text, &code, "not").into_iter())
                 .filter(|&at| {
-                    let before = text[..at].trim_end();
-                    let after = text[at + 3..].trim_start();
-                    let negated = before.ends_with("not")
-                        && !before[..before.len() - 3].ends_with(|c: char| is_word_byte(c as u8));
-                    let doubled = after.starts_with("not")
-                        && !after[3..].starts_with(|c: char| is_word_byte(c as u8));
-                    !negated && !doubled
+                    let negated = ends_with_not(text[..at].trim_end());
+                    !negated && !starts_with_not(text[at + 3..].trim_start())
                 })
                 .collect();
             let &at = pick_some(rng, &places)?;
@@ -429,8 +424,7 @@ fn negation_place(text: &str, at: usize, end: usize) -> Option<usize> {
     }
     let before = text[..start].trim_end();
     let opened = before.ends_with([',', ':', ';']) || before.ends_with(":-");
-    let negated = before.ends_with("not")
-        || (text[start..].starts_with("not") && !is_word_byte(bytes[start + 3]));
+    let negated = starts_with_not(&text[start..]);
     let right = text[end..].trim_start();
     let right_end = (right.find(|c: char| !(is_word_byte(c as u8) || "+-* ".contains(c))))
         .unwrap_or(right.len());
@@ -438,6 +432,17 @@ fn negation_place(text: &str, at: usize, end: usize) -> Option<usize> {
     let bound = number(&text[start..at]) || number(&right[..right_end]);
     let chained = right[right_end..].starts_with(['<', '>', '!', '=']);
     (opened && !negated && !bound && !chained && start < at).then_some(start)
+}
+
+/// Whether `text` starts with the word `not`.
+fn starts_with_not(text: &str) -> bool {
+    (text.strip_prefix("not"))
+        .is_some_and(|rest| !rest.starts_with(|c: char| is_word_byte(c as u8)))
+}
+
+/// Whether `text` ends with the word `not`.
+fn ends_with_not(text: &str) -> bool {
+    (text.strip_suffix("not")).is_some_and(|rest| !rest.ends_with(|c: char| is_word_byte(c as u8)))
 }
 
 fn pick_some<'a, T>(rng: &mut Rng, xs: &'a [T]) -> Option<&'a T> {
