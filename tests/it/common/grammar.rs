@@ -168,7 +168,6 @@ pub struct Program {
 const READ: &[(&str, usize)] = &[("d", 1), ("e", 2), ("p", 1), ("q", 2), ("u", 1), ("w", 2)];
 
 /// Variables the binder of a rule binds, and the binder's text.
-/// The numeric ones first.
 const BINDERS: &[(&str, &[&str])] = &[
     ("d(X)", &["X"]),
     ("p(X)", &["X"]),
