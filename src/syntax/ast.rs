@@ -25,11 +25,14 @@ impl Term {
     /// The term itself or a term inside it that `selected` accepts, the
     /// outermost first.
     pub fn find(&self, selected: impl Fn(&Term) -> bool) -> Option<&Term> {
+        self.subterms().find(|term| selected(term))
+    }
+
+    /// The term itself and every term inside it, the outermost first.
+    pub fn subterms(&self) -> impl Iterator<Item = &Term> {
         let mut pending = vec![self];
-        while let Some(term) = pending.pop() {
-            if selected(term) {
-                return Some(term);
-            }
+        std::iter::from_fn(move || {
+            let term = pending.pop()?;
             match &term.kind {
                 TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
                     pending.extend(args)
@@ -40,8 +43,8 @@ impl Term {
                 TermKind::Unary(_, a) => pending.push(a),
                 _ => {}
             }
-        }
-        None
+            Some(term)
+        })
     }
 }
 

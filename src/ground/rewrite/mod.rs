@@ -125,18 +125,8 @@ pub fn literal_variable_names(literal: &Literal, names: &mut Vec<String>) {
 
 /// Adds the names of the variables of `term`.
 pub fn collect_variable_names(term: &Term, names: &mut FxHashSet<String>) {
-    let mut pending = vec![term];
-    while let Some(term) = pending.pop() {
-        match &term.kind {
-            TermKind::Variable(name) => {
-                names.insert(name.clone());
-            }
-            TermKind::Function { args, .. } | TermKind::Tuple(args) | TermKind::Pool(args) => {
-                pending.extend(args)
-            }
-            TermKind::Interval(a, b) | TermKind::Binary(_, a, b) => pending.extend([&**a, &**b]),
-            TermKind::Unary(_, a) => pending.push(a),
-            _ => {}
-        }
-    }
+    names.extend(term.subterms().filter_map(|term| match &term.kind {
+        TermKind::Variable(name) => Some(name.clone()),
+        _ => None,
+    }));
 }
