@@ -424,14 +424,20 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        let mut global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
+        // A guard's variables are the rule's, also in the elements of the
+        // aggregates before it (`#count{X : p(X,Z)} = Y, #count{W : q(W)} =
+        // Z` counts the `X` of `p(X,Z)` for the one `Z` assigned), so they
+        // are numbered before any element is compiled.
         for item in body {
             if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {
-                for guard in &aggregate.guards {
-                    collect_variable_names(&guard.term, &mut global_names);
+                for term in aggregate.guards.iter().flat_map(|g| g.term.subterms()) {
+                    if let TermKind::Variable(name) = &term.kind {
+                        scope.var(name, term.span);
+                    }
                 }
             }
         }
+        let mut global_names: FxHashSet<String> = scope.names.keys().cloned().collect();
         shape.global_variable_names(&mut global_names);
         for item in body {
             if let BodyItem::Aggregate(aggregate) | BodyItem::Conditional(aggregate) = item {

@@ -10,6 +10,7 @@ mod lower {
         variables_numbered: "p(X,Y) :- q(X), r(Y,X).";
         element_variables: "a(Y) :- r(Y), #count{ X : q(X,Y) } > 1.";
         element_variables_apart: "a :- #count{ X : q(X) } > 1, #sum{ X : r(X) } > 2.";
+        guard_read_by_earlier_element: "a(Y) :- #count{ X : p(X,Z) } = Y, #count{ W : p(W,W) } = Z.";
         choice_element_variables: "{ p(X,Y) : q(X) } :- r(Y).";
         constant: "#const n = 3. p(n+1) :- q(n).";
         interval_binding: "p(X) :- X = 1..3.";

@@ -405,6 +405,20 @@ const ANSWERS: &[Case] = &[
         &[],
         &["a m", "a m q", "b m q"],
     ),
+    // A variable that a later aggregate assigns is the rule's in the
+    // elements before it: `p(X,Z)` is counted for the one `Z` assigned (it
+    // was an element's own variable, and every `p(X,_)` was counted; found
+    // by DLV2's test suite, aggregates.count.assignment.14, 17 and 27).
+    (
+        "p(1,1). p(1,2). p(2,4). a(Y) :- #count{X: p(X,Z)} = Y, #count{W: p(W,W)} = Z.",
+        &[],
+        &["p(1,1) p(1,2) p(2,4) a(1)"],
+    ),
+    (
+        "p(1,1). p(1,2). p(2,2). p(2,4). {c}. a(Y) :- Y = #count{X: p(X,Z)}, Z = #sum{1,a: p(1,1); 1,b: c}.",
+        &[],
+        &["p(1,1) p(1,2) p(2,2) p(2,4) a(1)", "p(1,1) p(1,2) p(2,2) p(2,4) c a(2)"],
+    ),
     // `#true` and `#false` among a choice's or a literal set's elements,
     // each counted for itself (both were syntax errors).
     ("2 { #true; a } 2.", &[], &["a"]),
@@ -625,6 +639,14 @@ const ERRORS: &[ErrorCase] = &[
     // A part that never holds (`#false`, an element without a weight)
     // is never grounded, but its variables must be safe (asp2sat
     // accepted these).
+    // Two aggregates that each assign what the other's elements read (it
+    // was accepted, each reading the other's variable as its own).
+    (
+        "p(1,1). a(Z,Y) :- #count{X: p(X,Y)} = Z, #count{W: p(W,Z)} = Y.",
+        &[],
+        65,
+        "1:13-14: note: 'Y' is unsafe",
+    ),
     ("a(Y) :- #false.", &[], 65, "1:3-4: note: 'Y' is unsafe"),
     ("a(Y) :- not #true.", &[], 65, "1:3-4: note: 'Y' is unsafe"),
     ("{ p(X) : #false }.", &[], 65, "1:5-6: note: 'X' is unsafe"),
