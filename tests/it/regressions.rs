@@ -417,7 +417,10 @@ const ANSWERS: &[Case] = &[
     (
         "p(1,1). p(1,2). p(2,2). p(2,4). {c}. a(Y) :- Y = #count{X: p(X,Z)}, Z = #sum{1,a: p(1,1); 1,b: c}.",
         &[],
-        &["p(1,1) p(1,2) p(2,2) p(2,4) a(1)", "p(1,1) p(1,2) p(2,2) p(2,4) c a(2)"],
+        &[
+            "p(1,1) p(1,2) p(2,2) p(2,4) a(1)",
+            "p(1,1) p(1,2) p(2,2) p(2,4) c a(2)",
+        ],
     ),
     // `#true` and `#false` among a choice's or a literal set's elements,
     // each counted for itself (both were syntax errors).
