@@ -144,6 +144,11 @@ pub struct Diagnostic {
     /// lines where the source does not say it (`p/1` for a `#show` whose
     /// signature no atom has).
     pub quote: Option<String>,
+    /// The statement the message is about, where it reports on a part of
+    /// it: messages are printed in the order of what they are about, the
+    /// messages about one statement in the order they were reported (clingo
+    /// reports a rule's unsafe aggregate elements before the rule).
+    pub statement: Option<Span>,
 }
 
 impl Diagnostic {
@@ -155,6 +160,7 @@ impl Diagnostic {
             notes: Vec::new(),
             group: "other",
             quote: None,
+            statement: None,
         }
     }
 
@@ -177,6 +183,18 @@ impl Diagnostic {
     pub fn quoting(mut self, text: impl Into<String>) -> Diagnostic {
         self.quote = Some(text.into());
         self
+    }
+
+    /// The message, ordered among others as one about `statement`.
+    pub fn about(mut self, statement: Span) -> Diagnostic {
+        self.statement = Some(statement);
+        self
+    }
+
+    /// Where the message stands among others: see [`Diagnostic::statement`].
+    pub fn order(&self) -> (FileId, u32) {
+        let span = self.statement.unwrap_or(self.span);
+        (span.file, span.start)
     }
 
     pub fn is_error(&self) -> bool {
@@ -239,7 +257,7 @@ fn snippet(sources: &SourceMap, span: Span, severity: Severity) -> String {
 /// separated by blank lines as gringo does.
 pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
     let mut ordered: Vec<&Diagnostic> = diagnostics.iter().collect();
-    ordered.sort_by_key(|d| (d.span.file, d.span.start));
+    ordered.sort_by_key(|d| d.order());
     ordered
         .into_iter()
         .map(|d| d.render(sources))

@@ -173,7 +173,7 @@ const MAX_ERRORS: usize = 20;
 
 fn report_errors(diagnostics: &[Diagnostic], sources: &SourceMap, what: &str) -> u8 {
     let mut ordered = diagnostics.to_vec();
-    ordered.sort_by_key(|d| (d.span.file, d.span.start));
+    ordered.sort_by_key(Diagnostic::order);
     let errors = ordered.iter().filter(|d| d.is_error()).count();
     if errors > MAX_ERRORS {
         let mut shown = 0;

@@ -133,12 +133,16 @@ pub fn check_safety(
     }
     let mut vars: Vec<(usize, Span)> = unsafe_vars.into_iter().collect();
     // clingo's order: the last place first, the rule (which starts first)
-    // last.
-    vars.sort_by_key(|&(v, place)| (std::cmp::Reverse(place.start), scope.first[v].1.start, v));
+    // last, and the variables of one place by name.
+    vars.sort_by(|&(v, place), &(w, other)| {
+        (other.start.cmp(&place.start))
+            .then_with(|| scope.first[v].0.cmp(&scope.first[w].0))
+            .then(v.cmp(&w))
+    });
     let mut errors: Vec<Diagnostic> = Vec::new();
     for (v, place) in vars {
         if errors.last().is_none_or(|error| error.span != place) {
-            errors.push(Diagnostic::error(place, "unsafe variables in:"));
+            errors.push(Diagnostic::error(place, "unsafe variables in:").about(rule.span));
         }
         let (name, span) = &scope.first[v];
         let shown = if name.starts_with("#anon") {

@@ -48,5 +48,6 @@ mod safety {
         show_term: "#show X : q(Y).";
         minimize_element: "#minimize { X : q(Y) }.";
         several_places: "p(X) :- #count{ Y : q(Z) } > 0.";
+        assigned_by_each_other: "a(Z,Y) :- #count{ X : p(X,Y) } = Z, #count{ W : p(W,Z) } = Y.";
     }
 }

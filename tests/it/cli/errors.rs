@@ -74,6 +74,33 @@ fn unsafe_variable_positions_as_clingo() {
 }
 
 #[test]
+fn unsafe_variables_in_clingos_order() {
+    // clingo 5.4 reports a rule's aggregates, the last first, before the
+    // rule, and the variables of each place by name.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin(
+        "a(B,Y) :- #count{ C : p(C,D), not q(E) } > A, #sum { 1 : not r(F) ; 2 : s(C) } > 1.\n",
+    );
+    let out = output(cmd);
+    let located: Vec<&str> = (out.stderr.lines())
+        .filter(|line| line.starts_with("-:"))
+        .collect();
+    assert_eq!(
+        located,
+        [
+            "-:1:47-83: error: unsafe variables in:",
+            "-:1:64-65: note: 'F' is unsafe",
+            "-:1:11-45: error: unsafe variables in:",
+            "-:1:37-38: note: 'E' is unsafe",
+            "-:1:1-84: error: unsafe variables in:",
+            "-:1:44-45: note: 'A' is unsafe",
+            "-:1:3-4: note: 'B' is unsafe",
+            "-:1:5-6: note: 'Y' is unsafe",
+        ]
+    );
+}
+
+#[test]
 fn missing_file() {
     // clingo: "<cmd>: error: file could not be opened:\n  nonexist.lp", exit 65.
     let out = output(solve(&["fixtures/cli/no_such_file.lp"]));
