@@ -1,7 +1,8 @@
 //! Aggregates against clingo 5.4: hand-written cases for each form the three
 //! dialects write, and random programs whose rules use aggregates in every
 //! body position (positive, negated, assignments, constraints, show terms,
-//! with local and global variables), head aggregates, `!=` choice bounds and
+//! with local and global variables, the global bound by an atom or assigned
+//! by another aggregate before or after), head aggregates, `!=` choice bounds and
 //! conditional literals in bodies, compared as multisets of answer
 //! sets, with both translations (`--translation=lazy` and `eager`, the CNF
 //! that `dimacs` exports) and with the sums propagated inside the search
@@ -337,7 +338,24 @@ fn random_program(seed: u64) -> (String, bool) {
             _ => format!("N = {aggregate}"),
         };
         let assigns = literal.starts_with("N =");
-        let global = if uses_global { "d(G), " } else { "" };
+        // The global `G` is bound by an atom, or assigned by another
+        // aggregate written before or after this one (an element reads `G`
+        // either way).
+        let body = match (uses_global, rng.below(3)) {
+            (false, _) => literal.clone(),
+            (true, 0) => format!("d(G), {literal}"),
+            (true, before) => {
+                let assignment = *rng.pick(&[
+                    "G = #count{ X : q(X) }",
+                    "#max{ X : p(X) } = G",
+                    "G = #sum{ W,X : w(X,W), p(X) }",
+                ]);
+                match before {
+                    1 => format!("{assignment}, {literal}"),
+                    _ => format!("{literal}, {assignment}"),
+                }
+            }
+        };
         if rng.chance(0.15) {
             // A head aggregate over the same elements, or a choice with `!=`.
             let head = match rng.below(4) {
@@ -354,7 +372,7 @@ fn random_program(seed: u64) -> (String, bool) {
                 // A pool in a bound: one rule per alternative.
                 _ => format!("({bound};{}) {{ c{r}(X) : d(X) }}", bound + 1),
             };
-            text.push_str(&format!("{head} :- {global}{literal}.\n"));
+            text.push_str(&format!("{head} :- {body}.\n"));
             continue;
         }
         if rng.chance(0.15) {
@@ -387,12 +405,12 @@ fn random_program(seed: u64) -> (String, bool) {
             // `#true`/`#false` under a condition.
             let truth = *rng.pick(&["", "; #true : q(V)", "; #false : p(V)", "; #false"]);
             text.push_str(&format!(
-                "e{r}(E) : d(E), p(E); e{r}(E) : q(E), E != V {truth} :- d(V), {global}{literal}.\n"
+                "e{r}(E) : d(E), p(E); e{r}(E) : q(E), E != V {truth} :- d(V), {body}.\n"
             ));
         }
         match rng.below(3) {
-            0 if !assigns => text.push_str(&format!(":- {global}{literal}, p(1).\n")),
-            1 if assigns => text.push_str(&format!("#show v{r}(N) : {global}{literal}.\n")),
+            0 if !assigns => text.push_str(&format!(":- {body}, p(1).\n")),
+            1 if assigns => text.push_str(&format!("#show v{r}(N) : {body}.\n")),
             _ => {
                 let head_args: Vec<&str> = [uses_global.then_some("G"), assigns.then_some("N")]
                     .into_iter()
@@ -403,7 +421,7 @@ fn random_program(seed: u64) -> (String, bool) {
                 } else {
                     format!("h{r}({})", head_args.join(","))
                 };
-                text.push_str(&format!("{head} :- {global}{literal}.\n"));
+                text.push_str(&format!("{head} :- {body}.\n"));
                 if head_args == ["N"] && rng.chance(0.4) {
                     // Values of the assignment forbidden: a bound on its sum.
                     let op = *rng.pick(&[">", ">=", "<", "<="]);
