@@ -5,8 +5,9 @@
 //! tightened or loosened, an aggregate's function swapped, a rule made a
 //! constraint by dropping its head; a rule's atom head made a choice,
 //! classically negated, or given `X+1` for a variable; an atom's two
-//! arguments swapped, a choice given a bound, a comparison negated. Each
-//! change keeps the
+//! arguments swapped, a choice given a bound, a comparison negated, a
+//! body's literals reordered (which no answer may notice). Each change
+//! keeps the
 //! program in clingo's language (a dropped statement never makes another
 //! unsafe; none of the changes binds or unbinds a variable), so the
 //! mutants reach the grounder and the search in shapes the generators do
@@ -117,6 +118,7 @@ pub const CHANGES: &[&str] = &[
     "arguments swapped",
     "choice bounded",
     "comparison negated",
+    "body reordered",
 ];
 
 pub struct Mutant {
@@ -321,8 +323,71 @@ fn apply(change: usize, text: &str, rng: &mut Rng) -> Option<String> {
             let start = negation_place(text, at, end)?;
             Some(replace(start..start, "not "))
         }
+        13 => {
+            // One literal of a body moved to another place: the same rule
+            // to clingo, whose answers never depend on the order.
+            let bodies = bodies(text, &code);
+            let (start, literals) = pick_some(rng, &bodies)?;
+            let mut order: Vec<&str> = literals.iter().map(|&(a, b)| &text[a..b]).collect();
+            let from = rng.below(order.len());
+            let moved = order.remove(from);
+            // Any other place among the `order.len() + 1` there are.
+            let to = rng.below(order.len());
+            order.insert(if to >= from { to + 1 } else { to }, moved);
+            let end = literals.last()?.1;
+            Some(replace(*start..end, &order.join(", ")))
+        }
         _ => unreachable!("change {change} of {}", CHANGES.len()),
     }
+}
+
+/// The bodies of rules and constraints whose literals are separated by
+/// commas alone (no conditional literal, whose condition a comma would
+/// continue, and no `;`): where the body starts, and each literal's text
+/// without the spaces around it. Only bodies of two literals or more.
+fn bodies(text: &str, code: &[bool]) -> Vec<(usize, Vec<(usize, usize)>)> {
+    let bytes = text.as_bytes();
+    let mut bodies = Vec::new();
+    for (start, end) in statements(text, code) {
+        if text[start..].starts_with('#') || text[start..].starts_with(":~") {
+            continue;
+        }
+        let Some(neck) = (start..end - 1).find(|&i| code[i] && &bytes[i..i + 2] == b":-") else {
+            continue;
+        };
+        let mut literals = Vec::new();
+        let (mut depth, mut from, mut plain) = (0i32, neck + 2, true);
+        for i in neck + 2..end - 1 {
+            if !code[i] {
+                continue;
+            }
+            match bytes[i] {
+                b'(' | b'{' | b'[' => depth += 1,
+                b')' | b'}' | b']' => depth -= 1,
+                b':' | b';' if depth == 0 => plain = false,
+                b',' if depth == 0 => {
+                    literals.push((from, i));
+                    from = i + 1;
+                }
+                _ => {}
+            }
+        }
+        literals.push((from, end - 1));
+        let trimmed: Vec<(usize, usize)> = (literals.into_iter())
+            .map(|(a, b)| {
+                let literal = &text[a..b];
+                let a = a + (literal.len() - literal.trim_start().len());
+                (a, a + literal.trim().len())
+            })
+            .collect();
+        let clean = trimmed
+            .iter()
+            .all(|&(a, b)| a < b && code[a..b].iter().all(|&c| c));
+        if plain && clean && trimmed.len() >= 2 {
+            bodies.push((trimmed[0].0, trimmed));
+        }
+    }
+    bodies
 }
 
 /// The heads of rules and facts that are one atom, `p` or `p(…)` (no
@@ -680,4 +745,24 @@ fn arguments_and_comparisons_are_found() {
         .filter_map(|(at, end)| Some(&text[negation_place(text, at, end)?..end]))
         .collect();
     assert_eq!(starts, ["X <", "X+1 !=", "Y <"]);
+}
+
+/// Bodies are split at their top-level commas; those with a conditional
+/// literal or a `;`, and single literals, are left alone.
+#[test]
+fn bodies_split_at_top_level_commas() {
+    let text = "q(X) :- p(X,f(1,2)), #count{ Y,Z : r(Y,Z) } > 1, X < 3.\n\
+                :- p(X), not q(X). a :- b. c :- d : e, f. g :- h; i. :~ p(X), q(X). [1]\n\
+                #show p(X) : p(X), q(X).";
+    let code = code_bytes(text);
+    let found: Vec<Vec<&str>> = (bodies(text, &code).into_iter())
+        .map(|(_, literals)| literals.iter().map(|&(a, b)| &text[a..b]).collect())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            vec!["p(X,f(1,2))", "#count{ Y,Z : r(Y,Z) } > 1", "X < 3"],
+            vec!["p(X)", "not q(X)"],
+        ]
+    );
 }
