@@ -16,7 +16,9 @@ use super::rewrite::conditional::{complemented, literal_own_variables};
 use super::safety::{bind_fixpoint, literal_terms};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::symbols::{SymId, SymbolData};
-use crate::syntax::ast::{self, Atom, CmpOp, Literal, Naf, Term, TermKind, TupleEnd, UnaryOp};
+use crate::syntax::ast::{
+    self, Atom, CmpOp, Literal, MAXINT, Naf, Term, TermKind, TupleEnd, UnaryOp,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Compiler<'_> {
@@ -324,9 +326,25 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                let sides = [lhs, rhs];
                 let lhs = self.term(lhs, scope, out)?;
                 let rhs = self.term(rhs, scope, out)?;
-                out.push(CLit::Cmp(op, lhs, rhs));
+                out.push(CLit::Cmp(op, lhs.clone(), rhs.clone()));
+                // DLV's arithmetic stays within 0..#maxint: a sum or product
+                // beyond it does not exist, and the comparison fails.
+                if let Some(maxint) = self.max_int()
+                    && *naf == Naf::Positive
+                {
+                    let zero = CTerm::Sym(self.symbols.number(0));
+                    for (side, compiled) in sides.into_iter().zip([lhs, rhs]) {
+                        if side
+                            .contains(|k| matches!(k, TermKind::Binary(..) | TermKind::Unary(..)))
+                        {
+                            out.push(CLit::Cmp(CmpOp::Ge, compiled.clone(), zero.clone()));
+                            out.push(CLit::Cmp(CmpOp::Le, compiled, CTerm::Sym(maxint)));
+                        }
+                    }
+                }
                 Ok(true)
             }
             Literal::Atom { naf, atom } => match naf {
@@ -398,6 +416,12 @@ impl Compiler<'_> {
             TermKind::Constant(name) if self.undefined_constant(name).is_some() => {
                 CTerm::undefined(self.symbols)
             }
+            TermKind::Constant(name) if name == MAXINT && self.max_int().is_none() => {
+                return Err(Diagnostic::error(
+                    term.span,
+                    "DLV's #int and #succ range up to #maxint, which the program does not set to a natural number (`#maxint = N.`)",
+                ));
+            }
             TermKind::Constant(name) => CTerm::Sym(self.constant(name)),
             TermKind::Variable(name) => CTerm::Var(scope.var(name, term.span)),
             TermKind::Anonymous => {
@@ -451,6 +475,15 @@ impl Compiler<'_> {
             Some(value) => value,
             None => self.symbols.function(name, &[], false),
         }
+    }
+
+    /// DLV's `#maxint`, where the program sets it to a natural number.
+    fn max_int(&self) -> Option<SymId> {
+        let value = self.constant_value(MAXINT)?;
+        self.symbols
+            .as_number(value)
+            .is_some_and(|n| n >= 0)
+            .then_some(value)
     }
 
     /// The value of a part's parameter or a `#const` named `name`, if any.

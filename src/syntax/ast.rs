@@ -48,6 +48,11 @@ impl Term {
     }
 }
 
+/// The name under which DLV's `#maxint = N.` is kept among the `#const`
+/// definitions: no constant a program writes can have it. `#int(X)` and
+/// `#succ(X,Y)` range up to it.
+pub const MAXINT: &str = "#maxint";
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TermKind {
     /// An integer literal; the parser has checked that it fits an `i32`.

@@ -819,6 +819,72 @@ fn answers_equal_clingos() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// DLV's `#maxint`, `#int` and `#succ` (programs of DLV's test suite, as
+/// alviano/wasp's tests/wasp1 hold them with DLV's answers), each beside
+/// its reading in clingo's language: `#int(X)` is `X = 0..N`, and the
+/// result of each sum, difference or product stays within `0..N`.
+/// asp2sat's answer to the first must be clingo's to the second.
+const DLV_RANGES: &[(&str, &str)] = &[
+    (
+        "arc(a,b,2). arc(a,c,3). arc(b,d,3). arc(c,d,2). arc(d,a,2).\n\
+         #maxint=20.\n\
+         path(X,Y,C) :- arc(X,Y,C).\n\
+         path(X,Y,C) :- arc(X,Z,C1), path(Z,Y,C2), C = C1 + C2.\n\
+         minpath(X,Y,C) :- path(X,Y,C), C = #min{ C1: path(X,Y,C1) }.",
+        "arc(a,b,2). arc(a,c,3). arc(b,d,3). arc(c,d,2). arc(d,a,2).\n\
+         path(X,Y,C) :- arc(X,Y,C).\n\
+         path(X,Y,C) :- arc(X,Z,C1), path(Z,Y,C2), C = C1 + C2, C <= 20.\n\
+         minpath(X,Y,C) :- path(X,Y,C), C = #min{ C1: path(X,Y,C1) }.",
+    ),
+    (
+        "#maxint = 2. n(1). a(X) :- #int(X), X > 0, X = #count{Z : n(Z) }.",
+        "n(1). a(X) :- X = 0..2, X > 0, X = #count{Z : n(Z) }.",
+    ),
+    (
+        "#maxint=8. q(1,3). q(2,4). q(2,7). q(3,8). q(3,5). q(1,6).\n\
+         p(X) v r(X) :- q(X,Y), q(A,B), A=X+1, #succ(Y,B).",
+        "q(1,3). q(2,4). q(2,7). q(3,8). q(3,5). q(1,6).\n\
+         p(X) | r(X) :- q(X,Y), q(A,B), A = X+1, X+1 <= 8, Y = 0..8, B = Y+1, Y+1 <= 8.",
+    ),
+    (
+        "#maxint = 1. true :- #int(1). false :- #int(c).",
+        "true :- 1 = 0..1. false :- c = 0..1.",
+    ),
+    (
+        "ntables(2). nchairs(1). #maxint = 2. person(1). person(2). table(1). table(2).\n\
+         at(P,T) v not_at(P,T) :- person(P), table(T).\n\
+         :- not #count { P: at(P,T) } > X, #count{Y : at(D,Y)} > X1, X1=X-1, table(T), nchairs(X).\n\
+         :- not #count{T : at(P,T)} > 1, #count{Y : at(P,Y)} > 0, person(P).\n\
+         :- not at(1,1).",
+        "ntables(2). nchairs(1). person(1). person(2). table(1). table(2).\n\
+         at(P,T) | not_at(P,T) :- person(P), table(T).\n\
+         :- not #count { P: at(P,T) } > X, #count{Y : at(D,Y)} > X1, X1=X-1, X-1 >= 0, table(T), nchairs(X).\n\
+         :- not #count{T : at(P,T)} > 1, #count{Y : at(P,Y)} > 0, person(P).\n\
+         :- not at(1,1).",
+    ),
+];
+
+#[test]
+fn dlv_ranges_equal_clingos_reading() {
+    let dir = scratch("regressions-dlv-ranges");
+    let mut failures = Vec::new();
+    for (i, (dlv, clingo)) in DLV_RANGES.iter().enumerate() {
+        let ours = all_answers_json(Tool::Asp2sat, &write_case(&dir, 2 * i, dlv), &[]);
+        let theirs = all_answers_json(Tool::Clingo, &write_case(&dir, 2 * i + 1, clingo), &[]);
+        match (
+            parse_json_answer(&ours.stdout),
+            parse_json_answer(&theirs.stdout),
+        ) {
+            (Ok(a), Ok(b)) if a.sorted() == b.sorted() => {}
+            (a, b) => failures.push(format!(
+                "`{dlv}`:\n  asp2sat {a:?}\n  clingo on `{clingo}`: {b:?}\n{}",
+                ours.stderr
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// `(program, asp2sat's answer sets, why clingo's differ)`: programs on
 /// which clingo 5.4 and 5.8 contradict the semantics; asp2sat alone is
 /// checked, and clingo must still differ, so that a clingo that mends it

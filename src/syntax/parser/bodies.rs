@@ -13,7 +13,8 @@ use super::lexer::K;
 use super::literals::{Read, comparison};
 use super::{PResult, Parser};
 use crate::syntax::ast::{
-    Aggregate, AggregateElement, AggregateFunction, BodyElement, CmpOp, Guard, Naf, TupleEnd,
+    Aggregate, AggregateElement, AggregateFunction, BinaryOp, BodyElement, CmpOp, Guard, Literal,
+    MAXINT, Naf, Term, TermKind, TupleEnd,
 };
 
 impl Parser<'_> {
@@ -34,6 +35,45 @@ impl Parser<'_> {
         }
     }
 
+    /// DLV's `#int(t)` (`t` is an integer from 0 to `#maxint`) as `t =
+    /// 0..#maxint`, and `#succ(s, t)` (`t` follows `s`) as `s = 0..#maxint,
+    /// t = s+1`, where the grounder keeps `s+1` within `#maxint`.
+    fn dlv_range(&mut self, start: usize) -> PResult<Vec<Literal>> {
+        let token = self.bump();
+        let name = self.text(token);
+        self.expect(K::LParen, "(")?;
+        let first = self.term()?;
+        let second = if name == "#succ" {
+            self.expect(K::Comma, ",")?;
+            Some(self.term()?)
+        } else {
+            None
+        };
+        self.expect(K::RParen, ")")?;
+        let span = self.span(start, self.prev_end());
+        let at = |kind| Term { kind, span };
+        let range = at(TermKind::Interval(
+            Box::new(at(TermKind::Integer(0))),
+            Box::new(at(TermKind::Constant(MAXINT.to_owned()))),
+        ));
+        let equal = |lhs, rhs| Literal::Comparison {
+            naf: Naf::Positive,
+            lhs,
+            op: CmpOp::Eq,
+            rhs,
+            span,
+        };
+        let mut literals = vec![equal(first.clone(), range)];
+        if let Some(next) = second {
+            let one = Box::new(at(TermKind::Integer(1)));
+            literals.push(equal(
+                next,
+                at(TermKind::Binary(BinaryOp::Add, Box::new(first), one)),
+            ));
+        }
+        Ok(literals)
+    }
+
     /// Reads one element of a body into `body`: a chain of comparisons
     /// adds one literal per comparison (see [`Read::into_body`]), and a
     /// conditional literal one per alternative of its condition.
@@ -50,6 +90,10 @@ impl Parser<'_> {
                 what: "theory atoms".to_owned(),
                 span: self.span(start, self.prev_end()),
             });
+            return Ok(());
+        }
+        if naf == Naf::Positive && self.is_directive(&["#int", "#succ"]) {
+            body.extend(self.dlv_range(start)?.into_iter().map(BodyElement::Literal));
             return Ok(());
         }
         if self.is_directive(DLV_BUILTINS) {
@@ -261,6 +305,7 @@ mod tests {
             a :- #sum{ W,X : w(X,W); : q }.
             a :- #min[ b = 3 ].
             a :- #int(X), #succ(X, Y).
+            a :- not #int(X), #prec(X, Y).
             ",
             "
             a :- #count{X:p(X)}>2, b.
@@ -274,6 +319,7 @@ mod tests {
             a :- #count{#lit:b}, c.
             a :- #sum{W,X:w(X,W);:q}.
             a :- #min{3,#lit:b}.
+            a :- X=(0..#maxint), X=(0..#maxint), Y=(X+1).
             a :- unsupported(DLV built-in predicates), unsupported(DLV built-in predicates).
             ",
         );

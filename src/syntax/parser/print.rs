@@ -3,7 +3,7 @@
 
 use crate::diagnostics::{FileId, Span};
 use crate::syntax::ast::{
-    Aggregate, AggregateElement, AggregateFunction, Atom, BodyElement, Head, Literal, Naf,
+    Aggregate, AggregateElement, AggregateFunction, Atom, BodyElement, Head, Literal, MAXINT, Naf,
     ProjectTarget, Signature, Statement, StatementKind, Term, TermKind, TupleEnd, UnaryOp,
 };
 use crate::syntax::parser::parse_program;
@@ -228,7 +228,10 @@ pub(super) fn statement(s: &Statement) -> String {
             overriding,
         } => {
             let flag = if *overriding { " [override]" } else { "" };
-            format!("#const {name}={}.{flag}", term(value))
+            match name.as_str() {
+                MAXINT => format!("#maxint={}.", term(value)),
+                _ => format!("#const {name}={}.{flag}", term(value)),
+            }
         }
         StatementKind::Include {
             path,

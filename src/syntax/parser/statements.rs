@@ -11,7 +11,8 @@ use super::lexer::{K, literal_value, unescape};
 use super::{Fail, PResult, Parser};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{
-    Atom, BodyElement, Head, Literal, Naf, ProjectTarget, Signature, Statement, StatementKind,
+    Atom, BodyElement, Head, Literal, MAXINT, Naf, ProjectTarget, Signature, Statement,
+    StatementKind,
 };
 
 impl Parser<'_> {
@@ -179,19 +180,36 @@ impl Parser<'_> {
                 let signature = self.signature()?;
                 return self.finish(start, StatementKind::Defined(signature));
             }
-            "#domain" | "#compute" | "#weight" | "#maxint" => {
+            "#domain" | "#compute" | "#weight" => {
                 self.gringo3_construct();
                 match name {
                     "#domain" => "#domain declarations",
                     "#compute" => "#compute statements",
-                    "#weight" => "#weight declarations",
-                    _ => "#maxint",
+                    _ => "#weight declarations",
                 }
             }
+            "#maxint" => return self.max_int(start),
             _ => return self.rule(start),
         };
         self.bump();
         self.skip_statement(start, unsupported)
+    }
+
+    /// DLV's `#maxint = N.`: the greatest integer, kept as the constant
+    /// [`MAXINT`].
+    fn max_int(&mut self, start: usize) -> PResult<Statement> {
+        self.bump();
+        self.expect(K::Eq, "=")?;
+        let value = self.term()?;
+        let end = self.expect(K::Dot, ".")?.end;
+        Ok(Statement {
+            kind: StatementKind::Const {
+                name: MAXINT.to_owned(),
+                value,
+                overriding: false,
+            },
+            span: self.span(start, end),
+        })
     }
 
     /// `#include "file".` or `#include <file>.`
@@ -399,7 +417,6 @@ mod tests {
             #script (python)
             def f(x): return x. # %* not a comment
             #end.
-            #maxint = 20.
             ok.
             ",
             "
@@ -408,10 +425,14 @@ mod tests {
             #project a/1.
             #edge (a,b).
             unsupported(scripts).
-            unsupported(#maxint).
             ok.
             ",
         );
+    }
+
+    #[test]
+    fn dlv_maxint() {
+        check("#maxint = 20. #maxint=3.", "#maxint=20. #maxint=3.");
     }
 
     #[test]

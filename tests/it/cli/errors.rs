@@ -101,6 +101,19 @@ fn unsafe_variables_in_clingos_order() {
 }
 
 #[test]
+fn dlv_int_without_maxint_is_located() {
+    // DLV refuses `#int` without a `#maxint` too; clingo has neither.
+    let mut cmd = solve(&["-"]);
+    cmd.write_stdin("p(1).\nq(X) :- p(Y), #int(X), X < Y.\n");
+    let out = output(cmd);
+    assert_eq!(out.code, Some(65), "{}", out.stderr);
+    assert_stderr_has(
+        &out,
+        "-:2:15-22: error: DLV's #int and #succ range up to #maxint, which the program does not set to a natural number",
+    );
+}
+
+#[test]
 fn missing_file() {
     // clingo: "<cmd>: error: file could not be opened:\n  nonexist.lp", exit 65.
     let out = output(solve(&["fixtures/cli/no_such_file.lp"]));
