@@ -17,7 +17,8 @@
 use super::{Rng, root};
 
 /// Seeds of mutants: corpus cases whose files the campaign's clingo reads
-/// as they are (the `clingo58-*` directories only with `clingo58`) and
+/// as they are (the directories answered by clingo 5.8 only with
+/// `clingo58`) and
 /// asp2sat does not refuse, with no option but the files, that do not
 /// include other files or run scripts, and whose recorded answer is a
 /// handful of answer sets or an optimum (so that most mutants are quick
@@ -30,15 +31,9 @@ pub fn seed_programs(clingo58: bool) -> Vec<SeedProgram> {
         .flatten()
         .map(|entry| entry.path())
         .filter(|path| path.join("cases").is_file())
-        // clingo 5.8's syntax, which clingo 5.4 does not read.
-        .filter(|path| {
-            clingo58
-                || !path
-                    .file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .starts_with("clingo58")
-        })
+        // Answered by clingo 5.8 (a `CLINGO` file): clingo 5.4 does not
+        // read them, or answers them wrongly.
+        .filter(|path| clingo58 || !path.join("CLINGO").is_file())
         .collect();
     dirs.sort();
     for dir in dirs {
