@@ -819,10 +819,11 @@ fn answers_equal_clingos() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// DLV's `#maxint`, `#int` and `#succ` (programs of DLV's test suite, as
-/// alviano/wasp's tests/wasp1 hold them with DLV's answers), each beside
-/// its reading in clingo's language: `#int(X)` is `X = 0..N`, and the
-/// result of each sum, difference or product stays within `0..N`.
+/// DLV's `#maxint`, `#int`, `#succ` and built-ins written as predicates
+/// (`+(X,Y,Z)`; programs of DLV's test suite, as alviano/wasp's
+/// tests/wasp1 hold them with DLV's answers), each beside its reading in
+/// clingo's language: `#int(X)` is `X = 0..N`, and the result of each sum,
+/// difference or product stays within `0..N`.
 /// asp2sat's answer to the first must be clingo's to the second.
 const DLV_RANGES: &[(&str, &str)] = &[
     (
@@ -845,6 +846,20 @@ const DLV_RANGES: &[(&str, &str)] = &[
          p(X) v r(X) :- q(X,Y), q(A,B), A=X+1, #succ(Y,B).",
         "q(1,3). q(2,4). q(2,7). q(3,8). q(3,5). q(1,6).\n\
          p(X) | r(X) :- q(X,Y), q(A,B), A = X+1, X+1 <= 8, Y = 0..8, B = Y+1, Y+1 <= 8.",
+    ),
+    (
+        "#maxint = 5. n(1). n(2). n(3).\n\
+         a(X) :- #int(X), X > 0, X < #count{Z : n(Z) }.\n\
+         c(X1) :- #int(X), X1 < #count{Z : n(Z) }, +(X, 1, X1).",
+        "n(1). n(2). n(3).\n\
+         a(X) :- X = 0..5, X > 0, X < #count{Z : n(Z) }.\n\
+         c(X1) :- X = 0..5, X1 < #count{Z : n(Z) }, X1 = X+1, X+1 <= 5.",
+    ),
+    (
+        "num(2). node(a). p(N) :- num(N), #count{Y:node(Y)} = N1, <=(N,N1).\n\
+         #maxint=2. r(C) :- num(A), *(A,A,C). s(C) :- num(A), *(A,1,C).",
+        "num(2). node(a). p(N) :- num(N), #count{Y:node(Y)} = N1, N <= N1.\n\
+         r(C) :- num(A), C = A*A, A*A <= 2. s(C) :- num(A), C = A*1, A*1 <= 2.",
     ),
     (
         "#maxint = 1. true :- #int(1). false :- #int(c).",

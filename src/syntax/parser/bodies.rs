@@ -74,6 +74,51 @@ impl Parser<'_> {
         Ok(literals)
     }
 
+    /// DLV's built-ins written as predicates: `+(X,Y,Z)` is `Z = X+Y`,
+    /// `*(X,Y,Z)` is `Z = X*Y`, and `<(X,Y)` (every comparison) is `X < Y`.
+    /// `None`, reading nothing, where no such built-in is ahead.
+    fn dlv_prefix_builtin(&mut self, naf: Naf, start: usize) -> PResult<Option<Literal>> {
+        let arithmetic = match self.peek() {
+            K::Plus => Some(BinaryOp::Add),
+            K::Star => Some(BinaryOp::Mul),
+            _ => None,
+        };
+        let Some(op) = comparison(self.peek()).or(arithmetic.map(|_| CmpOp::Eq)) else {
+            return Ok(None);
+        };
+        self.bump();
+        self.expect(K::LParen, "(")?;
+        let mut args = vec![self.term()?];
+        for _ in 0..if arithmetic.is_some() { 2 } else { 1 } {
+            self.expect(K::Comma, ",")?;
+            args.push(self.term()?);
+        }
+        self.expect(K::RParen, ")")?;
+        let span = self.span(start, self.prev_end());
+        let rhs = args.pop().expect("two or three arguments");
+        let (lhs, rhs) = match arithmetic {
+            Some(operation) => {
+                let right = Box::new(args.pop().expect("three arguments"));
+                let left = Box::new(args.pop().expect("three arguments"));
+                (
+                    rhs,
+                    Term {
+                        kind: TermKind::Binary(operation, left, right),
+                        span,
+                    },
+                )
+            }
+            None => (args.pop().expect("two arguments"), rhs),
+        };
+        Ok(Some(Literal::Comparison {
+            naf,
+            lhs,
+            op,
+            rhs,
+            span,
+        }))
+    }
+
     /// Reads one element of a body into `body`: a chain of comparisons
     /// adds one literal per comparison (see [`Read::into_body`]), and a
     /// conditional literal one per alternative of its condition.
@@ -94,6 +139,12 @@ impl Parser<'_> {
         }
         if naf == Naf::Positive && self.is_directive(&["#int", "#succ"]) {
             body.extend(self.dlv_range(start)?.into_iter().map(BodyElement::Literal));
+            return Ok(());
+        }
+        if self.peek_at(self.pos + 1) == K::LParen
+            && let Some(literal) = self.dlv_prefix_builtin(naf, start)?
+        {
+            body.push(BodyElement::Literal(literal));
             return Ok(());
         }
         if self.is_directive(DLV_BUILTINS) {
@@ -306,6 +357,7 @@ mod tests {
             a :- #min[ b = 3 ].
             a :- #int(X), #succ(X, Y).
             a :- not #int(X), #prec(X, Y).
+            a :- +(X, 1, Y), *(X,Y,Z), <=(Z,4), not !=(X,Y).
             ",
             "
             a :- #count{X:p(X)}>2, b.
@@ -321,6 +373,7 @@ mod tests {
             a :- #min{3,#lit:b}.
             a :- X=(0..#maxint), X=(0..#maxint), Y=(X+1).
             a :- unsupported(DLV built-in predicates), unsupported(DLV built-in predicates).
+            a :- Y=(X+1), Z=(X*Y), Z<=4, not X!=Y.
             ",
         );
         let (statements, _) = parse_program("a :- b, not 1 <= #count{X:p(X)} 3, c.", FileId(0));
