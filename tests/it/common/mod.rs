@@ -9,6 +9,7 @@ pub mod generator;
 pub mod grammar;
 pub mod incremental;
 pub mod mutants;
+pub mod reading;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
