@@ -40,16 +40,9 @@ impl Parser<'_> {
     /// t = s+1`, where the grounder keeps `s+1` within `#maxint`.
     fn dlv_range(&mut self, start: usize) -> PResult<Vec<Literal>> {
         let token = self.bump();
-        let name = self.text(token);
-        self.expect(K::LParen, "(")?;
-        let first = self.term()?;
-        let second = if name == "#succ" {
-            self.expect(K::Comma, ",")?;
-            Some(self.term()?)
-        } else {
-            None
-        };
-        self.expect(K::RParen, ")")?;
+        let count = if self.text(token) == "#succ" { 2 } else { 1 };
+        let mut args = self.builtin_arguments(count)?.into_iter();
+        let (first, second) = (args.next().expect("one argument"), args.next());
         let span = self.span(start, self.prev_end());
         let at = |kind| Term { kind, span };
         let range = at(TermKind::Interval(
@@ -87,13 +80,7 @@ impl Parser<'_> {
             return Ok(None);
         };
         self.bump();
-        self.expect(K::LParen, "(")?;
-        let mut args = vec![self.term()?];
-        for _ in 0..if arithmetic.is_some() { 2 } else { 1 } {
-            self.expect(K::Comma, ",")?;
-            args.push(self.term()?);
-        }
-        self.expect(K::RParen, ")")?;
+        let mut args = self.builtin_arguments(if arithmetic.is_some() { 3 } else { 2 })?;
         let span = self.span(start, self.prev_end());
         let rhs = args.pop().expect("two or three arguments");
         let (lhs, rhs) = match arithmetic {
@@ -117,6 +104,20 @@ impl Parser<'_> {
             rhs,
             span,
         }))
+    }
+
+    /// `(t1, .., tn)`: the `count` arguments of a DLV built-in.
+    fn builtin_arguments(&mut self, count: usize) -> PResult<Vec<Term>> {
+        self.expect(K::LParen, "(")?;
+        let mut args = Vec::with_capacity(count);
+        for i in 0..count {
+            if i > 0 {
+                self.expect(K::Comma, ",")?;
+            }
+            args.push(self.term()?);
+        }
+        self.expect(K::RParen, ")")?;
+        Ok(args)
     }
 
     /// Reads one element of a body into `body`: a chain of comparisons
