@@ -261,9 +261,9 @@ struct Case {
     seed: u64,
     text: String,
     extra: &'static [&'static str],
-    /// asp2sat's `--solver`, whose answers are also compared with the
-    /// default solver's; `None` for the default.
-    solver: Option<&'static str>,
+    /// The backends (`--solver`) that solve the program besides the
+    /// default choice, each to give the default's answer.
+    backends: &'static [&'static str],
     repro: String,
 }
 
@@ -336,11 +336,9 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
         return pass(false);
     }
 
-    let ours = |args: &[String]| {
-        let solver = case.solver.map(|name| format!("--solver={name}"));
-        asp2sat_solve(&[args, solver.as_slice()].concat(), None)
-    };
-    let a = ours(&args);
+    let ours = |args: &[String]| asp2sat_solve(args, None);
+    // `--stats` names the backend the default chose, which need not run twice.
+    let a = ours(&[args.as_slice(), &["--stats".to_string()]].concat());
     if a.code == Some(65) {
         return Outcome::Refused(head(&format!(
             "asp2sat refused a program clingo accepts\n{}",
@@ -363,11 +361,14 @@ fn run_case(case: &Case, dir: &std::path::Path, clingo_only: bool) -> Outcome {
             None
         }
     };
-    // Another solver answers as the default one does, whatever clingo says.
-    if let (Some(solver), Some(got)) = (case.solver, &got)
-        && let Some(problem) = solver_against_default(solver, &args, got, a.code)
-    {
-        return Outcome::Fail(head(&problem));
+    // Every other backend answers as the default one does, whatever clingo says.
+    if let Some(got) = &got {
+        let chosen = sat_solver_of(&a.stdout);
+        for &backend in (case.backends.iter()).filter(|&&b| Some(b) != chosen.as_deref()) {
+            if let Some(problem) = backend_against_default(backend, &args, got, a.code) {
+                return Outcome::Fail(head(&problem));
+            }
+        }
     }
     let mut second = None;
     if let Some(got) = &got {
@@ -442,28 +443,35 @@ fn agrees_without_eq(
     }
 }
 
-/// What differs between the answer `got` (exit code `code`) of
-/// `--solver=solver` and the default solver's, as a problem; `None` if
-/// nothing.
-fn solver_against_default(
-    solver: &str,
+/// What differs between the answer of `--solver=backend` and the default
+/// choice's (`by_default`, exit code `default_code`), as a problem; `None`
+/// if nothing.
+fn backend_against_default(
+    backend: &str,
     args: &[String],
-    got: &Answer,
-    code: Option<i32>,
+    by_default: &Answer,
+    default_code: Option<i32>,
 ) -> Option<String> {
-    let default = asp2sat_solve(args, None);
-    let differences = match parse_json_answer(&default.stdout) {
-        Ok(by_default) => compare(&by_default, default.code, got, code),
+    let other = asp2sat_solve(&[args, &[format!("--solver={backend}")]].concat(), None);
+    let differences = match parse_json_answer(&other.stdout) {
+        Ok(got) => compare(by_default, default_code, &got, other.code),
         Err(e) => vec![format!(
-            "the default solver's output is not clingo JSON: {e}"
+            "the output of --solver={backend} is not clingo JSON: {e}\n  stdout: {}",
+            other.stdout.trim()
         )],
     };
     (!differences.is_empty()).then(|| {
         format!(
-            "--solver={solver} against the default solver (as 'clingo'):\n{}",
+            "--solver={backend} against the default solver (as 'clingo'):\n{}",
             differences.join("\n")
         )
     })
+}
+
+/// The SAT solver a run chose, from its `--stats` in JSON.
+fn sat_solver_of(json: &str) -> Option<String> {
+    let document: serde_json::Value = serde_json::from_str(json).ok()?;
+    Some(document["Stats"]["SatSolver"].as_str()?.to_string())
 }
 
 /// The message of a failed case: `text`, then the answer sets of clingo
@@ -507,30 +515,38 @@ fn failure_message(
     msg
 }
 
+/// Each program is solved by the default choice of backend (`auto`, which
+/// mixes them by program) against clingo, then by every other backend of
+/// the build against the default: each backend answers every program.
+/// ASP2SAT_DIFF_CASES (default 300) and ASP2SAT_DIFF_SEED (default 1)
+/// choose the programs.
 #[test]
 fn differential_against_clingo() {
-    differential("differential", None);
+    let cases = env_u64("ASP2SAT_DIFF_CASES", 300);
+    let seed0 = env_u64("ASP2SAT_DIFF_SEED", 1);
+    let seeds: Vec<u64> = (0..cases).map(|i| seed0 + i).collect();
+    // Regenerating is cheap and deterministic: count over every program run.
+    let programs: Vec<_> = seeds.iter().map(|&s| generate(s).features).collect();
+    print_feature_counts(FEATURES, &programs);
+    campaign("differential", &seeds, |seed| Case {
+        seed,
+        text: generate(seed).text,
+        extra: &[],
+        backends: BACKENDS,
+        repro: format!(
+            "ASP2SAT_DIFF_SEED={seed} ASP2SAT_DIFF_CASES=1 cargo test --release --all-features --test it differential::differential_against_clingo"
+        ),
+    });
 }
 
-/// The programs of `differential_against_clingo` solved with each backend
-/// named (the default, `auto`, mixes them by program), against clingo and
-/// against the default.
-#[test]
-fn differential_with_varisat() {
-    differential("differential_varisat", Some("varisat"));
-}
-
-#[cfg(feature = "cadical")]
-#[test]
-fn differential_with_cadical() {
-    differential("differential_cadical", Some("cadical"));
-}
-
-#[cfg(feature = "batsat")]
-#[test]
-fn differential_with_batsat() {
-    differential("differential_batsat", Some("batsat"));
-}
+/// The backends of this build.
+const BACKENDS: &[&str] = &[
+    "varisat",
+    #[cfg(feature = "cadical")]
+    "cadical",
+    #[cfg(feature = "batsat")]
+    "batsat",
+];
 
 /// How many of the programs, given by the features each uses, use each of
 /// `features`.
@@ -564,28 +580,6 @@ fn rare_features(features: &[&str], counts: &[usize]) -> Vec<String> {
         .collect()
 }
 
-/// The campaign of the programs ASP2SAT_DIFF_CASES and ASP2SAT_DIFF_SEED
-/// choose, solved by asp2sat with `solver` (or the default).
-fn differential(name: &str, solver: Option<&'static str>) {
-    let cases = env_u64("ASP2SAT_DIFF_CASES", 300);
-    let seed0 = env_u64("ASP2SAT_DIFF_SEED", 1);
-    let seeds: Vec<u64> = (0..cases).map(|i| seed0 + i).collect();
-    // Regenerating is cheap and deterministic: count over every program run.
-    let programs: Vec<_> = seeds.iter().map(|&s| generate(s).features).collect();
-    print_feature_counts(FEATURES, &programs);
-    let test = match solver {
-        None => "--test it differential::differential_against_clingo".to_string(),
-        Some(name) => format!("--test it differential::differential_with_{name}"),
-    };
-    campaign(name, &seeds, |seed| Case {
-        seed,
-        text: generate(seed).text,
-        extra: &[],
-        solver,
-        repro: format!("ASP2SAT_DIFF_SEED={seed} ASP2SAT_DIFF_CASES=1 cargo test --release {test}"),
-    });
-}
-
 /// Programs in clingo's incremental mode (tests/it/common/incremental.rs),
 /// compared as those of `differential_against_clingo`: the answer sets of
 /// every step that has some, so a step wrongly proven to have none shows
@@ -605,7 +599,7 @@ fn incremental_against_clingo() {
         seed,
         text: generate_incremental(seed).text,
         extra: &[],
-        solver: None,
+        backends: &[],
         repro: format!(
             "ASP2SAT_INC_SEED={seed} ASP2SAT_INC_CASES=1 cargo test --release --test it differential::incremental_against_clingo"
         ),
@@ -626,7 +620,7 @@ fn grammar_against_clingo() {
             seed,
             text: program.text,
             extra: if program.optimizes { OPTIMAL } else { &[] },
-            solver: None,
+            backends: &[],
             repro: format!(
                 "ASP2SAT_GRAMMAR_SEED={seed} ASP2SAT_GRAMMAR_CASES=1 cargo test --release --test it differential::grammar_against_clingo"
             ),
@@ -665,7 +659,7 @@ fn corpus_mutants_against_clingo() {
             seed,
             text: format!("% a mutant of {}\n{}", mutant.origin, mutant.text),
             extra: if mutant.optimizes { OPTIMAL } else { &[] },
-            solver: None,
+            backends: &[],
             repro: format!(
                 "ASP2SAT_MUTANT_SEED={seed} ASP2SAT_MUTANT_CASES=1 cargo test --release --test it differential::corpus_mutants_against_clingo"
             ),
