@@ -43,7 +43,7 @@ use auxiliary::{AggregateAtoms, DisjunctAtoms, ImplicationAtoms, NegationAtoms};
 use join::Step;
 use relations::Relation;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use relations::AtomTable;
 pub use rule_set::RuleSet;
@@ -571,6 +571,11 @@ impl<'s> Instantiator<'s> {
         }
     }
 
+    /// Whether the grounding was stopped ([`Exec::stopped`]).
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     /// Grounds rules whose body predicates are all complete (constraints and
     /// `#show` terms).
     pub fn ground_final(&mut self, rules: &[&CRule]) {
@@ -602,6 +607,9 @@ impl<'s> Instantiator<'s> {
         recursive_positions: &[usize],
         in_component: &dyn Fn(PredId) -> bool,
     ) {
+        if self.stopped() {
+            return;
+        }
         self.uses = rule.variable_uses();
         let whole = rule
             .body
@@ -675,6 +683,12 @@ impl<'s> Instantiator<'s> {
         in_component: &dyn Fn(PredId) -> bool,
         mode: Mode,
     ) {
+        // Planning builds the indexes of its joins, which on the large
+        // relations of a runaway grounding takes seconds: a stopped
+        // grounding plans nothing more.
+        if self.stopped() {
+            return;
+        }
         self.uses = rule.variable_uses();
         let mut bound = vec![false; rule.num_vars];
         let steps = self.plan(&rule.body, &mut bound, delta, in_component);

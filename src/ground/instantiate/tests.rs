@@ -274,4 +274,24 @@ mod stop {
         assert_eq!(atoms_ground(text, false), 50 + 2500 + 1001);
         assert_eq!(atoms_ground(text, true), 0);
     }
+
+    /// Nor does it plan a join: planning builds the indexes of the join's
+    /// steps, which on the relations of a runaway grounding took seconds
+    /// after the stop (a corpus mutant, `on(D,P,T+1) :- on(D,P,T), not
+    /// moves(T).` without `moves`, ran 60% over its time limit).
+    #[test]
+    fn a_stopped_grounding_builds_no_index() {
+        let text = "n(1). n(2). m(1,2). m(2,3). q(X,Y) :- n(X), m(X,Y). :- q(X,Y), m(Y,X).";
+        let (statements, errors) = parse_program(text, FileId(0));
+        assert!(errors.is_empty(), "{errors:?}");
+        for stopped in [false, true] {
+            let counters = Counters::default();
+            let stop = AtomicBool::new(stopped);
+            let mut grounding = Grounding::single(&[], &counters).stop_at(&stop);
+            assert!(grounding.ground_call(&statements, &Parts::base()).is_ok());
+            let relations = &grounding.run.as_ref().expect("grounded").grounder.relations;
+            let indexes: usize = relations.iter().map(|r| r.indexes.len()).sum();
+            assert_eq!(indexes == 0, stopped, "{indexes} indexes");
+        }
+    }
 }
