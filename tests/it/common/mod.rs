@@ -433,6 +433,13 @@ pub fn export_through(
     extension: &str,
     script: &str,
 ) -> Result<Output, String> {
+    let exported = export(file, flags, extension)?;
+    Ok(run_script(script, &[exported]))
+}
+
+/// Exports `file` with `asp2sat dimacs <flags> file -o <file>.<extension>`:
+/// the exported file, or what failed.
+pub fn export(file: &Path, flags: &[&str], extension: &str) -> Result<PathBuf, String> {
     let exported = file.with_extension(extension);
     let mut args = strings(&["dimacs"]);
     args.extend(strings(flags));
@@ -449,12 +456,14 @@ pub fn export_through(
             export.stderr
         ));
     }
+    Ok(exported)
+}
+
+/// `scripts/<script>` run on `files`.
+pub fn run_script(script: &str, files: &[PathBuf]) -> Output {
     let script = root().join("scripts").join(script);
-    Ok(run(
-        &script,
-        &[exported.to_string_lossy().into_owned()],
-        &root(),
-        None,
-        timeout(),
-    ))
+    let args: Vec<String> = (files.iter())
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    run(&script, &args, &root(), None, timeout())
 }
