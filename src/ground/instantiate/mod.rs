@@ -607,9 +607,6 @@ impl<'s> Instantiator<'s> {
         recursive_positions: &[usize],
         in_component: &dyn Fn(PredId) -> bool,
     ) {
-        if self.stopped() {
-            return;
-        }
         self.uses = rule.variable_uses();
         let whole = rule
             .body
@@ -646,6 +643,10 @@ impl<'s> Instantiator<'s> {
                 for (m, trigger) in element.condition.iter().enumerate() {
                     if !matches!(trigger, CLit::Pos(a) if in_component(a.pred)) {
                         continue;
+                    }
+                    // As in `evaluate`: a stopped grounding plans nothing.
+                    if self.stopped() {
+                        return;
                     }
                     let others = element
                         .condition
