@@ -149,6 +149,10 @@ pub struct Enumerator {
     /// sums the translation left to the search and for a program with an
     /// objective (the bounds of its linear search).
     weights: Option<SearchWeights>,
+    /// Levels of the objective held at most at a cost by weight
+    /// constraints inside the search, which the walk's copy of the clauses
+    /// lacks ([`Enumerator::bound_level_inside`]).
+    levels_bounded_inside: Vec<(usize, i64)>,
     /// Subtrees of the walk the solver found empty.
     refuted_asks: usize,
     /// The walk has handed the enumeration to the solver
@@ -333,6 +337,7 @@ impl Enumerator {
             interrupted: false,
             stop: None,
             weights,
+            levels_bounded_inside: Vec::new(),
             refuted_asks: 0,
             recording_answer_sets: false,
             record_after: (RECORD_AFTER, 2),
@@ -364,6 +369,35 @@ impl Enumerator {
         if added == weight_constraints::Added::Unsatisfiable {
             let clause: Vec<Lit> = guard.map(|g| !g).into_iter().collect();
             self.formula.add_clause(&clause);
+        }
+        true
+    }
+
+    /// `guard → cost ≤ most` on `level` of the objective as a weight
+    /// constraint inside the search, where the backend propagates one
+    /// (whether it does). Without a guard the bound holds for the rest of
+    /// the search, and the walk, whose copy of the clauses lacks it, checks
+    /// its leaves against it as against the sums left to the search: so the
+    /// optimal answer sets are enumerated under the levels' optima without
+    /// their clauses (asprilo's `assign-f.lp`: a diagram of 21,000
+    /// variables over 600 distances, which each search after the optimum
+    /// propagated).
+    pub(crate) fn bound_level_inside(
+        &mut self,
+        guard: Option<Lit>,
+        level: usize,
+        most: i64,
+    ) -> bool {
+        let (soft, always) = self.translation.costs()[level].soft_literals();
+        // The cost is `always` plus the weights of the soft literals that
+        // fail: at most `most` when those that hold weigh W − (most − always).
+        let total: u64 = soft.iter().map(|&(_, w)| w).sum();
+        let holding = total as i64 - (most - always);
+        if !self.add_weight_constraint(guard, &soft, holding) {
+            return false;
+        }
+        if guard.is_none() {
+            self.levels_bounded_inside.push((level, most));
         }
         true
     }
@@ -489,9 +523,15 @@ impl Enumerator {
                 Step::Model => {
                     self.formula.copy.read_values(&mut self.values);
                     // The walk propagates clauses only: a leaf that breaks
-                    // a sum left to the search is one of its conflicts.
+                    // a sum left to the search, or a level's bound inside
+                    // it, is one of its conflicts.
                     let value = |lit: Lit| self.values[lit.index()] == lit.is_positive();
-                    if !(self.translation.native_sums().iter()).all(|sum| sum.holds(value)) {
+                    let var_value = |var: Var| self.values[var.index()];
+                    let costs = self.translation.costs();
+                    if !(self.translation.native_sums().iter()).all(|sum| sum.holds(value))
+                        || (self.levels_bounded_inside.iter())
+                            .any(|&(level, most)| costs[level].value(var_value) > most)
+                    {
                         self.backtracking.violated(&mut self.formula.copy);
                         continue;
                     }

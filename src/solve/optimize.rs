@@ -171,9 +171,6 @@ pub struct Optimizer {
     /// The guard of the bound of the linear search's step, while its
     /// weight constraint or clauses are in the solver.
     guard: Option<Lit>,
-    /// The levels fixed at their optimum by weight constraints inside the
-    /// search, with the optimum.
-    fixed_inside: Vec<(usize, i64)>,
     /// The cost vectors of the answer sets of strata above the last, which
     /// the search went on from.
     #[cfg(test)]
@@ -199,7 +196,6 @@ impl Optimizer {
             best: None,
             finished: false,
             guard: None,
-            fixed_inside: Vec::new(),
             #[cfg(test)]
             stratum_costs: Vec::new(),
         }
@@ -355,32 +351,26 @@ impl Optimizer {
     }
 
     /// Adds the permanent constraint `cost ≤ optimum` for the current
-    /// level: inside the search where the backend propagates it (and as
-    /// clauses only for the enumeration of the optimal answer sets,
-    /// [`Self::into_enumerator`]), else as clauses.
+    /// level: inside the search where the backend propagates it, else as
+    /// clauses.
     fn fix_level(&mut self, optimum: i64) {
-        if self.propagate_at_most(None, optimum) {
-            self.fixed_inside.push((self.level, optimum));
-        } else {
+        if !self.propagate_at_most(None, optimum) {
             self.write_fixed_level(self.level, optimum);
         }
     }
 
     /// `guard → cost ≤ most` on the current level as a weight constraint
-    /// inside the search, if its weights differ ([`weighted`]), the
-    /// backend propagates it, and no set of its soft literals is
-    /// exclusive (the diagram over such sets propagates more: the 62
-    /// optimal answer sets of `post_office_problem2` in the corpus, 0.79 s
-    /// with the weight constraint, 0.59 s with the diagram); whether it is.
+    /// inside the search ([`Enumerator::bound_level_inside`]), if its
+    /// weights differ ([`weighted`]), the backend propagates it, and no set
+    /// of its soft literals is exclusive (the diagram over such sets
+    /// propagates more: the 62 optimal answer sets of `post_office_problem2`
+    /// in the corpus, 0.79 s with the weight constraint, 0.59 s with the
+    /// diagram); whether it is.
     fn propagate_at_most(&mut self, guard: Option<Lit>, most: i64) -> bool {
-        let (soft, always) = self.enumerator.translation().costs()[self.level].soft_literals();
-        // The cost is `always` plus the weights of the soft literals that
-        // fail: at most `most` when those that hold weigh W − (most − always).
-        let total: u64 = soft.iter().map(|&(_, w)| w).sum();
-        let holding = total as i64 - (most - always);
+        let (soft, _) = self.enumerator.translation().costs()[self.level].soft_literals();
         weighted(&soft)
             && !self.bounds[self.level].has_sets()
-            && (self.enumerator).add_weight_constraint(guard, &soft, holding)
+            && (self.enumerator).bound_level_inside(guard, self.level, most)
     }
 
     /// The clauses `cost ≤ optimum` of `level`.
@@ -462,12 +452,8 @@ impl Optimizer {
     }
 
     /// The enumerator, whose answer sets are, once [`Self::is_finished`],
-    /// exactly the optimal ones: every level is fixed at its optimum, in
-    /// clauses (the enumeration's walk propagates clauses alone).
-    pub fn into_enumerator(mut self) -> Enumerator {
-        for (level, optimum) in std::mem::take(&mut self.fixed_inside) {
-            self.write_fixed_level(level, optimum);
-        }
+    /// exactly the optimal ones: every level is fixed at its optimum.
+    pub fn into_enumerator(self) -> Enumerator {
         self.enumerator
     }
 }
