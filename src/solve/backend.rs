@@ -225,16 +225,20 @@ impl Backend {
     ///   of different weights, or whose clauses are mostly those of weight
     ///   constraints and many: batsat, whose linear search (its bounds
     ///   propagated) proves their optima fastest;
-    /// - large programs whose clauses are mostly those of weight
-    ///   constraints (body aggregates), and large tight
-    ///   programs with disjunctions (shifted): CaDiCaL, by far the best on
-    ///   their searches (the Hanoi Tower's plans, all of them: 1.65 s
-    ///   against varisat's 4.55 s, 33 MB against 39 MB; the DLV Sudoku,
-    ///   small, stays with varisat);
-    /// - the rest (tight, few weights: Sudoku, colouring, planning; and
+    /// - large tight programs with disjunctions (shifted): CaDiCaL, by far
+    ///   the best on their searches (the Hanoi Tower's plans, all of them:
+    ///   1.65 s against varisat's 4.55 s, 33 MB against 39 MB; the DLV
+    ///   Sudoku, small, stays with varisat);
+    /// - the rest (tight: Sudoku, colouring, planning, and large programs
+    ///   of body aggregates, whose sums the search does not take; and
     ///   components that are not head-cycle-free or hold a non-monotone
     ///   recursive aggregate, whose minimality check runs many short
-    ///   searches): varisat, the fastest on them.
+    ///   searches): varisat, the fastest on them. (Large programs of body
+    ///   aggregates went to CaDiCaL for bin packing, whose sums it solves
+    ///   at once as clauses by its lucky phases; bin packing's sums are
+    ///   propagated inside batsat now, and on the corpus's programs of that
+    ///   kind CaDiCaL was the slowest of the three: fixtures/bench/ANALYSIS.md,
+    ///   "Large programs of body aggregates".)
     ///
     /// A backend not built in falls back to the next in that order.
     pub fn for_translation(translation: &Translation) -> Backend {
@@ -257,7 +261,7 @@ impl Backend {
             // 11.4 s, knapsack/12 0.11 s against varisat's 0.20 s.
             return Self::propagating();
         }
-        Self::tight(large && (stats.shifted_disjunctions > 0 || weighted))
+        Self::tight(large && stats.shifted_disjunctions > 0)
     }
 
     /// The backend whose search takes weight constraints best: batsat,
@@ -315,10 +319,10 @@ impl Backend {
 
 /// A program counts as one of weight constraints when more than one in this
 /// many of its clauses encode body aggregates or the objective (the
-/// cardinality bounds of choices, as in Sudoku, do not count); it and a
-/// disjunctive one go to CaDiCaL when they have at least [`LARGE`] clauses
-/// (before the translation: ground rules): below that, CaDiCaL's set-up is
-/// most of its time.
+/// cardinality bounds of choices, as in Sudoku, do not count); an
+/// optimizing one goes to batsat when it has at least [`LARGE`] clauses,
+/// and a disjunctive one to CaDiCaL (counted before the translation: ground
+/// rules): below that, CaDiCaL's set-up is most of its time.
 const WEIGHTED_SHARE: usize = 4;
 const LARGE: usize = 10_000;
 

@@ -275,9 +275,10 @@ fn solver_option_chooses_the_backend_and_stats_name_it() {
                 "fixtures/bench/instances/binpacking_40.lp",
             ]))
         };
-        // Its capacities propagated inside batsat's search, or as clauses.
+        // Its capacities propagated inside batsat's search, or as clauses
+        // (a tight program without disjunctions: varisat).
         named(&binpacking("--sums=auto"), "batsat");
-        named(&binpacking("--sums=clauses"), "cadical");
+        named(&binpacking("--sums=clauses"), "varisat");
     }
     let unknown = output(solve(&["--solver=minisat", three]));
     assert_eq!(unknown.code, Some(1));
