@@ -55,13 +55,16 @@ enum Entry {
 /// Owns every ground term; equal terms always get the same [`SymId`].
 ///
 /// Each term is stored once, in `entries`; the hash table holds only ids,
-/// so a function can be looked up from a borrowed argument slice, storing
-/// only when the term is new.
+/// its hash kept beside it (`hashes`), so a function can be looked up
+/// from a borrowed argument slice, storing only when the term is new.
 #[derive(Clone, Debug, Default)]
 pub struct SymbolTable {
     entries: Vec<Entry>,
     args: Vec<SymId>,
     table: HashTable<SymId>,
+    /// By term: its hash folded to 32 bits ([`fold`]), which growing the
+    /// table reads instead of hashing every term again.
+    hashes: Vec<u32>,
     names: Vec<Box<str>>,
     name_ids: FxHashMap<Box<str>, NameId>,
     /// Ids of the numbers `-SMALL_NUMBER_OFFSET..SMALL_NUMBERS - SMALL_NUMBER_OFFSET`.
@@ -79,6 +82,22 @@ pub fn hash_step(hash: u64, id: u32) -> u64 {
     (hash ^ u64::from(id))
         .wrapping_mul(0xf135_7aea_2e62_a9c5)
         .rotate_left(26)
+}
+
+/// A term's 64-bit hash folded to the 32 bits the table keeps.
+fn fold(hash: u64) -> u32 {
+    (hash ^ (hash >> 32)) as u32
+}
+
+/// A folded hash spread over 64 bits again, for the table: its bucket from
+/// the low bits and its tag from the top ones, both well mixed.
+fn spread(folded: u32) -> u64 {
+    hash_step(0, folded)
+}
+
+/// The hash the table places a term of hash `hash` by.
+fn table_hash(hash: u64) -> u64 {
+    spread(fold(hash))
 }
 
 fn hash_function(name: NameId, args: &[SymId], negative: bool) -> u64 {
@@ -107,11 +126,10 @@ fn hash_entry(entry: Entry, arena: &[SymId]) -> u64 {
 
 impl SymbolTable {
     /// Makes room for `additional` more terms in the hash table, which is
-    /// costly to grow: each growth hashes every term again.
+    /// costly to grow: each growth moves every term.
     pub fn reserve(&mut self, additional: usize) {
-        let (entries, args) = (&self.entries, &self.args);
-        self.table
-            .reserve(additional, |&id| hash_entry(entries[id.0 as usize], args));
+        let hashes = &self.hashes;
+        (self.table).reserve(additional, |id| spread(hashes[id.0 as usize]));
     }
 
     fn args_of_entry(&self, start: u32, arity: u32) -> &[SymId] {
@@ -136,7 +154,8 @@ impl SymbolTable {
     fn intern_entry(&mut self, entry: Entry) -> SymId {
         let hash = hash_entry(entry, &self.args);
         let entries = &self.entries;
-        if let Some(&id) = self.table.find(hash, |&id| entries[id.0 as usize] == entry) {
+        let found = (self.table).find(table_hash(hash), |id| entries[id.0 as usize] == entry);
+        if let Some(&id) = found {
             return id;
         }
         self.insert_new(hash, entry)
@@ -145,9 +164,9 @@ impl SymbolTable {
     fn insert_new(&mut self, hash: u64, entry: Entry) -> SymId {
         let id = SymId(self.entries.len() as u32);
         self.entries.push(entry);
-        let (entries, args) = (&self.entries, &self.args);
-        self.table
-            .insert_unique(hash, id, |&id| hash_entry(entries[id.0 as usize], args));
+        self.hashes.push(fold(hash));
+        let hashes = &self.hashes;
+        (self.table).insert_unique(table_hash(hash), id, |id| spread(hashes[id.0 as usize]));
         id
     }
 
@@ -165,8 +184,8 @@ impl SymbolTable {
             } => return self.lookup_function(*self.name_ids.get(name)?, args, negative),
         };
         let entries = &self.entries;
-        self.table
-            .find(hash_entry(entry, &self.args), |&id| {
+        (self.table)
+            .find(table_hash(hash_entry(entry, &self.args)), |id| {
                 entries[id.0 as usize] == entry
             })
             .copied()
@@ -183,8 +202,8 @@ impl SymbolTable {
         args: &[SymId],
         negative: bool,
     ) -> Option<SymId> {
-        self.table
-            .find(hash, |&id| {
+        (self.table)
+            .find(table_hash(hash), |id| {
                 matches!(self.entries[id.0 as usize], Entry::Function { name: n, args_start, arity, negative: s }
                     if n == name && s == negative && self.args_of_entry(args_start, arity) == args)
             })
@@ -567,5 +586,35 @@ mod tests {
         for (id, text) in cases {
             assert_eq!(t.display(id).to_string(), text);
         }
+    }
+
+    /// Every term is found again, and interned once, after the table has
+    /// grown many times from the hashes it keeps (and after `reserve`):
+    /// the hash a growth places a term by is the one a lookup looks for.
+    #[test]
+    fn terms_are_found_after_the_table_grows() {
+        let mut t = SymbolTable::default();
+        let mut ids = Vec::new();
+        for i in 0..20_000 {
+            let number = t.number(i * 7 - 5_000);
+            let name = if i % 3 == 0 { "p" } else { "q" };
+            ids.push(t.function(name, &[number, number], i % 2 == 0));
+            ids.push(t.string(&format!("s{i}")));
+            if i == 10_000 {
+                t.reserve(100_000);
+            }
+        }
+        let count = t.entries.len();
+        for (i, &id) in ids.iter().enumerate() {
+            assert_eq!(t.lookup(t.get(id)), Some(id), "term {i}");
+        }
+        for i in 0..20_000 {
+            let number = t.number(i * 7 - 5_000);
+            let name = if i % 3 == 0 { "p" } else { "q" };
+            let function = t.function(name, &[number, number], i % 2 == 0);
+            assert_eq!(function, ids[2 * i as usize]);
+            assert_eq!(t.string(&format!("s{i}")), ids[2 * i as usize + 1]);
+        }
+        assert_eq!(t.entries.len(), count, "no term stored twice");
     }
 }
