@@ -413,11 +413,18 @@ impl<'a> Compiler<'a> {
     pub fn compile_one(&mut self, shape: RuleShape<'_>, body: &[BodyItem], span: Span) {
         let mut scope = Scope::default();
         let mut out_body = Vec::new();
+        let atoms = (body.iter())
+            .filter(|item| matches!(item, BodyItem::Literal(Literal::Atom { .. })))
+            .count();
         // Body literals first: their variables, those of aggregate guards
         // and those of the head are the rule's global variables.
         for item in body {
             if let BodyItem::Literal(literal) = item {
-                match self.literal(literal, &mut scope, &mut out_body) {
+                let compiled = match self.projectable(literal, atoms) {
+                    Some(atom) => self.project_positive(atom, &mut scope, &mut out_body),
+                    None => self.literal(literal, &mut scope, &mut out_body),
+                };
+                match compiled {
                     Ok(true) => {}
                     Ok(false) => return, // a literal that is always false
                     Err(e) => return self.errors.push(e),

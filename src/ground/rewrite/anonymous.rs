@@ -1,10 +1,13 @@
 //! Anonymous variables: `_` in a negative literal is projected through an
 //! auxiliary predicate (`not p(X, _)` becomes `not #projK(X)` with
-//! `#projK(V) :- p(V, _).`), and `_` in a statement about an atom is named.
+//! `#projK(V) :- p(V, _).`), and so is `_` in a positive literal of a rule
+//! body with other atoms, as gringo projects it: `d(N,V,W) :- m(N,_,_,E,F),
+//! e(V,E), e(W,F).` is then grounded once for each `N, E, F`, not once for
+//! each `m` atom. `_` in a statement about an atom is named.
 //!
 //! Input: an atom with `_`. Output: an atom without `_` in a negative
-//! literal, the auxiliary rule compiled beside; elsewhere each `_` is a
-//! variable of its own, `#anonK`.
+//! literal or a projected positive one, the auxiliary rule compiled beside;
+//! elsewhere each `_` is a variable of its own, `#anonK`.
 
 use super::{literal_head, map_subterms};
 use crate::diagnostics::Diagnostic;
@@ -32,6 +35,40 @@ impl Compiler<'_> {
             TermKind::Unary(_, a) => self.name_anonymous(a),
             _ => {}
         }
+    }
+
+    /// The atom of `literal` when it is projected: a positive literal with
+    /// `_` (not strongly negated, as for `not`) in a rule body of `atoms`
+    /// atom literals, at least two. gringo projects those, and not the one
+    /// atom of `q(X) :- p(X, _).`, whose projection would only add rules.
+    pub fn projectable<'l>(&self, literal: &'l Literal, atoms: usize) -> Option<&'l Atom> {
+        match literal {
+            Literal::Atom {
+                naf: Naf::Positive,
+                atom,
+            } if atoms > 1
+                && has_anonymous(&atom.term)
+                && !atom.strong_negation
+                && self.never_defined(literal).is_none() =>
+            {
+                Some(atom)
+            }
+            _ => None,
+        }
+    }
+
+    /// A positive body literal `p(t, _)` as `#projK(t)`, with
+    /// `#projK(V) :- p(V, _).` ([`Self::project`]); it binds the variables
+    /// of `t` as `p(t, _)` does.
+    pub fn project_positive(
+        &mut self,
+        atom: &Atom,
+        scope: &mut Scope,
+        out: &mut Vec<CLit>,
+    ) -> Result<bool, Diagnostic> {
+        let projected = self.project(atom, scope, out)?;
+        out.push(CLit::Pos(projected));
+        Ok(true)
     }
 
     /// `not p(t, _)` becomes `not #projK(t)` with `#projK(V) :- p(V, _).`,

@@ -78,6 +78,9 @@ mod anonymous {
         captured_arithmetic: "a :- not p(_,X+1), q(X).";
         strong_negation: "a :- not -p(_).";
         positive: "a :- p(_), q(_,_).";
+        positive_alone: "a(X) :- p(X,_).";
+        positive_beside_comparison: "a(X) :- p(X,_), X > 1.";
+        positive_beside_negative: "a(X) :- p(X+1,f(_)), not q(X).";
         aggregate_condition: "a :- #count{ X : q(X), not p(X,_) } > 0.";
         conditional_literal: "a :- not p(X,_) : q(X).";
         choice_condition: "{ a(X) : q(X), not p(X,_) }.";

@@ -69,6 +69,7 @@ pub const FEATURES: &[&str] = &[
     "recursion through arithmetic",
     "fibonacci",
     "anonymous in negation",
+    "anonymous in a positive literal",
     "assignment",
     "inversion",
     "unification",
@@ -223,6 +224,7 @@ impl Gen {
                     v
                 }
             } else if self.rng.chance(0.3) {
+                self.mark("anonymous in a positive literal");
                 "_".to_string()
             } else {
                 self.constant()
