@@ -196,8 +196,7 @@ impl Compiler<'_> {
                     && has_anonymous(&atom.term)
                     && !atom.strong_negation =>
                 {
-                    let projected = self.project(atom, scope, &mut condition)?;
-                    condition.push(CLit::Pos(projected));
+                    self.project_positive(atom, scope, &mut condition)?;
                 }
                 // `l` never holds (clingo: `p(f(X)+1) : r(X)` is false
                 // where `r` holds): no `unless`.
