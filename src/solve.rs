@@ -373,7 +373,8 @@ impl Enumerator {
         true
     }
 
-    /// `guard → cost ≤ most` on `level` of the objective as a weight
+    /// `guard → cost ≤ most` on `level` of the objective (its soft literals
+    /// and constant, [`translate::CostTerms::soft_literals`]) as a weight
     /// constraint inside the search, where the backend propagates one
     /// (whether it does). Without a guard the bound holds for the rest of
     /// the search, and the walk, whose copy of the clauses lacks it, checks
@@ -386,14 +387,14 @@ impl Enumerator {
         &mut self,
         guard: Option<Lit>,
         level: usize,
+        (soft, always): (&[(Lit, u64)], i64),
         most: i64,
     ) -> bool {
-        let (soft, always) = self.translation.costs()[level].soft_literals();
         // The cost is `always` plus the weights of the soft literals that
         // fail: at most `most` when those that hold weigh W − (most − always).
         let total: u64 = soft.iter().map(|&(_, w)| w).sum();
         let holding = total as i64 - (most - always);
-        if !self.add_weight_constraint(guard, &soft, holding) {
+        if !self.add_weight_constraint(guard, soft, holding) {
             return false;
         }
         if guard.is_none() {

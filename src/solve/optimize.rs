@@ -367,10 +367,10 @@ impl Optimizer {
     /// in the corpus, 0.79 s with the weight constraint, 0.59 s with the
     /// diagram); whether it is.
     fn propagate_at_most(&mut self, guard: Option<Lit>, most: i64) -> bool {
-        let (soft, _) = self.enumerator.translation().costs()[self.level].soft_literals();
+        let (soft, always) = self.enumerator.translation().costs()[self.level].soft_literals();
         weighted(&soft)
             && !self.bounds[self.level].has_sets()
-            && (self.enumerator).bound_level_inside(guard, self.level, most)
+            && (self.enumerator).bound_level_inside(guard, self.level, (&soft, always), most)
     }
 
     /// The clauses `cost ≤ optimum` of `level`.
