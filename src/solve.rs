@@ -239,13 +239,15 @@ impl Enumerator {
         // Only an enumeration walks over the copy.
         let copy = Propagator::new(options.max_models != 1);
         // Sums left to the search, by default only where the solver's
-        // search is the one consumer of the clauses; never in the exact
-        // translation.
+        // search is the one consumer of the clauses, or where their
+        // clauses would not fit in memory; never in the exact translation.
         let sums = options.tuning.sums;
         let propagated_sums = options.translation == TranslationMode::Lazy
             && match sums {
                 SumMode::Auto => {
-                    analysis.has_propagated_sums() && !copy.recording() && program.costs.is_empty()
+                    analysis.has_propagated_sums()
+                        && ((!copy.recording() && program.costs.is_empty())
+                            || analysis.sums_too_large_for_clauses())
                 }
                 SumMode::Clauses => false,
                 SumMode::Propagate => !program.aggregates.is_empty(),

@@ -16,6 +16,7 @@
 //! a clause.
 
 use super::exclusive::ExclusiveSets;
+use super::native_sums::{CLAUSE_NODES_AT_MOST, PropagatedSums};
 use crate::diagnostics::Diagnostic;
 use crate::graph::Components;
 use crate::ground::program::{AtomId, Direction, GroundProgram, Head, Rule};
@@ -37,9 +38,9 @@ pub(crate) struct Analysis {
     /// The components with a non-monotone recursive aggregate, each with
     /// the exact translation's error for its first such aggregate.
     nonmonotone: BTreeMap<u32, Diagnostic>,
-    /// Per aggregate: whether its sum is worth leaving to the search
+    /// The sums worth leaving to the search
     /// ([`super::native_sums::propagated_sums`]).
-    propagated_sums: Vec<bool>,
+    propagated_sums: PropagatedSums,
     /// The atoms of choices of at most one that always apply.
     exclusive: ExclusiveSets<AtomId>,
 }
@@ -93,12 +94,18 @@ impl Analysis {
     /// Whether the sum of the `index`-th aggregate is worth leaving to a
     /// search that propagates it ([`super::SumEncoding::Native`]).
     pub(crate) fn propagates_sum(&self, index: usize) -> bool {
-        self.propagated_sums[index]
+        self.propagated_sums.worth[index]
     }
 
     /// Whether some aggregate's sum is worth leaving to the search.
     pub(crate) fn has_propagated_sums(&self) -> bool {
-        self.propagated_sums.contains(&true)
+        self.propagated_sums.worth.contains(&true)
+    }
+
+    /// Whether the sums worth leaving to the search would be too large as
+    /// clauses ([`CLAUSE_NODES_AT_MOST`]).
+    pub(crate) fn sums_too_large_for_clauses(&self) -> bool {
+        self.propagated_sums.nodes > CLAUSE_NODES_AT_MOST
     }
 
     /// Whether the positive dependency graph is acyclic: then the models

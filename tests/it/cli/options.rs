@@ -212,7 +212,7 @@ fn restart_and_decay_options_tune_varisat_and_keep_the_answers() {
 /// default (`auto`) the program chooses: varisat for a small tight one,
 /// batsat for a non-tight one (with the unfounded-set check inside its
 /// search) and for large sums propagated inside its search, CaDiCaL for a
-/// large one made mostly of body aggregates as clauses.
+/// large one with disjunctions.
 #[test]
 fn solver_option_chooses_the_backend_and_stats_name_it() {
     let three = "fixtures/cli/three_models.lp";
@@ -283,6 +283,45 @@ fn solver_option_chooses_the_backend_and_stats_name_it() {
     let unknown = output(solve(&["--solver=minisat", three]));
     assert_eq!(unknown.code, Some(1));
     assert_stderr_has(&unknown, "invalid value 'minisat'");
+}
+
+/// Sums whose clauses would not fit in memory are propagated inside the
+/// search even where clauses serve it better (here the enumeration's walk;
+/// an objective is the other case): five sums of 60 different weights stay
+/// 620,000 clauses, fifteen are left to batsat, where as clauses they were
+/// 1.9 million and 300 MB (the ASP Competition's Valves encoding ran out
+/// of memory).
+#[test]
+fn sums_too_large_for_clauses_are_propagated() {
+    let program = "i(1..60). j(1..n). w(I, 10 + (I*37) \\ 89) :- i(I). \
+                   { in(I,J) } :- i(I), j(J). \
+                   s(J) :- j(J), #sum { W,I : in(I,J), w(I,W) } >= 1500. \
+                   :- j(J), not s(J).";
+    let stats = |sums: usize| {
+        let constant = format!("n={sums}");
+        let mut cmd = solve(&["-n", "2", "--stats", "-c", &constant]);
+        cmd.write_stdin(program);
+        let out = output(cmd);
+        assert_eq!(out.code, Some(10), "{}", out.stderr);
+        let line = |name: &str| {
+            (out.stdout.lines())
+                .find_map(|line| line.strip_prefix(name))
+                .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
+                .trim()
+                .to_string()
+        };
+        (
+            line("SAT solver   : "),
+            line("Clauses      : ").parse::<u64>().unwrap(),
+        )
+    };
+    let (solver, clauses) = stats(5);
+    assert!(clauses > 500_000, "{solver}, {clauses} clauses");
+    if cfg!(feature = "batsat") {
+        let (solver, clauses) = stats(15);
+        assert_eq!(solver, "batsat");
+        assert!(clauses < 1_000, "{clauses} clauses");
+    }
 }
 
 /// `--stats` counts the SAT solver's conflicts, as clingo's `Conflicts`
