@@ -19,8 +19,8 @@ use super::Cond;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use std::collections::BTreeMap;
 use varisat_formula::ExtendFormula;
 
 /// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`, as one shared interval diagram.
@@ -36,9 +36,12 @@ pub struct SumAtLeast {
     suffix: Vec<i64>,
     /// What the negative weights shift every bound by.
     offset: i64,
-    /// Per level: the intervals built so far, `(lo, hi, node)`.
-    nodes: Vec<Vec<(i64, i64, Cond)>>,
-    memo: FxHashMap<(usize, i64), (i64, i64, Cond)>,
+    /// Per level: the intervals built so far, `lo → (hi, node)`. The
+    /// intervals of one level are disjoint (each bound has one node), so
+    /// the one holding `k` is the last starting at or below it: a lookup
+    /// in a diagram of millions of nodes costs a logarithm, not a scan of
+    /// its level.
+    nodes: Vec<BTreeMap<i64, (i64, Cond)>>,
 }
 
 impl SumAtLeast {
@@ -72,11 +75,10 @@ impl SumAtLeast {
             suffix[i] = suffix[i + 1] + heaviest(&levels[i]);
         }
         SumAtLeast {
-            nodes: vec![Vec::new(); levels.len()],
+            nodes: vec![BTreeMap::new(); levels.len()],
             levels,
             suffix,
             offset,
-            memo: FxHashMap::default(),
         }
     }
 
@@ -105,14 +107,10 @@ impl SumAtLeast {
         if k > self.suffix[i] {
             return (self.suffix[i] + 1, i64::MAX / 4, Cond::False);
         }
-        if let Some(&(lo, hi, cond)) = self.nodes[i]
-            .iter()
-            .find(|(lo, hi, _)| *lo <= k && k <= *hi)
+        if let Some((&lo, &(hi, cond))) = self.nodes[i].range(..=k).next_back()
+            && k <= hi
         {
             return (lo, hi, cond);
-        }
-        if let Some(&found) = self.memo.get(&(i, k)) {
-            return found;
         }
         // None of the level holds: the bound passes on; else one input
         // `x` of weight `w` holds, and the rest must reach `k − w`.
@@ -132,8 +130,7 @@ impl SumAtLeast {
             [(x, high)] => gates.monotone_node(x, high, low),
             _ => gates.exclusive_node(&options, low),
         };
-        self.nodes[i].push((lo, hi, node));
-        self.memo.insert((i, k), (lo, hi, node));
+        self.nodes[i].insert(lo, (hi, node));
         (lo, hi, node)
     }
 }
