@@ -250,7 +250,9 @@ impl Enumerator {
                             || analysis.sums_too_large_for_clauses())
                 }
                 SumMode::Clauses => false,
-                SumMode::Propagate => !program.aggregates.is_empty(),
+                SumMode::Propagate => {
+                    !program.aggregates.is_empty() || analysis.has_propagated_sums()
+                }
             };
         let chosen = (options.tuning.backend).or_else(|| {
             backend::Backend::before_translation(program, &analysis, loop_formulas, propagated_sums)

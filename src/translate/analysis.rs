@@ -97,9 +97,16 @@ impl Analysis {
         self.propagated_sums.worth[index]
     }
 
-    /// Whether some aggregate's sum is worth leaving to the search.
+    /// Whether the bounds of the `index`-th rule, a choice, are to be left
+    /// to a search that propagates them: too large for clauses.
+    pub(crate) fn propagates_choice(&self, index: usize) -> bool {
+        self.propagated_sums.choices[index]
+    }
+
+    /// Whether some aggregate's sum, or some choice's bounds, are worth
+    /// leaving to the search.
     pub(crate) fn has_propagated_sums(&self) -> bool {
-        self.propagated_sums.worth.contains(&true)
+        self.propagated_sums.worth.contains(&true) || self.propagated_sums.choices.contains(&true)
     }
 
     /// Whether the sums worth leaving to the search would be too large as

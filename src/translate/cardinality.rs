@@ -25,6 +25,7 @@ use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
+use super::sorting::{self, SortingNetwork};
 use varisat_formula::{ExtendFormula, Lit};
 
 /// The registers of a sequential counter over some inputs.
@@ -147,13 +148,42 @@ fn sets_gather() -> usize {
     GATHER.with(std::cell::Cell::get)
 }
 
+#[cfg(not(test))]
+fn counts_by_network(n: usize, registers: u64) -> bool {
+    sorting::counts_by_network(n, registers)
+}
+
+#[cfg(test)]
+fn counts_by_network(n: usize, registers: u64) -> bool {
+    NETWORK.with(std::cell::Cell::get) || sorting::counts_by_network(n, registers)
+}
+
 #[cfg(test)]
 thread_local! {
+    /// Whether this thread's tests take every count that is no diagram as
+    /// a sorting network, however small.
+    pub(crate) static NETWORK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// [`SETS_GATHER`] in this thread's tests: 1 takes every bound over
     /// sets as a diagram, the sets small as they are.
     pub(crate) static GATHER: std::cell::Cell<usize> = const { std::cell::Cell::new(SETS_GATHER) };
     /// Bounds written as a diagram so far in this thread.
     pub(crate) static DIAGRAMS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The registers a counter for `lower <= #{true inputs} <= upper` over `n`
+/// inputs would have: none for the bounds that [`encode_bounds`] writes
+/// without one (unit clauses, a clause, pairwise exclusions).
+pub(crate) fn counter_registers(n: usize, lower: usize, upper: Option<usize>) -> u64 {
+    let upper = upper.filter(|&u| u < n);
+    let trivial = match upper {
+        None => lower <= 1 || lower >= n,
+        Some(u) => u == 0 || u < lower || (u == 1 && n <= PAIRWISE_AT_MOST_ONE),
+    };
+    if trivial {
+        return 0;
+    }
+    let width = lower.max(upper.map_or(0, |u| u + 1)).min(n);
+    n as u64 * width as u64
 }
 
 /// Adds `guard → lower <= #{true inputs} <= upper` (`upper: None` for no
@@ -231,18 +261,18 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
         let mut gates = Gates { sink: &mut *sink };
         let at_least = (lower > 0).then(|| diagram.at_least(lower as i64, &mut gates));
         let more = upper.map(|u| diagram.at_least(u as i64 + 1, &mut gates));
-        for required in [at_least, more.map(|c| !c)].into_iter().flatten() {
-            match required {
-                Cond::True => {}
-                Cond::False => guarded(sink, &[]),
-                Cond::Lit(lit) => guarded(sink, &[lit]),
-            }
-        }
-        return;
+        return require(at_least, more, guarded, sink);
+    }
+    let width = lower.max(upper.unwrap_or(0));
+    if counts_by_network(n, counter_registers(n, lower, upper)) {
+        let mut network = SortingNetwork::new(inputs.iter().map(|&x| Cond::Lit(x)).collect());
+        let mut gates = Gates { sink: &mut *sink };
+        let at_least = (lower > 0).then(|| network.at_least(lower as i64, &mut gates));
+        let more = upper.map(|u| network.at_least(u as i64 + 1, &mut gates));
+        return require(at_least, more, guarded, sink);
     }
     // The registers r(i, u + 1) would be false in every model, so they are
     // not built: "more than u" is an input x_i with r(i − 1, u) before it.
-    let width = lower.max(upper.unwrap_or(0));
     let counter = SequentialCounter::new(inputs, width, sink);
     if lower > 0 {
         let at_least = counter.at_least(lower).lit().expect("0 < lower <= n");
@@ -252,6 +282,23 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
         for (i, &x) in inputs.iter().enumerate().skip(u) {
             let before = counter.at_least_among(i, u).lit().expect("0 < u <= i");
             guarded(sink, &[!x, !before]);
+        }
+    }
+}
+
+/// Requires "at least `lower`" (`at_least`) and not "more than `upper`"
+/// (`more`), each through `guarded`.
+fn require<S>(
+    at_least: Option<Cond>,
+    more: Option<Cond>,
+    guarded: impl Fn(&mut S, &[Lit]),
+    sink: &mut S,
+) {
+    for required in [at_least, more.map(|c| !c)].into_iter().flatten() {
+        match required {
+            Cond::True => {}
+            Cond::False => guarded(sink, &[]),
+            Cond::Lit(lit) => guarded(sink, &[lit]),
         }
     }
 }
@@ -281,7 +328,7 @@ mod tests {
     }
 
     /// Every assignment of up to 6 inputs, every bound, with and without a
-    /// guard, with and without sets of inputs at most one of which holds
+    /// guard, by counter and by sorting network, with and without sets of inputs at most one of which holds
     /// (their clauses written beside, as the choices of at most one write
     /// theirs): satisfiable with the inputs fixed iff the count is in range
     /// (or the guard is false) and no set has two, and then with exactly
@@ -302,8 +349,12 @@ mod tests {
                     for upper in uppers {
                         for guarded in [false, true] {
                             for gather in [1, SETS_GATHER] {
-                                check_bounds(layout, n, (lower, upper), guarded, gather);
+                                for network in [false, true] {
+                                    NETWORK.with(|flag| flag.set(network));
+                                    check_bounds(layout, n, (lower, upper), guarded, gather);
+                                }
                             }
+                            NETWORK.with(|flag| flag.set(false));
                         }
                     }
                 }

@@ -25,8 +25,9 @@
 use super::aggregates::{self, RecursiveAggregate};
 use super::analysis::Analysis;
 use super::bodies::{Bodies, BodyBuilder};
+use super::encoding::AtLeast;
 use super::exclusive::{ExclusiveSets, is_exclusive_choice};
-use super::native_sums::ReifiedSum;
+use super::native_sums::{NativeSum, ReifiedSum};
 use super::unread::UnreadAtoms;
 use super::{
     BodyId, ClauseSink, ClauseWriter, Cond, CostTerms, SumEncoding, Translation, TranslationStats,
@@ -72,14 +73,17 @@ pub(super) fn complete<S: ClauseSink>(
         card_vars: 0,
         card_clauses: 0,
         supports: Vec::new(),
+        native_choices: Vec::new(),
         clause: Vec::new(),
     };
     if facts {
         completion.fact_supports(program);
     }
-    completion.rules(program, &unread, &exclusive, &mut stats);
-    let (recursive_aggregates, recursive_aggregate_of, native_sums) =
+    let native_choices = |index| sums != SumEncoding::Clauses && analysis.propagates_choice(index);
+    completion.rules(program, &unread, &exclusive, native_choices, &mut stats);
+    let (recursive_aggregates, recursive_aggregate_of, mut native_sums) =
         completion.aggregates(program, analysis, sums, &exclusive, &unread, &mut stats);
+    native_sums.append(&mut completion.native_choices);
     stats.native_sums = native_sums.len();
     let (support_start, support_bodies) = completion.supports(&recursive_aggregate_of, &unread);
     completion.edges(program, &mut stats);
@@ -179,6 +183,8 @@ struct Completion<'s, S> {
     card_clauses: usize,
     /// (atom, body, whether the body forces the atom).
     supports: Vec<(u32, u32, bool)>,
+    /// The bounds of the choices left to the search.
+    native_choices: Vec<ReifiedSum>,
     /// Scratch space for a clause.
     clause: Vec<Lit>,
 }
@@ -196,16 +202,18 @@ impl<S: ClauseSink> Completion<'_, S> {
 
     /// Constraints as clauses; the support bodies of normal rules, of each
     /// head of a disjunction shifted, and of choice elements, with the
-    /// counters of choice bounds.
+    /// counters of choice bounds, or their sums left to the search for the
+    /// rules (by index) that `native` names.
     fn rules(
         &mut self,
         program: &GroundProgram,
         unread: &UnreadAtoms,
         exclusive: &ExclusiveSets,
+        native: impl Fn(usize) -> bool,
         stats: &mut TranslationStats,
     ) {
         let mut others: Vec<AtomId> = Vec::new();
-        for rule in &program.rules {
+        for (index, rule) in program.rules.iter().enumerate() {
             match &rule.head {
                 Head::Atom(head) if unread.is_unread(*head) => {}
                 Head::Constraint => {
@@ -239,19 +247,21 @@ impl<S: ClauseSink> Completion<'_, S> {
                     } else {
                         exclusive
                     };
-                    self.choice(&rule.body, &choice.elements, &choice.bounds, sets);
+                    let bounds = (&choice.bounds, native(index));
+                    self.choice(&rule.body, &choice.elements, bounds, sets);
                 }
             }
         }
     }
 
     /// A choice rule: the support bodies of each element's conditions, and
-    /// its bounds unless every number of elements satisfies them.
+    /// its bounds unless every number of elements satisfies them (left to
+    /// the search when `bounds.1`).
     fn choice(
         &mut self,
         body: &Body,
         elements: &[ChoiceElement],
-        bounds: &CountBounds,
+        (bounds, native): (&CountBounds, bool),
         exclusive: &ExclusiveSets,
     ) {
         let mut element_bodies: Vec<Vec<BodyId>> = Vec::with_capacity(elements.len());
@@ -279,18 +289,20 @@ impl<S: ClauseSink> Completion<'_, S> {
             let guard = self.builder.intern_body(body, &mut self.writer);
             let guard = self.builder.bodies.cond(guard);
             if guard != Cond::False {
+                let bounds = (bounds, native);
                 self.choice_bounds(elements, &element_bodies, bounds, guard, exclusive);
             }
         }
     }
 
     /// The bounds of a choice over its elements, under `guard`: an element
-    /// with conditions counts as `e ↔ atom ∧ (c1 ∨ … ∨ ck)`.
+    /// with conditions counts as `e ↔ atom ∧ (c1 ∨ … ∨ ck)`. Left to the
+    /// search as a [`NativeSum`] when `bounds.1`.
     fn choice_bounds(
         &mut self,
         elements: &[ChoiceElement],
         element_bodies: &[Vec<BodyId>],
-        bounds: &CountBounds,
+        (bounds, native): (&CountBounds, bool),
         guard: Cond,
         exclusive: &ExclusiveSets,
     ) {
@@ -324,14 +336,34 @@ impl<S: ClauseSink> Completion<'_, S> {
             }
             inputs.push(e);
         }
-        cardinality::encode_bounds(
-            &inputs,
-            bounds.lower as usize,
-            bounds.upper_bound().map(|u| u as usize),
-            guard,
-            exclusive,
-            writer,
-        );
+        let (lower, upper) = (bounds.lower, bounds.upper_bound());
+        if native {
+            let counted: Vec<(Cond, i64)> = inputs.iter().map(|&x| (Cond::Lit(x), 1)).collect();
+            let mut sum = NativeSum::new(&counted);
+            let mut gates = gates::Gates { sink: &mut *writer };
+            let at_least = sum.at_least(i64::from(lower), &mut gates);
+            let more = upper.map_or(Cond::False, |u| sum.at_least(i64::from(u) + 1, &mut gates));
+            for required in [at_least, !more] {
+                self.clause.clear();
+                self.clause.extend(guard.lit().map(|g| !g));
+                match required {
+                    Cond::True => continue,
+                    Cond::False => {}
+                    Cond::Lit(lit) => self.clause.push(lit),
+                }
+                writer.add_clause(&self.clause);
+            }
+            self.native_choices.extend(sum.into_reified());
+        } else {
+            cardinality::encode_bounds(
+                &inputs,
+                lower as usize,
+                upper.map(|u| u as usize),
+                guard,
+                exclusive,
+                writer,
+            );
+        }
         self.card_vars += writer.vars() - vars;
         self.card_clauses += writer.clauses() - clauses;
     }

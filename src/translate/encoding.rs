@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | [`SequentialCounter`](super::cardinality::SequentialCounter) | `cardinality.rs` (Sinz 2005) | unweighted: choice bounds |
 //! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012; Bofill et al. 2020 over [`ExclusiveSets`](super::exclusive::ExclusiveSets)) | any integer weights: `#sum`, `#count`, the objective; choice bounds over exclusive sets |
+//! | [`SortingNetwork`](super::sorting::SortingNetwork) | `sorting.rs` (Batcher 1968; Eén and Sörensson 2006) | unweighted, where the counter or diagram would be too large: choice bounds, `#count` |
 
 use super::Cond;
 use super::gates::Gates;
@@ -28,6 +29,7 @@ mod tests {
     use crate::translate::bdd::SumAtLeast;
     use crate::translate::cardinality::SequentialCounter;
     use crate::translate::exclusive::ExclusiveSets;
+    use crate::translate::sorting::SortingNetwork;
     use varisat::{CnfFormula, Lit, Solver, Var};
 
     /// Builds an encoding over `inputs` with their `weights`, where at
@@ -122,6 +124,17 @@ mod tests {
         formula: &mut CnfFormula,
     ) -> SequentialCounter {
         SequentialCounter::new(inputs, inputs.len(), formula)
+    }
+
+    fn network(inputs: &[Lit], _: &[i64], _: &ExclusiveSets, _: &mut CnfFormula) -> SortingNetwork {
+        SortingNetwork::new(inputs.iter().map(|&x| Cond::Lit(x)).collect())
+    }
+
+    #[test]
+    fn encoding_sorting_network_is_exact() {
+        for n in 0..=9 {
+            check_exact(network, n, &vec![1; n]);
+        }
     }
 
     #[test]

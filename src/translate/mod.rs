@@ -48,6 +48,7 @@ pub mod minimality;
 pub mod native_sums;
 pub mod objective;
 pub mod ranking;
+mod sorting;
 pub mod unread;
 
 use crate::diagnostics::Diagnostic;

@@ -13,11 +13,12 @@
 //! as clauses when asked to, [`super::SumEncoding::Clauses`]).
 
 use super::Cond;
+use super::cardinality::counter_registers;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
 use crate::ground::program::{
-    AggregateDefinition, AggregateValue, AtomId, GroundProgram, element_lists,
+    AggregateDefinition, AggregateValue, AtomId, GroundProgram, Head, element_lists,
 };
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
@@ -43,7 +44,9 @@ const PROPAGATED_NODES: u64 = 1_000;
 /// propagated). The diagram's size counts a level per choice of at most
 /// one ([`ExclusiveSets`]): over those the diagram is small and propagates
 /// what the weight constraint cannot (a Survo puzzle's row sums over cells
-/// of one value each: 0.07 s as clauses, 1.3 s propagated).
+/// of one value each: 0.07 s as clauses, 1.3 s propagated). Past
+/// [`CLAUSE_NODES_AT_MOST`] nodes, any sum or count is worth it, and so
+/// are the bounds of a choice past as many registers.
 pub(crate) fn propagated_sums(
     program: &GroundProgram,
     exclusive: &ExclusiveSets<AtomId>,
@@ -55,33 +58,59 @@ pub(crate) fn propagated_sums(
         sharing[list] += 1;
     }
     let mut nodes = 0u64;
+    let mut add = |size: u64, worth: bool| {
+        if worth {
+            nodes = nodes.saturating_add(size);
+        }
+        worth
+    };
     let worth = (program.aggregates.iter().zip(&lists))
         .map(|(definition, &list)| {
-            let eligible = definition.value == AggregateValue::Sum
-                && sharing[list] == 1
-                && weights_differ(definition)
-                && !on_cycle(definition);
-            let size = if eligible {
-                diagram_size(definition, exclusive)
-            } else {
-                0
-            };
-            let worth = size >= PROPAGATED_NODES;
-            if worth {
-                nodes = nodes.saturating_add(size);
+            if definition.value != AggregateValue::Sum || on_cycle(definition) {
+                return false;
             }
-            worth
+            let size = diagram_size(definition, exclusive);
+            let differ = sharing[list] == 1 && weights_differ(definition);
+            add(
+                size,
+                (differ && size >= PROPAGATED_NODES) || size > CLAUSE_NODES_AT_MOST,
+            )
         })
         .collect();
-    PropagatedSums { worth, nodes }
+    // A choice's bounds are a counter, left to the search only where it
+    // would not fit ("at least 5,000 of 10,000": 50 million registers).
+    let choices = (program.rules.iter())
+        .map(|rule| match &rule.head {
+            Head::Choice(choice) => {
+                let bounds = choice.bounds;
+                let registers = counter_registers(
+                    choice.elements.len(),
+                    bounds.lower as usize,
+                    bounds.upper_bound().map(|u| u as usize),
+                );
+                add(registers, registers > CLAUSE_NODES_AT_MOST)
+            }
+            _ => false,
+        })
+        .collect();
+    PropagatedSums {
+        worth,
+        choices,
+        nodes,
+    }
 }
 
 /// The sums worth leaving to the search ([`propagated_sums`]).
 pub(crate) struct PropagatedSums {
-    /// Per aggregate: whether its sum is worth leaving to the search.
+    /// Per aggregate: whether its sum is worth leaving to the search: a
+    /// sum of different weights with a large diagram, or any sum or count
+    /// too large for clauses.
     pub worth: Vec<bool>,
-    /// The nodes of their diagrams together ([`diagram_size`]): what
-    /// writing them as clauses would cost.
+    /// Per rule: whether it is a choice whose bounds are too large for
+    /// clauses.
+    pub choices: Vec<bool>,
+    /// The nodes of their diagrams and the registers of those choices'
+    /// counters together: what writing them as clauses would cost.
     pub nodes: u64,
 }
 

@@ -324,6 +324,47 @@ fn sums_too_large_for_clauses_are_propagated() {
     }
 }
 
+/// The bounds of a choice, and a `#count`, whose counters would not fit
+/// ("1,500 of 3,000": 4.5 million registers; 10,000 with 5,000 took 12 GB
+/// and 50 s, where clingo takes 0.07 s) are left to a search that
+/// propagates them; a search that cannot (varisat) gets the choice's
+/// bounds as a sorting network, 600,000 clauses. Each answer set has
+/// exactly 1,500 atoms.
+#[test]
+fn counts_too_large_for_clauses_are_propagated_or_sorted() {
+    let choice = "1500 { x(1..3000) } 1500.";
+    let count = "{ x(1..3000) }. :- #count { X : x(X) } != 1500.";
+    let run = |program: &str, args: &[&str]| {
+        let mut cmd = solve(&[&["--stats", "-n", "1"], args].concat());
+        cmd.write_stdin(program);
+        let out = output(cmd);
+        assert_eq!(out.code, Some(10), "{}", out.stderr);
+        let line = |name: &str| {
+            (out.stdout.lines())
+                .find_map(|line| line.strip_prefix(name))
+                .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
+                .trim()
+                .to_string()
+        };
+        let answers = text_answers(&out.stdout);
+        assert_eq!(answers.len(), 1, "{program} {args:?}");
+        assert_eq!(answers[0].len(), 1500, "{program} {args:?}");
+        (
+            line("SAT solver   : "),
+            line("Clauses      : ").parse::<u64>().unwrap(),
+        )
+    };
+    if cfg!(feature = "batsat") {
+        for program in [choice, count] {
+            let (solver, clauses) = run(program, &[]);
+            assert_eq!(solver, "batsat", "{program}");
+            assert!(clauses < 100, "{program}: {clauses} clauses");
+        }
+    }
+    let (_, clauses) = run(choice, &["--solver=varisat"]);
+    assert!((100_000..1_000_000).contains(&clauses), "{clauses} clauses");
+}
+
 /// `--stats` counts the SAT solver's conflicts, as clingo's `Conflicts`
 /// line does, with every backend: seven pigeons in six holes take
 /// hundreds.
