@@ -17,40 +17,64 @@
 //! ranking see it through [`RecursiveAggregate::holds`] and
 //! [`RecursiveAggregate::restricted`].
 
+use super::adder::SumAdder;
 use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
 use super::native_sums::{NativeSum, ReifiedSum};
+use super::sorting::SortingNetwork;
 use super::{BodyId, Cond, Translation};
 use crate::ground::program::{AggregateDefinition, AggregateValue, AtomId, Direction};
 use crate::syntax::ast::CmpOp;
 use rustc_hash::FxHashMap;
 use varisat_formula::{ExtendFormula, Lit};
 
+/// How a sum is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SumForm {
+    /// As the clauses of an interval diagram ([`SumAtLeast`]).
+    Diagram,
+    /// As the clauses of a sorting network (equal weights) or of adders,
+    /// where the diagram would be too large to write
+    /// ([`super::native_sums::CLAUSE_NODES_AT_MOST`]).
+    Network,
+    /// Left to the search ([`NativeSum`]).
+    Native,
+}
+
 /// The sums defined so far in one sink, by their weighted elements: sums
-/// over the same elements share one diagram (or one [`NativeSum`]),
-/// whatever their bounds.
+/// over the same elements share one diagram or network (or one
+/// [`NativeSum`]), whatever their bounds.
 pub struct SharedSums<'e> {
     /// The diagrams' levels where the elements allow.
     exclusive: &'e ExclusiveSets,
-    diagrams: FxHashMap<Vec<(Cond, i64)>, SumAtLeast>,
+    clauses: FxHashMap<Vec<(Cond, i64)>, ClauseSum>,
     /// The sums left to the search, in the order first asked for, and
     /// each one's index by its elements.
     native: Vec<NativeSum>,
     native_of: FxHashMap<Vec<(Cond, i64)>, usize>,
 }
 
+/// One sum written as clauses.
+enum ClauseSum {
+    Diagram(SumAtLeast),
+    Network(SortingNetwork),
+    Adder(SumAdder),
+}
+
 /// One sum's encoding.
 enum SumEncoder<'s> {
-    Diagram(&'s mut SumAtLeast),
+    Clauses(&'s mut ClauseSum),
     Native(&'s mut NativeSum),
 }
 
 impl SumEncoder<'_> {
     fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
         match self {
-            SumEncoder::Diagram(sum) => sum.at_least(k, gates),
+            SumEncoder::Clauses(ClauseSum::Diagram(sum)) => sum.at_least(k, gates),
+            SumEncoder::Clauses(ClauseSum::Network(sum)) => sum.at_least(k, gates),
+            SumEncoder::Clauses(ClauseSum::Adder(sum)) => sum.at_least(k, gates),
             SumEncoder::Native(sum) => sum.at_least(k, gates),
         }
     }
@@ -61,25 +85,30 @@ impl<'e> SharedSums<'e> {
     pub(crate) fn new(exclusive: &'e ExclusiveSets) -> SharedSums<'e> {
         SharedSums {
             exclusive,
-            diagrams: FxHashMap::default(),
+            clauses: FxHashMap::default(),
             native: Vec::new(),
             native_of: FxHashMap::default(),
         }
     }
 
-    /// The sum over `weighted`, left to the search (`native`) or a diagram.
-    fn of(&mut self, weighted: &[(Cond, i64)], native: bool) -> SumEncoder<'_> {
-        if native {
+    /// The sum over `weighted` in `form`; as clauses, in the form first
+    /// asked of those elements (every bound shares them).
+    fn of(&mut self, weighted: &[(Cond, i64)], form: SumForm) -> SumEncoder<'_> {
+        if form == SumForm::Native {
             let index = *(self.native_of.entry(weighted.to_vec())).or_insert_with(|| {
                 self.native.push(NativeSum::new(weighted));
                 self.native.len() - 1
             });
-            SumEncoder::Native(&mut self.native[index])
-        } else {
-            let diagram = (self.diagrams.entry(weighted.to_vec()))
-                .or_insert_with(|| SumAtLeast::over_sets(weighted, self.exclusive));
-            SumEncoder::Diagram(diagram)
+            return SumEncoder::Native(&mut self.native[index]);
         }
+        let sum = (self.clauses.entry(weighted.to_vec())).or_insert_with(|| match form {
+            SumForm::Network => match SortingNetwork::over_equal_weights(weighted) {
+                Some(network) => ClauseSum::Network(network),
+                None => ClauseSum::Adder(SumAdder::new(weighted)),
+            },
+            _ => ClauseSum::Diagram(SumAtLeast::over_sets(weighted, self.exclusive)),
+        });
+        SumEncoder::Clauses(sum)
     }
 
     /// The sums left to the search, each bound once.
@@ -91,12 +120,12 @@ impl<'e> SharedSums<'e> {
 }
 
 /// Defines `atom` by its aggregate, given the truth of each element; a sum
-/// is left to the search when `native`.
-pub fn define_aggregate<S: ExtendFormula>(
+/// written in `form`.
+pub(crate) fn define_aggregate<S: ExtendFormula>(
     definition: &AggregateDefinition,
     atom: Lit,
     elements: &[Cond],
-    native: bool,
+    form: SumForm,
     sums: &mut SharedSums<'_>,
     sink: &mut S,
 ) {
@@ -110,7 +139,7 @@ pub fn define_aggregate<S: ExtendFormula>(
         definition.value,
         &definition.guards,
         &weighted,
-        (sums, native),
+        (sums, form),
         &mut gates,
     ) {
         Cond::True => gates.sink.add_clause(&[atom]),
@@ -123,13 +152,12 @@ pub fn define_aggregate<S: ExtendFormula>(
 }
 
 /// The condition that every guard holds for the value of `weighted`
-/// (each element's truth and weight); a sum left to the search when
-/// `sums.1`.
+/// (each element's truth and weight); a sum written in the form `sums.1`.
 pub(crate) fn aggregate_holds<S: ExtendFormula>(
     value: AggregateValue,
     guards: &[(CmpOp, i64)],
     weighted: &[(Cond, i64)],
-    sums: (&mut SharedSums<'_>, bool),
+    sums: (&mut SharedSums<'_>, SumForm),
     gates: &mut Gates<S>,
 ) -> Cond {
     let mut holds = Vec::with_capacity(guards.len());
@@ -302,7 +330,10 @@ impl RecursiveAggregate {
                 self.definition.value,
                 &[part],
                 &weighted,
-                (&mut SharedSums::new(&ExclusiveSets::default()), false),
+                (
+                    &mut SharedSums::new(&ExclusiveSets::default()),
+                    SumForm::Diagram,
+                ),
                 gates,
             ));
         }

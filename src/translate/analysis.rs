@@ -97,6 +97,19 @@ impl Analysis {
         self.propagated_sums.worth[index]
     }
 
+    /// Whether the `index`-th aggregate's sum, as clauses, is a network
+    /// ([`super::aggregates::SumForm::Network`]): its diagram too large to
+    /// write.
+    pub(crate) fn sum_by_network(&self, index: usize) -> bool {
+        self.propagated_sums.networks[index]
+    }
+
+    /// Whether the bounds of the `index`-th rule, a choice, as clauses, are
+    /// a sorting network: its counter too large to write.
+    pub(crate) fn choice_by_network(&self, index: usize) -> bool {
+        self.propagated_sums.network_choices[index]
+    }
+
     /// Whether the bounds of the `index`-th rule, a choice, are to be left
     /// to a search that propagates them: too large for clauses.
     pub(crate) fn propagates_choice(&self, index: usize) -> bool {

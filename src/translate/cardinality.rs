@@ -25,7 +25,7 @@ use super::bdd::SumAtLeast;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
-use super::sorting::{self, SortingNetwork};
+use super::sorting::SortingNetwork;
 use varisat_formula::{ExtendFormula, Lit};
 
 /// The registers of a sequential counter over some inputs.
@@ -148,21 +148,8 @@ fn sets_gather() -> usize {
     GATHER.with(std::cell::Cell::get)
 }
 
-#[cfg(not(test))]
-fn counts_by_network(n: usize, registers: u64) -> bool {
-    sorting::counts_by_network(n, registers)
-}
-
-#[cfg(test)]
-fn counts_by_network(n: usize, registers: u64) -> bool {
-    NETWORK.with(std::cell::Cell::get) || sorting::counts_by_network(n, registers)
-}
-
 #[cfg(test)]
 thread_local! {
-    /// Whether this thread's tests take every count that is no diagram as
-    /// a sorting network, however small.
-    pub(crate) static NETWORK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// [`SETS_GATHER`] in this thread's tests: 1 takes every bound over
     /// sets as a diagram, the sets small as they are.
     pub(crate) static GATHER: std::cell::Cell<usize> = const { std::cell::Cell::new(SETS_GATHER) };
@@ -189,13 +176,15 @@ pub(crate) fn counter_registers(n: usize, lower: usize, upper: Option<usize>) ->
 /// Adds `guard → lower <= #{true inputs} <= upper` (`upper: None` for no
 /// upper bound). Trivial bounds add nothing. Where some of the inputs form
 /// sets of `exclusive` (at most one of each true, by clauses written
-/// elsewhere), the count is a diagram over those sets instead of a counter.
+/// elsewhere), the count is a diagram over those sets instead of a counter;
+/// otherwise a sorting network where `network` (the counter too large).
 pub(crate) fn encode_bounds<S: ExtendFormula>(
     inputs: &[Lit],
     lower: usize,
     upper: Option<usize>,
     guard: Cond,
     exclusive: &ExclusiveSets,
+    network: bool,
     sink: &mut S,
 ) {
     let n = inputs.len();
@@ -264,7 +253,7 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
         return require(at_least, more, guarded, sink);
     }
     let width = lower.max(upper.unwrap_or(0));
-    if counts_by_network(n, counter_registers(n, lower, upper)) {
+    if network {
         let mut network = SortingNetwork::new(inputs.iter().map(|&x| Cond::Lit(x)).collect());
         let mut gates = Gates { sink: &mut *sink };
         let at_least = (lower > 0).then(|| network.at_least(lower as i64, &mut gates));
@@ -350,11 +339,10 @@ mod tests {
                         for guarded in [false, true] {
                             for gather in [1, SETS_GATHER] {
                                 for network in [false, true] {
-                                    NETWORK.with(|flag| flag.set(network));
-                                    check_bounds(layout, n, (lower, upper), guarded, gather);
+                                    let bounds = (lower, upper);
+                                    check_bounds(layout, n, bounds, guarded, (gather, network));
                                 }
                             }
-                            NETWORK.with(|flag| flag.set(false));
                         }
                     }
                 }
@@ -371,7 +359,7 @@ mod tests {
         n: usize,
         (lower, upper): (usize, Option<usize>),
         guarded: bool,
-        gather: usize,
+        (gather, network): (usize, bool),
     ) {
         let mut formula = CnfFormula::new();
         let inputs: Vec<Lit> = (0..n).map(|_| formula.new_lit()).collect();
@@ -394,7 +382,15 @@ mod tests {
             exclusive.add(&members);
         }
         GATHER.with(|g| g.set(gather));
-        encode_bounds(&inputs, lower, upper, guard, &exclusive, &mut formula);
+        encode_bounds(
+            &inputs,
+            lower,
+            upper,
+            guard,
+            &exclusive,
+            network,
+            &mut formula,
+        );
         GATHER.with(|g| g.set(SETS_GATHER));
         for bits in 0..1u32 << n {
             let count = bits.count_ones() as usize;
@@ -414,7 +410,7 @@ mod tests {
                 assert_eq!(
                     models_up_to_two(&formula, &fixed),
                     expected,
-                    "sets={sets:?} gather={gather} lower={lower} upper={upper:?} bits={bits:b} guard={g}"
+                    "sets={sets:?} gather={gather} network={network} lower={lower} upper={upper:?} bits={bits:b} guard={g}"
                 );
             }
         }
@@ -431,7 +427,15 @@ mod tests {
         for set in inputs.chunks(10) {
             exclusive.add(set);
         }
-        encode_bounds(&inputs, 5, Some(7), Cond::True, &exclusive, &mut formula);
+        encode_bounds(
+            &inputs,
+            5,
+            Some(7),
+            Cond::True,
+            &exclusive,
+            false,
+            &mut formula,
+        );
         // Ten levels, eight bounds each at most: the counter would take
         // 7 registers per input.
         assert!(formula.var_count() <= n + 10 * 8, "{}", formula.var_count());
@@ -474,6 +478,7 @@ mod tests {
                 Some(1),
                 Cond::True,
                 &ExclusiveSets::default(),
+                false,
                 &mut writer,
             );
             assert!(writer.clauses() <= 8 * n, "{} clauses", writer.clauses());

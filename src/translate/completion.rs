@@ -22,7 +22,7 @@
 //! both directions; each step counts what it writes in
 //! [`TranslationStats`]. No step calls a solver.
 
-use super::aggregates::{self, RecursiveAggregate};
+use super::aggregates::{self, RecursiveAggregate, SumForm};
 use super::analysis::Analysis;
 use super::bodies::{Bodies, BodyBuilder};
 use super::encoding::AtLeast;
@@ -79,8 +79,16 @@ pub(super) fn complete<S: ClauseSink>(
     if facts {
         completion.fact_supports(program);
     }
-    let native_choices = |index| sums != SumEncoding::Clauses && analysis.propagates_choice(index);
-    completion.rules(program, &unread, &exclusive, native_choices, &mut stats);
+    let choice_form = |index| {
+        if sums != SumEncoding::Clauses && analysis.propagates_choice(index) {
+            SumForm::Native
+        } else if analysis.choice_by_network(index) {
+            SumForm::Network
+        } else {
+            SumForm::Diagram
+        }
+    };
+    completion.rules(program, &unread, &exclusive, choice_form, &mut stats);
     let (recursive_aggregates, recursive_aggregate_of, mut native_sums) =
         completion.aggregates(program, analysis, sums, &exclusive, &unread, &mut stats);
     native_sums.append(&mut completion.native_choices);
@@ -202,14 +210,14 @@ impl<S: ClauseSink> Completion<'_, S> {
 
     /// Constraints as clauses; the support bodies of normal rules, of each
     /// head of a disjunction shifted, and of choice elements, with the
-    /// counters of choice bounds, or their sums left to the search for the
-    /// rules (by index) that `native` names.
+    /// counters of choice bounds, in the form `choice_form` gives each rule
+    /// (by index).
     fn rules(
         &mut self,
         program: &GroundProgram,
         unread: &UnreadAtoms,
         exclusive: &ExclusiveSets,
-        native: impl Fn(usize) -> bool,
+        choice_form: impl Fn(usize) -> SumForm,
         stats: &mut TranslationStats,
     ) {
         let mut others: Vec<AtomId> = Vec::new();
@@ -247,7 +255,7 @@ impl<S: ClauseSink> Completion<'_, S> {
                     } else {
                         exclusive
                     };
-                    let bounds = (&choice.bounds, native(index));
+                    let bounds = (&choice.bounds, choice_form(index));
                     self.choice(&rule.body, &choice.elements, bounds, sets);
                 }
             }
@@ -255,13 +263,13 @@ impl<S: ClauseSink> Completion<'_, S> {
     }
 
     /// A choice rule: the support bodies of each element's conditions, and
-    /// its bounds unless every number of elements satisfies them (left to
-    /// the search when `bounds.1`).
+    /// its bounds unless every number of elements satisfies them, in the
+    /// form `bounds.1`.
     fn choice(
         &mut self,
         body: &Body,
         elements: &[ChoiceElement],
-        (bounds, native): (&CountBounds, bool),
+        (bounds, form): (&CountBounds, SumForm),
         exclusive: &ExclusiveSets,
     ) {
         let mut element_bodies: Vec<Vec<BodyId>> = Vec::with_capacity(elements.len());
@@ -289,20 +297,21 @@ impl<S: ClauseSink> Completion<'_, S> {
             let guard = self.builder.intern_body(body, &mut self.writer);
             let guard = self.builder.bodies.cond(guard);
             if guard != Cond::False {
-                let bounds = (bounds, native);
+                let bounds = (bounds, form);
                 self.choice_bounds(elements, &element_bodies, bounds, guard, exclusive);
             }
         }
     }
 
     /// The bounds of a choice over its elements, under `guard`: an element
-    /// with conditions counts as `e ↔ atom ∧ (c1 ∨ … ∨ ck)`. Left to the
-    /// search as a [`NativeSum`] when `bounds.1`.
+    /// with conditions counts as `e ↔ atom ∧ (c1 ∨ … ∨ ck)`. In the form
+    /// `bounds.1`: a counter (or a diagram over exclusive sets), a sorting
+    /// network, or a [`NativeSum`] left to the search.
     fn choice_bounds(
         &mut self,
         elements: &[ChoiceElement],
         element_bodies: &[Vec<BodyId>],
-        (bounds, native): (&CountBounds, bool),
+        (bounds, form): (&CountBounds, SumForm),
         guard: Cond,
         exclusive: &ExclusiveSets,
     ) {
@@ -337,7 +346,7 @@ impl<S: ClauseSink> Completion<'_, S> {
             inputs.push(e);
         }
         let (lower, upper) = (bounds.lower, bounds.upper_bound());
-        if native {
+        if form == SumForm::Native {
             let counted: Vec<(Cond, i64)> = inputs.iter().map(|&x| (Cond::Lit(x), 1)).collect();
             let mut sum = NativeSum::new(&counted);
             let mut gates = gates::Gates { sink: &mut *writer };
@@ -361,6 +370,7 @@ impl<S: ClauseSink> Completion<'_, S> {
                 upper.map(|u| u as usize),
                 guard,
                 exclusive,
+                form == SumForm::Network,
                 writer,
             );
         }
@@ -433,7 +443,14 @@ impl<S: ClauseSink> Completion<'_, S> {
                 SumEncoding::Native => analysis.propagates_sum(index),
                 SumEncoding::EveryNative => !recursive,
             };
-            aggregates::define_aggregate(definition, atom, elements, native, &mut sums, writer);
+            let form = if native {
+                SumForm::Native
+            } else if analysis.sum_by_network(index) {
+                SumForm::Network
+            } else {
+                SumForm::Diagram
+            };
+            aggregates::define_aggregate(definition, atom, elements, form, &mut sums, writer);
             if recursive {
                 recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
                 recursive_aggregates.push(RecursiveAggregate::new(

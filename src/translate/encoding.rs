@@ -7,7 +7,8 @@
 //! |---|---|---|
 //! | [`SequentialCounter`](super::cardinality::SequentialCounter) | `cardinality.rs` (Sinz 2005) | unweighted: choice bounds |
 //! | [`SumAtLeast`](super::bdd::SumAtLeast) | `bdd.rs` (Abío et al. 2012; Bofill et al. 2020 over [`ExclusiveSets`](super::exclusive::ExclusiveSets)) | any integer weights: `#sum`, `#count`, the objective; choice bounds over exclusive sets |
-//! | [`SortingNetwork`](super::sorting::SortingNetwork) | `sorting.rs` (Batcher 1968; Eén and Sörensson 2006) | unweighted, where the counter or diagram would be too large: choice bounds, `#count` |
+//! | [`SortingNetwork`](super::sorting::SortingNetwork) | `sorting.rs` (Batcher 1968; Eén and Sörensson 2006) | equal weights, where the counter or diagram would be too large: choice bounds, `#count` |
+//! | [`SumAdder`](super::adder::SumAdder) | `adder.rs` (Eén and Sörensson 2006) | any integer weights, where the diagram would be too large |
 
 use super::Cond;
 use super::gates::Gates;
@@ -26,6 +27,7 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
     use crate::translate::ClauseWriter;
+    use crate::translate::adder::SumAdder;
     use crate::translate::bdd::SumAtLeast;
     use crate::translate::cardinality::SequentialCounter;
     use crate::translate::exclusive::ExclusiveSets;
@@ -130,10 +132,50 @@ mod tests {
         SortingNetwork::new(inputs.iter().map(|&x| Cond::Lit(x)).collect())
     }
 
+    fn weighted(inputs: &[Lit], weights: &[i64]) -> Vec<(Cond, i64)> {
+        (inputs.iter().zip(weights))
+            .map(|(&x, &w)| (Cond::Lit(x), w))
+            .collect()
+    }
+
+    fn network_over_weights(
+        inputs: &[Lit],
+        weights: &[i64],
+        _: &ExclusiveSets,
+        _: &mut CnfFormula,
+    ) -> SortingNetwork {
+        SortingNetwork::over_equal_weights(&weighted(inputs, weights)).expect("equal weights")
+    }
+
+    fn adder(inputs: &[Lit], weights: &[i64], _: &ExclusiveSets, _: &mut CnfFormula) -> SumAdder {
+        SumAdder::new(&weighted(inputs, weights))
+    }
+
     #[test]
     fn encoding_sorting_network_is_exact() {
         for n in 0..=9 {
             check_exact(network, n, &vec![1; n]);
+        }
+        // Equal magnitudes of either sign, and zeros.
+        let mut rng = Rng::new(1968);
+        for _ in 0..200 {
+            let n = 1 + rng.below(6);
+            let scale = 1 + rng.below(3) as i64;
+            let weights: Vec<i64> = (0..n).map(|_| scale * (rng.below(3) as i64 - 1)).collect();
+            check_exact(network_over_weights, n, &weights);
+        }
+    }
+
+    #[test]
+    fn encoding_adder_is_exact() {
+        let mut rng = Rng::new(2006);
+        for n in 0..=5 {
+            check_exact(adder, n, &vec![1; n]);
+        }
+        for _ in 0..300 {
+            let n = 1 + rng.below(5);
+            let weights: Vec<i64> = (0..n).map(|_| rng.below(19) as i64 - 9).collect();
+            check_exact(adder, n, &weights);
         }
     }
 

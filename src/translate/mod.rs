@@ -33,6 +33,7 @@
 //! value a search should try first); they never call a solver.
 
 mod acyclicity;
+mod adder;
 mod aggregates;
 mod aliases;
 pub(crate) mod analysis;

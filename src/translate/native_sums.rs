@@ -17,6 +17,7 @@ use super::cardinality::counter_registers;
 use super::encoding::AtLeast;
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
+use super::sorting;
 use crate::ground::program::{
     AggregateDefinition, AggregateValue, AtomId, GroundProgram, Head, element_lists,
 };
@@ -57,6 +58,28 @@ pub(crate) fn propagated_sums(
     for &list in &lists {
         sharing[list] += 1;
     }
+    // In the translation's order: the choices' counters (registers), then
+    // the sums' diagrams (nodes), each with its inputs.
+    let choice_sizes: Vec<Option<(u64, usize)>> = (program.rules.iter())
+        .map(|rule| match &rule.head {
+            Head::Choice(choice) => {
+                let (n, bounds) = (choice.elements.len(), choice.bounds);
+                let upper = bounds.upper_bound().map(|u| u as usize);
+                Some((counter_registers(n, bounds.lower as usize, upper), n))
+            }
+            _ => None,
+        })
+        .collect();
+    let sum_sizes: Vec<Option<(u64, usize)>> = (program.aggregates.iter())
+        .map(|definition| {
+            (definition.value == AggregateValue::Sum).then(|| {
+                (
+                    diagram_size(definition, exclusive),
+                    definition.elements.len(),
+                )
+            })
+        })
+        .collect();
     let mut nodes = 0u64;
     let mut add = |size: u64, worth: bool| {
         if worth {
@@ -64,38 +87,42 @@ pub(crate) fn propagated_sums(
         }
         worth
     };
-    let worth = (program.aggregates.iter().zip(&lists))
-        .map(|(definition, &list)| {
-            if definition.value != AggregateValue::Sum || on_cycle(definition) {
-                return false;
-            }
-            let size = diagram_size(definition, exclusive);
-            let differ = sharing[list] == 1 && weights_differ(definition);
-            add(
-                size,
-                (differ && size >= PROPAGATED_NODES) || size > CLAUSE_NODES_AT_MOST,
-            )
-        })
-        .collect();
-    // A choice's bounds are a counter, left to the search only where it
-    // would not fit ("at least 5,000 of 10,000": 50 million registers).
-    let choices = (program.rules.iter())
-        .map(|rule| match &rule.head {
-            Head::Choice(choice) => {
-                let bounds = choice.bounds;
-                let registers = counter_registers(
-                    choice.elements.len(),
-                    bounds.lower as usize,
-                    bounds.upper_bound().map(|u| u as usize),
-                );
-                add(registers, registers > CLAUSE_NODES_AT_MOST)
+    let worth = (program.aggregates.iter().zip(&lists).zip(&sum_sizes))
+        .map(|((definition, &list), size)| match *size {
+            Some((size, _)) if !on_cycle(definition) => {
+                let differ = sharing[list] == 1 && weights_differ(definition);
+                let worth = differ && size >= PROPAGATED_NODES;
+                add(size, worth || size > CLAUSE_NODES_AT_MOST)
             }
             _ => false,
         })
         .collect();
+    // A choice's bounds are a counter, left to the search only where it
+    // would not fit ("at least 5,000 of 10,000": 50 million registers).
+    let choices = (choice_sizes.iter())
+        .map(|size| {
+            size.is_some_and(|(registers, _)| add(registers, registers > CLAUSE_NODES_AT_MOST))
+        })
+        .collect();
+    // Written as clauses all the same, the counters and diagrams pass
+    // `WRITTEN_NODES_AT_MOST` together; the large ones after that are
+    // networks, where those are smaller.
+    let mut written = 0u64;
+    let mut network = |size: &Option<(u64, usize)>| {
+        size.is_some_and(|(size, inputs)| {
+            written = written.saturating_add(size);
+            size >= PROPAGATED_NODES
+                && written > WRITTEN_NODES_AT_MOST
+                && size > 8 * sorting::comparators(inputs)
+        })
+    };
+    let network_choices = choice_sizes.iter().map(&mut network).collect();
+    let networks = sum_sizes.iter().map(&mut network).collect();
     PropagatedSums {
         worth,
         choices,
+        networks,
+        network_choices,
         nodes,
     }
 }
@@ -109,6 +136,10 @@ pub(crate) struct PropagatedSums {
     /// Per rule: whether it is a choice whose bounds are too large for
     /// clauses.
     pub choices: Vec<bool>,
+    /// Per aggregate, and per rule: whether the sum, or the choice's
+    /// bounds, are a network where they must be clauses.
+    pub networks: Vec<bool>,
+    pub network_choices: Vec<bool>,
     /// The nodes of their diagrams and the registers of those choices'
     /// counters together: what writing them as clauses would cost.
     pub nodes: u64,
@@ -123,6 +154,15 @@ pub(crate) struct PropagatedSums {
 /// after its time limit. With the sums propagated it takes 54 MB. A
 /// million nodes are about two million clauses and 300 MB.
 pub(crate) const CLAUSE_NODES_AT_MOST: u64 = 1_000_000;
+
+/// Past this many diagram nodes and counter registers in all (about 40
+/// million clauses and a few GB), the large sums and choice bounds that
+/// must be clauses (varisat's search, `--sums=clauses`, the exact export)
+/// are networks of adders or comparators instead ([`super::adder`],
+/// [`super::sorting`]): far smaller, but searched worse by CDCL ("1,000 of
+/// 2,000" took varisat 140,000 conflicts and 9 s over the network, 0.5 s
+/// over the counter).
+const WRITTEN_NODES_AT_MOST: u64 = 10_000_000;
 
 fn weights_differ(definition: &AggregateDefinition) -> bool {
     let mut weights = (definition.elements.iter())

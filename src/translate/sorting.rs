@@ -10,53 +10,72 @@
 //! > constraints into SAT", Journal on Satisfiability, Boolean Modeling and
 //! > Computation 2 (2006), pp. 1–26, section 5.2.
 //!
-//! Unit propagation over the network keeps a bound on the count arc
-//! consistent, as the sequential counter does, but the network has about
-//! `n·log²n / 4` comparators for `n` inputs, where the counter has a
-//! register per input and unit of the bound: 10,000 inputs with bounds
-//! near 5,000 are 50 million registers and 760,000 comparators. Every
-//! comparator is defined in both directions, so every auxiliary variable
-//! is determined by the inputs (the exact export's invariant).
+//! The network has about `n·log²n / 4` comparators for `n` inputs, where
+//! the sequential counter has a register per input and unit of the bound:
+//! 10,000 inputs with bounds near 5,000 are 50 million registers and
+//! 760,000 comparators. CDCL searches it far worse, though ("1,000 of
+//! 2,000": 140,000 conflicts where the counter needs none), so it is
+//! written only where the counters and diagrams would not fit
+//! ([`super::native_sums`]). Every comparator is defined in both
+//! directions, so every auxiliary variable is determined by the inputs (the
+//! exact export's invariant).
 
 use super::Cond;
 use super::encoding::AtLeast;
 use super::gates::Gates;
-use super::native_sums::CLAUSE_NODES_AT_MOST;
 use varisat_formula::ExtendFormula;
-
-/// Whether a count whose counter would have `registers` registers over
-/// `inputs` inputs is a network: where the counter is too large to write
-/// ([`CLAUSE_NODES_AT_MOST`], past which a search that propagates the
-/// count takes it instead, [`super::native_sums`]) and eight times larger
-/// than the network (a register is a variable and up to four clauses, a
-/// comparator two variables and six clauses).
-pub(crate) fn counts_by_network(inputs: usize, registers: u64) -> bool {
-    registers > CLAUSE_NODES_AT_MOST && registers > 8 * comparators(inputs)
-}
 
 /// The comparators of a network over `n` inputs padded to the power of
 /// two `2^p` (the padding is false, and its comparators fold away):
 /// `(p² − p + 4)·2^(p − 2) − 1` (Knuth, TAOCP 3, 5.3.4, exercise 12), an
 /// upper bound on what the network writes.
-fn comparators(n: usize) -> u64 {
+pub(crate) fn comparators(n: usize) -> u64 {
     let p = n.max(2).next_power_of_two().trailing_zeros() as u64;
     (p * p - p + 4) * (1u64 << p) / 4 - 1
 }
 
 /// The inputs, then (once a bound is asked) the sorted outputs, true ones
-/// first.
+/// first; the sum it stands for is `scale` times their count plus
+/// `offset`.
 pub(crate) struct SortingNetwork {
     inputs: Vec<Cond>,
+    scale: i64,
+    offset: i64,
     outputs: Option<Vec<Cond>>,
 }
 
 impl SortingNetwork {
-    /// A network over `inputs`, written when a bound is first asked.
+    /// A network counting `inputs`, written when a bound is first asked.
     pub(crate) fn new(inputs: Vec<Cond>) -> SortingNetwork {
         SortingNetwork {
             inputs,
+            scale: 1,
+            offset: 0,
             outputs: None,
         }
+    }
+
+    /// A network for `Σ wᵢ·xᵢ` when every weight not zero has the same
+    /// magnitude (a `#count`, or a sum of equal weights): the inputs of
+    /// negative weight counted negated (`−w·x = w·¬x − w`).
+    pub(crate) fn over_equal_weights(weighted: &[(Cond, i64)]) -> Option<SortingNetwork> {
+        let mut weights = weighted.iter().map(|&(_, w)| w.abs()).filter(|&w| w > 0);
+        let scale = weights.next().unwrap_or(1);
+        if weights.any(|w| w != scale) {
+            return None;
+        }
+        let mut network = SortingNetwork::new(Vec::with_capacity(weighted.len()));
+        network.scale = scale;
+        for &(cond, w) in weighted.iter().filter(|&&(_, w)| w != 0) {
+            match w < 0 {
+                true => {
+                    network.offset += w;
+                    network.inputs.push(!cond);
+                }
+                false => network.inputs.push(cond),
+            }
+        }
+        Some(network)
     }
 }
 
@@ -68,9 +87,11 @@ impl AtLeast for SortingNetwork {
             padded.resize(inputs.len().next_power_of_two(), Cond::False);
             sort(&padded, gates)
         });
-        match usize::try_from(k) {
+        // At least `k` is a count of at least ⌈(k − offset) / scale⌉.
+        let count = (k - self.offset + self.scale - 1).div_euclid(self.scale);
+        match usize::try_from(count) {
             Err(_) | Ok(0) => Cond::True,
-            Ok(k) => outputs.get(k - 1).copied().unwrap_or(Cond::False),
+            Ok(count) => outputs.get(count - 1).copied().unwrap_or(Cond::False),
         }
     }
 }

@@ -325,44 +325,67 @@ fn sums_too_large_for_clauses_are_propagated() {
 }
 
 /// The bounds of a choice, and a `#count`, whose counters would not fit
-/// ("1,500 of 3,000": 4.5 million registers; 10,000 with 5,000 took 12 GB
+/// ("1,500 of 3,000": 4.5 million registers; 5,000 of 10,000 took 12 GB
 /// and 50 s, where clingo takes 0.07 s) are left to a search that
-/// propagates them; a search that cannot (varisat) gets the choice's
-/// bounds as a sorting network, 600,000 clauses. Each answer set has
-/// exactly 1,500 atoms.
+/// propagates them, and each answer set has exactly 1,500 atoms. Where
+/// they must be clauses, past ten million registers the exact export
+/// writes the choice's bounds as a sorting network (2.7 million clauses
+/// for 10,000 inputs; the counter was 150 million).
 #[test]
 fn counts_too_large_for_clauses_are_propagated_or_sorted() {
     let choice = "1500 { x(1..3000) } 1500.";
     let count = "{ x(1..3000) }. :- #count { X : x(X) } != 1500.";
-    let run = |program: &str, args: &[&str]| {
-        let mut cmd = solve(&[&["--stats", "-n", "1"], args].concat());
-        cmd.write_stdin(program);
-        let out = output(cmd);
-        assert_eq!(out.code, Some(10), "{}", out.stderr);
-        let line = |name: &str| {
-            (out.stdout.lines())
-                .find_map(|line| line.strip_prefix(name))
-                .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
-                .trim()
-                .to_string()
-        };
-        let answers = text_answers(&out.stdout);
-        assert_eq!(answers.len(), 1, "{program} {args:?}");
-        assert_eq!(answers[0].len(), 1500, "{program} {args:?}");
-        (
-            line("SAT solver   : "),
-            line("Clauses      : ").parse::<u64>().unwrap(),
-        )
-    };
     if cfg!(feature = "batsat") {
         for program in [choice, count] {
-            let (solver, clauses) = run(program, &[]);
-            assert_eq!(solver, "batsat", "{program}");
+            let mut cmd = solve(&["--stats", "-n", "1"]);
+            cmd.write_stdin(program);
+            let out = output(cmd);
+            assert_eq!(out.code, Some(10), "{}", out.stderr);
+            let line = |name: &str| {
+                (out.stdout.lines())
+                    .find_map(|line| line.strip_prefix(name))
+                    .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
+                    .trim()
+                    .to_string()
+            };
+            assert_eq!(line("SAT solver   : "), "batsat", "{program}");
+            let clauses: u64 = line("Clauses      : ").parse().unwrap();
             assert!(clauses < 100, "{program}: {clauses} clauses");
+            let answers = text_answers(&out.stdout);
+            assert_eq!(answers.len(), 1, "{program}");
+            assert_eq!(answers[0].len(), 1500, "{program}");
         }
     }
-    let (_, clauses) = run(choice, &["--solver=varisat"]);
-    assert!((100_000..1_000_000).contains(&clauses), "{clauses} clauses");
+    let exported = |program: &str| {
+        let mut cmd = asp2sat();
+        cmd.arg("dimacs").write_stdin(program);
+        let out = output(cmd);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        let header = (out.stdout.lines())
+            .find(|l| l.starts_with("p cnf "))
+            .expect("a header");
+        header
+            .split_whitespace()
+            .nth(3)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let clauses = exported("5000 { x(1..10000) } 5001.");
+    assert!(
+        (1_000_000..5_000_000).contains(&clauses),
+        "{clauses} clauses"
+    );
+    // Six sums of 120 weights up to 2,000: the first two diagrams pass ten
+    // million nodes (estimated), the other four are adders: 6.7 million
+    // clauses, where six diagrams were 34 million.
+    let sums = "i(1..120). s(1..6). w(S,I, 1 + (I*S*7919) \\ 2003) :- i(I), s(S). \
+                { x(I) : i(I) }. :- s(S), #sum { W,I : x(I), w(S,I,W) } < 60000.";
+    let clauses = exported(sums);
+    assert!(
+        (1_000_000..10_000_000).contains(&clauses),
+        "{clauses} clauses"
+    );
 }
 
 /// `--stats` counts the SAT solver's conflicts, as clingo's `Conflicts`
