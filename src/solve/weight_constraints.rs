@@ -22,6 +22,7 @@
 //! approves satisfies every constraint whose guard it makes true.
 
 use super::backend::Propagator;
+use std::rc::Rc;
 use varisat_formula::{Lit, Var};
 
 /// One constraint: `guard → Σ weight·lit ≥ bound`, the terms by
@@ -57,16 +58,29 @@ pub struct WeightConstraints {
     /// each with its constraint.
     pending: Vec<(Lit, u32)>,
     next: usize,
-    /// Per literal code: the reason clause of the literal when last
-    /// propagated, that literal first, or of a conflict on it (by literal,
-    /// not variable: a conflict on `¬l` must leave the reason of `l`, which
-    /// the solver may still ask for).
-    reasons: Vec<Vec<Lit>>,
+    /// Per literal code: the reason of the literal when last propagated,
+    /// or of a conflict on it (by literal, not variable: a conflict on `¬l`
+    /// must leave the reason of `l`, which the solver may still ask for).
+    reasons: Vec<Reason>,
     /// The clause refusing the last model checked, if it was refused.
     refusal: Option<Vec<Lit>>,
     /// Literals propagated and conflicts found, for the statistics.
     pub propagations: u64,
     pub conflicts: u64,
+}
+
+/// The reason clause of a literal propagated, or of a conflict on it.
+#[derive(Clone, Default)]
+enum Reason {
+    /// None yet.
+    #[default]
+    None,
+    /// The whole clause, that literal first.
+    Clause(Vec<Lit>),
+    /// The literal with these false ones: shared by every literal one look
+    /// at a constraint implied (a count of 10,000 at its bound implies
+    /// thousands at once, each over thousands of false terms).
+    Implied(Rc<[Lit]>),
 }
 
 /// What adding a constraint amounts to.
@@ -152,7 +166,7 @@ impl WeightConstraints {
         let vars = var.index() + 1;
         if self.values.len() < vars {
             self.values.resize(vars, 0);
-            self.reasons.resize(2 * vars, Vec::new());
+            self.reasons.resize(2 * vars, Reason::None);
             self.falsifies.resize(2 * vars, Vec::new());
             self.guards.resize(2 * vars, Vec::new());
         }
@@ -188,6 +202,20 @@ impl WeightConstraints {
             return None;
         }
         let slack = constraint.max_sum.wrapping_sub(constraint.bound);
+        // The terms are sorted by weight, heaviest first: only those
+        // heavier than the slack can be implied, and the reason (every false
+        // term, a pass over all of them) is built only when one is.
+        let implied: Vec<Lit> = match violated {
+            true => Vec::new(),
+            false => (constraint.terms.iter())
+                .take_while(|&&(_, w)| w > slack)
+                .map(|&(l, _)| l)
+                .filter(|&l| self.value(l).is_none())
+                .collect(),
+        };
+        if !violated && implied.is_empty() {
+            return None;
+        }
         let mut reason: Vec<Lit> = constraint.guard.map(|g| !g).into_iter().collect();
         reason.extend(
             (constraint.terms.iter())
@@ -198,19 +226,12 @@ impl WeightConstraints {
             // `¬g` with the false terms: the guard to set false, or, with
             // the guard true, a false literal whose clause is all false.
             let lit = reason.first().copied()?;
-            self.reasons[lit.code()] = reason;
+            self.reasons[lit.code()] = Reason::Clause(reason);
             return Some(lit);
         }
-        let implied: Vec<Lit> = (constraint.terms.iter())
-            .take_while(|&&(_, w)| w > slack)
-            .map(|&(l, _)| l)
-            .filter(|&l| self.value(l).is_none())
-            .collect();
+        let reason: Rc<[Lit]> = reason.into();
         for lit in implied {
-            let clause = &mut self.reasons[lit.code()];
-            clause.clear();
-            clause.push(lit);
-            clause.extend_from_slice(&reason);
+            self.reasons[lit.code()] = Reason::Implied(reason.clone());
             self.pending.push((lit, index));
         }
         None
@@ -329,7 +350,14 @@ impl Propagator for WeightConstraints {
     }
 
     fn reason(&mut self, lit: Lit, clause: &mut Vec<Lit>) {
-        clause.extend_from_slice(&self.reasons[lit.code()]);
+        match &self.reasons[lit.code()] {
+            Reason::None => {}
+            Reason::Clause(reason) => clause.extend_from_slice(reason),
+            Reason::Implied(false_lits) => {
+                clause.push(lit);
+                clause.extend_from_slice(false_lits);
+            }
+        }
     }
 
     fn check_model(&mut self, model: &[Lit]) -> bool {
