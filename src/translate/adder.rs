@@ -19,15 +19,15 @@
 //! is determined by the inputs (the exact export's invariant).
 
 use super::Cond;
-use super::encoding::AtLeast;
+use super::encoding::{AtLeast, positive_terms};
 use super::gates::Gates;
 use std::collections::VecDeque;
-use varisat_formula::ExtendFormula;
+use varisat_formula::{ExtendFormula, Lit};
 
 /// The inputs with positive weights, then (once a bound is asked) the
 /// bits of their sum, lowest first.
 pub(crate) struct SumAdder {
-    inputs: Vec<(Cond, u64)>,
+    inputs: Vec<(Lit, u64)>,
     /// What the certain inputs and the negative weights add to the sum of
     /// `inputs`.
     offset: i64,
@@ -37,21 +37,7 @@ pub(crate) struct SumAdder {
 
 impl SumAdder {
     pub(crate) fn new(weighted: &[(Cond, i64)]) -> SumAdder {
-        let mut inputs = Vec::with_capacity(weighted.len());
-        let mut offset = 0;
-        for &(cond, w) in weighted {
-            match cond {
-                Cond::False => {}
-                _ if w == 0 => {}
-                Cond::True => offset += w,
-                // w·x = |w|·¬x − |w| for a negative w.
-                _ if w < 0 => {
-                    offset += w;
-                    inputs.push((!cond, w.unsigned_abs()));
-                }
-                _ => inputs.push((cond, w as u64)),
-            }
-        }
+        let (inputs, offset) = positive_terms(weighted);
         SumAdder {
             total: inputs.iter().map(|&(_, w)| w).sum(),
             inputs,
@@ -62,14 +48,14 @@ impl SumAdder {
 }
 
 /// The bits of `Σ wᵢ·xᵢ`, lowest first.
-fn add<S: ExtendFormula>(inputs: &[(Cond, u64)], gates: &mut Gates<S>) -> Vec<Cond> {
+fn add<S: ExtendFormula>(inputs: &[(Lit, u64)], gates: &mut Gates<S>) -> Vec<Cond> {
     let mut columns: Vec<VecDeque<Cond>> = Vec::new();
     for &(x, w) in inputs {
         for bit in (0..u64::BITS as usize).filter(|&b| w >> b & 1 == 1) {
             if columns.len() <= bit {
                 columns.resize(bit + 1, VecDeque::new());
             }
-            columns[bit].push_back(x);
+            columns[bit].push_back(Cond::Lit(x));
         }
     }
     let mut bits = Vec::with_capacity(columns.len() + 1);

@@ -12,7 +12,7 @@
 
 use super::Cond;
 use super::gates::Gates;
-use varisat_formula::ExtendFormula;
+use varisat_formula::{ExtendFormula, Lit};
 
 /// A reified "at least": the condition `Σ wᵢ·xᵢ ≥ k` over the inputs the
 /// encoding was built on, for any `k` it was built for. Every auxiliary
@@ -20,6 +20,28 @@ use varisat_formula::ExtendFormula;
 /// extends to exactly one model (the exact export relies on it).
 pub(crate) trait AtLeast {
     fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond;
+}
+
+/// `Σ wᵢ·cᵢ` as `Σ |wᵢ|·lᵢ + offset` over literals: the certain
+/// conditions added to the offset, the impossible ones and zero weights
+/// dropped, and the literal of a negative weight negated (`w·x = |w|·¬x −
+/// |w|`).
+pub(crate) fn positive_terms(weighted: &[(Cond, i64)]) -> (Vec<(Lit, u64)>, i64) {
+    let mut terms = Vec::with_capacity(weighted.len());
+    let mut offset = 0;
+    for &(cond, w) in weighted {
+        match cond {
+            Cond::False => {}
+            _ if w == 0 => {}
+            Cond::True => offset += w,
+            Cond::Lit(x) if w < 0 => {
+                offset += w;
+                terms.push((!x, w.unsigned_abs()));
+            }
+            Cond::Lit(x) => terms.push((x, w as u64)),
+        }
+    }
+    (terms, offset)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 
 use super::Cond;
 use super::cardinality::counter_registers;
-use super::encoding::AtLeast;
+use super::encoding::{AtLeast, positive_terms};
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
 use super::sorting;
@@ -264,21 +264,7 @@ pub(crate) struct NativeSum {
 
 impl NativeSum {
     pub(crate) fn new(weighted: &[(Cond, i64)]) -> NativeSum {
-        let mut terms = Vec::with_capacity(weighted.len());
-        let mut offset = 0;
-        for &(cond, w) in weighted {
-            match cond {
-                Cond::False => {}
-                _ if w == 0 => {}
-                Cond::True => offset += w,
-                // w·x = |w|·¬x − |w| for a negative w.
-                Cond::Lit(x) if w < 0 => {
-                    offset += w;
-                    terms.push((!x, w.unsigned_abs()));
-                }
-                Cond::Lit(x) => terms.push((x, w as u64)),
-            }
-        }
+        let (terms, offset) = positive_terms(weighted);
         NativeSum {
             total: terms.iter().map(|&(_, w)| w).sum(),
             terms,

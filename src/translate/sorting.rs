@@ -21,7 +21,7 @@
 //! exact export's invariant).
 
 use super::Cond;
-use super::encoding::AtLeast;
+use super::encoding::{AtLeast, positive_terms};
 use super::gates::Gates;
 use varisat_formula::ExtendFormula;
 
@@ -56,25 +56,18 @@ impl SortingNetwork {
     }
 
     /// A network for `Σ wᵢ·xᵢ` when every weight not zero has the same
-    /// magnitude (a `#count`, or a sum of equal weights): the inputs of
-    /// negative weight counted negated (`−w·x = w·¬x − w`).
+    /// magnitude (a `#count`, or a sum of equal weights), over
+    /// [`positive_terms`].
     pub(crate) fn over_equal_weights(weighted: &[(Cond, i64)]) -> Option<SortingNetwork> {
         let mut weights = weighted.iter().map(|&(_, w)| w.abs()).filter(|&w| w > 0);
         let scale = weights.next().unwrap_or(1);
         if weights.any(|w| w != scale) {
             return None;
         }
-        let mut network = SortingNetwork::new(Vec::with_capacity(weighted.len()));
+        let (terms, offset) = positive_terms(weighted);
+        let mut network = SortingNetwork::new(terms.iter().map(|&(x, _)| Cond::Lit(x)).collect());
         network.scale = scale;
-        for &(cond, w) in weighted.iter().filter(|&&(_, w)| w != 0) {
-            match w < 0 {
-                true => {
-                    network.offset += w;
-                    network.inputs.push(!cond);
-                }
-                false => network.inputs.push(cond),
-            }
-        }
+        network.offset = offset;
         Some(network)
     }
 }

@@ -303,17 +303,7 @@ fn sums_too_large_for_clauses_are_propagated() {
         cmd.write_stdin(program);
         let out = output(cmd);
         assert_eq!(out.code, Some(10), "{}", out.stderr);
-        let line = |name: &str| {
-            (out.stdout.lines())
-                .find_map(|line| line.strip_prefix(name))
-                .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
-                .trim()
-                .to_string()
-        };
-        (
-            line("SAT solver   : "),
-            line("Clauses      : ").parse::<u64>().unwrap(),
-        )
+        solver_and_clauses(&out.stdout)
     };
     let (solver, clauses) = stats(5);
     assert!(clauses > 500_000, "{solver}, {clauses} clauses");
@@ -322,6 +312,19 @@ fn sums_too_large_for_clauses_are_propagated() {
         assert_eq!(solver, "batsat");
         assert!(clauses < 1_000, "{clauses} clauses");
     }
+}
+
+/// The SAT solver and the number of clauses that `--stats` reports.
+fn solver_and_clauses(stdout: &str) -> (String, u64) {
+    let line = |name: &str| {
+        (stdout.lines())
+            .find_map(|line| line.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} in {stdout}"))
+            .trim()
+            .to_string()
+    };
+    let clauses = line("Clauses      : ").parse().expect("a count");
+    (line("SAT solver   : "), clauses)
 }
 
 /// The bounds of a choice, and a `#count`, whose counters would not fit
@@ -341,15 +344,8 @@ fn counts_too_large_for_clauses_are_propagated_or_sorted() {
             cmd.write_stdin(program);
             let out = output(cmd);
             assert_eq!(out.code, Some(10), "{}", out.stderr);
-            let line = |name: &str| {
-                (out.stdout.lines())
-                    .find_map(|line| line.strip_prefix(name))
-                    .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
-                    .trim()
-                    .to_string()
-            };
-            assert_eq!(line("SAT solver   : "), "batsat", "{program}");
-            let clauses: u64 = line("Clauses      : ").parse().unwrap();
+            let (solver, clauses) = solver_and_clauses(&out.stdout);
+            assert_eq!(solver, "batsat", "{program}");
             assert!(clauses < 100, "{program}: {clauses} clauses");
             let answers = text_answers(&out.stdout);
             assert_eq!(answers.len(), 1, "{program}");
