@@ -19,7 +19,7 @@
 //! is determined by the inputs (the exact export's invariant).
 
 use super::Cond;
-use super::encoding::{AtLeast, positive_terms};
+use super::encoding::{AtLeast, PositiveTerms};
 use super::gates::Gates;
 use std::collections::VecDeque;
 use varisat_formula::{ExtendFormula, Lit};
@@ -27,21 +27,14 @@ use varisat_formula::{ExtendFormula, Lit};
 /// The inputs with positive weights, then (once a bound is asked) the
 /// bits of their sum, lowest first.
 pub(crate) struct SumAdder {
-    inputs: Vec<(Lit, u64)>,
-    /// What the certain inputs and the negative weights add to the sum of
-    /// `inputs`.
-    offset: i64,
-    total: u64,
+    sum: PositiveTerms,
     bits: Option<Vec<Cond>>,
 }
 
 impl SumAdder {
     pub(crate) fn new(weighted: &[(Cond, i64)]) -> SumAdder {
-        let (inputs, offset) = positive_terms(weighted);
         SumAdder {
-            total: inputs.iter().map(|&(_, w)| w).sum(),
-            inputs,
-            offset,
+            sum: PositiveTerms::new(weighted),
             bits: None,
         }
     }
@@ -92,15 +85,12 @@ fn add<S: ExtendFormula>(inputs: &[(Lit, u64)], gates: &mut Gates<S>) -> Vec<Con
 
 impl AtLeast for SumAdder {
     fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
-        let bound = k - self.offset;
-        if bound <= 0 {
-            return Cond::True;
-        }
-        if bound as u64 > self.total {
-            return Cond::False;
-        }
-        let inputs = &self.inputs;
-        let bits = self.bits.get_or_insert_with(|| add(inputs, gates));
+        let bound = match self.sum.bound(k) {
+            Ok(bound) => bound,
+            Err(constant) => return constant,
+        };
+        let terms = &self.sum.terms;
+        let bits = self.bits.get_or_insert_with(|| add(terms, gates));
         // The sum's bits from the lowest up at least the bound's: a set bit
         // of the bound needs the sum's and the lower ones at least the
         // bound's; a clear bit needs either.

@@ -26,22 +26,45 @@ pub(crate) trait AtLeast {
 /// conditions added to the offset, the impossible ones and zero weights
 /// dropped, and the literal of a negative weight negated (`w·x = |w|·¬x −
 /// |w|`).
-pub(crate) fn positive_terms(weighted: &[(Cond, i64)]) -> (Vec<(Lit, u64)>, i64) {
-    let mut terms = Vec::with_capacity(weighted.len());
-    let mut offset = 0;
-    for &(cond, w) in weighted {
-        match cond {
-            Cond::False => {}
-            _ if w == 0 => {}
-            Cond::True => offset += w,
-            Cond::Lit(x) if w < 0 => {
-                offset += w;
-                terms.push((!x, w.unsigned_abs()));
+pub(crate) struct PositiveTerms {
+    pub(crate) terms: Vec<(Lit, u64)>,
+    pub(crate) offset: i64,
+    /// The greatest sum of the terms.
+    pub(crate) total: u64,
+}
+
+impl PositiveTerms {
+    pub(crate) fn new(weighted: &[(Cond, i64)]) -> PositiveTerms {
+        let mut terms = Vec::with_capacity(weighted.len());
+        let mut offset = 0;
+        for &(cond, w) in weighted {
+            match cond {
+                Cond::False => {}
+                _ if w == 0 => {}
+                Cond::True => offset += w,
+                Cond::Lit(x) if w < 0 => {
+                    offset += w;
+                    terms.push((!x, w.unsigned_abs()));
+                }
+                Cond::Lit(x) => terms.push((x, w as u64)),
             }
-            Cond::Lit(x) => terms.push((x, w as u64)),
+        }
+        PositiveTerms {
+            total: terms.iter().map(|&(_, w)| w).sum(),
+            terms,
+            offset,
         }
     }
-    (terms, offset)
+
+    /// What `Σ wᵢ·cᵢ ≥ k` asks of the terms: a sum of at least the bound
+    /// returned, `0 < bound ≤ total`, or else the constant it is.
+    pub(crate) fn bound(&self, k: i64) -> Result<u64, Cond> {
+        match k - self.offset {
+            bound if bound <= 0 => Err(Cond::True),
+            bound if bound as u64 > self.total => Err(Cond::False),
+            bound => Ok(bound as u64),
+        }
+    }
 }
 
 #[cfg(test)]

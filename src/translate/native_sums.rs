@@ -14,7 +14,7 @@
 
 use super::Cond;
 use super::cardinality::counter_registers;
-use super::encoding::{AtLeast, positive_terms};
+use super::encoding::{AtLeast, PositiveTerms};
 use super::exclusive::ExclusiveSets;
 use super::gates::Gates;
 use super::sorting;
@@ -253,22 +253,15 @@ impl ReifiedSum {
 /// Reified `Σ wᵢ·xᵢ ≥ k` for any `k`: a fresh variable per bound, each
 /// with its [`ReifiedSum`]; constant where the bound decides it.
 pub(crate) struct NativeSum {
-    terms: Vec<(Lit, u64)>,
-    /// What the certain elements and the negative weights add to the sum
-    /// of `terms`.
-    offset: i64,
-    total: u64,
-    by_bound: FxHashMap<i64, Cond>,
+    sum: PositiveTerms,
+    by_bound: FxHashMap<u64, Cond>,
     reified: Vec<ReifiedSum>,
 }
 
 impl NativeSum {
     pub(crate) fn new(weighted: &[(Cond, i64)]) -> NativeSum {
-        let (terms, offset) = positive_terms(weighted);
         NativeSum {
-            total: terms.iter().map(|&(_, w)| w).sum(),
-            terms,
-            offset,
+            sum: PositiveTerms::new(weighted),
             by_bound: FxHashMap::default(),
             reified: Vec::new(),
         }
@@ -282,21 +275,18 @@ impl NativeSum {
 
 impl AtLeast for NativeSum {
     fn at_least<S: ExtendFormula>(&mut self, k: i64, gates: &mut Gates<S>) -> Cond {
-        let bound = k - self.offset;
-        if bound <= 0 {
-            return Cond::True;
-        }
-        if bound as u64 > self.total {
-            return Cond::False;
-        }
+        let bound = match self.sum.bound(k) {
+            Ok(bound) => bound,
+            Err(constant) => return constant,
+        };
         if let Some(&cond) = self.by_bound.get(&bound) {
             return cond;
         }
         let lit = gates.sink.new_var().positive();
         self.reified.push(ReifiedSum {
             lit,
-            terms: self.terms.clone(),
-            bound: bound as u64,
+            terms: self.sum.terms.clone(),
+            bound,
         });
         self.by_bound.insert(bound, Cond::Lit(lit));
         Cond::Lit(lit)

@@ -21,7 +21,7 @@
 //! exact export's invariant).
 
 use super::Cond;
-use super::encoding::{AtLeast, positive_terms};
+use super::encoding::{AtLeast, PositiveTerms};
 use super::gates::Gates;
 use varisat_formula::ExtendFormula;
 
@@ -57,17 +57,18 @@ impl SortingNetwork {
 
     /// A network for `Σ wᵢ·xᵢ` when every weight not zero has the same
     /// magnitude (a `#count`, or a sum of equal weights), over
-    /// [`positive_terms`].
+    /// [`PositiveTerms`].
     pub(crate) fn over_equal_weights(weighted: &[(Cond, i64)]) -> Option<SortingNetwork> {
         let mut weights = weighted.iter().map(|&(_, w)| w.abs()).filter(|&w| w > 0);
         let scale = weights.next().unwrap_or(1);
         if weights.any(|w| w != scale) {
             return None;
         }
-        let (terms, offset) = positive_terms(weighted);
-        let mut network = SortingNetwork::new(terms.iter().map(|&(x, _)| Cond::Lit(x)).collect());
+        let sum = PositiveTerms::new(weighted);
+        let mut network =
+            SortingNetwork::new(sum.terms.iter().map(|&(x, _)| Cond::Lit(x)).collect());
         network.scale = scale;
-        network.offset = offset;
+        network.offset = sum.offset;
         Some(network)
     }
 }
