@@ -467,6 +467,57 @@ fn propagated_sums_match_brute_force() {
     assert!(nontrivial > 500, "{nontrivial} with several answer sets");
 }
 
+/// Every sum, count and choice bound taken as too large for clauses
+/// ([`crate::translate::native_sums::EVERY_LARGE`]), as those past a
+/// million nodes or registers are: left to the search by every backend
+/// that propagates, and as sorting networks and adders where they must be
+/// clauses (varisat, `--sums=clauses`); against the brute-force checker.
+/// A choice's bound propagated off by one, or a network's output misread,
+/// fails it.
+#[test]
+fn sums_and_counts_too_large_for_clauses_match_brute_force() {
+    use crate::translate::native_sums::EVERY_LARGE;
+    EVERY_LARGE.with(|flag| flag.set(true));
+    let mut rng = Rng::new(2068);
+    let (mut compared, mut propagated, mut nontrivial) = (0, 0, 0);
+    for round in 0..3000 {
+        let program = if round % 2 == 0 {
+            random_program(&mut rng, 6, false)
+        } else {
+            random_program_with_aggregates(&mut rng, 6)
+        };
+        if !head_cycle_free(&program) {
+            continue;
+        }
+        let expected = brute_force(&program, false);
+        let mut options = SolveOptions {
+            unread: false,
+            ..SolveOptions::default()
+        };
+        options.tuning.backend = Some(backend::Backend::Varisat);
+        options.tuning.sums = SumMode::Clauses;
+        let mut enumerator = Enumerator::new(&program, options).unwrap();
+        let mut found: Vec<Vec<SymId>> = enumerator.by_ref().map(|a| a.shown).collect();
+        found.sort();
+        assert_eq!(found, expected, "networks, round {round}: {program:?}");
+        #[cfg(any(feature = "batsat", feature = "cadical"))]
+        for &backend in backend::Backend::ALL.iter().filter(|b| b.propagates()) {
+            let (found, native) = all_propagated(&program, backend);
+            let name = backend.name();
+            assert_eq!(found, expected, "{name}, round {round}: {program:?}");
+            propagated += usize::from(native > 0);
+        }
+        nontrivial += usize::from(expected.len() > 1);
+        compared += 1;
+    }
+    EVERY_LARGE.with(|flag| flag.set(false));
+    assert!(compared > 2000, "{compared} compared");
+    assert!(nontrivial > 500, "{nontrivial} with several answer sets");
+    if cfg!(any(feature = "batsat", feature = "cadical")) {
+        assert!(propagated > 1000, "{propagated} with sums propagated");
+    }
+}
+
 /// Optimization over programs whose sums are propagated: the optimum and
 /// the optimal answer sets of the brute-force checker, by linear and
 /// core-guided search (by strata or not) on every backend that

@@ -92,7 +92,7 @@ pub(crate) fn propagated_sums(
             Some((size, _)) if !on_cycle(definition) => {
                 let differ = sharing[list] == 1 && weights_differ(definition);
                 let worth = differ && size >= PROPAGATED_NODES;
-                add(size, worth || size > CLAUSE_NODES_AT_MOST)
+                add(size, worth || too_large(size))
             }
             _ => false,
         })
@@ -100,9 +100,7 @@ pub(crate) fn propagated_sums(
     // A choice's bounds are a counter, left to the search only where it
     // would not fit ("at least 5,000 of 10,000": 50 million registers).
     let choices = (choice_sizes.iter())
-        .map(|size| {
-            size.is_some_and(|(registers, _)| add(registers, registers > CLAUSE_NODES_AT_MOST))
-        })
+        .map(|size| size.is_some_and(|(registers, _)| add(registers, too_large(registers))))
         .collect();
     // Written as clauses all the same, the counters and diagrams pass
     // `WRITTEN_NODES_AT_MOST` together; the large ones after that are
@@ -111,9 +109,10 @@ pub(crate) fn propagated_sums(
     let mut network = |size: &Option<(u64, usize)>| {
         size.is_some_and(|(size, inputs)| {
             written = written.saturating_add(size);
-            size >= PROPAGATED_NODES
-                && written > WRITTEN_NODES_AT_MOST
-                && size > 8 * sorting::comparators(inputs)
+            every_large()
+                || (size >= PROPAGATED_NODES
+                    && written > WRITTEN_NODES_AT_MOST
+                    && size > 8 * sorting::comparators(inputs))
         })
     };
     let network_choices = choice_sizes.iter().map(&mut network).collect();
@@ -125,6 +124,31 @@ pub(crate) fn propagated_sums(
         network_choices,
         nodes,
     }
+}
+
+/// Whether a diagram or counter of `size` nodes or registers is too large
+/// for clauses ([`CLAUSE_NODES_AT_MOST`]).
+fn too_large(size: u64) -> bool {
+    every_large() || size > CLAUSE_NODES_AT_MOST
+}
+
+#[cfg(not(test))]
+fn every_large() -> bool {
+    false
+}
+
+#[cfg(test)]
+fn every_large() -> bool {
+    EVERY_LARGE.with(std::cell::Cell::get)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether this thread's tests take every sum, count and choice bound
+    /// (not empty) as too large for clauses, and every one as a network
+    /// where it must be clauses: the small programs of the brute-force
+    /// tests then take the paths of those past a million nodes.
+    pub(crate) static EVERY_LARGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The sums worth leaving to the search ([`propagated_sums`]).
