@@ -102,15 +102,17 @@ impl Cond {
 }
 
 /// How [`translate`] writes the sums of body aggregates (`#sum`,
-/// `#count`).
+/// `#count`) and the bounds of choices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SumEncoding {
-    /// As the clauses of interval BDDs ([`bdd`]): what every consumer of
-    /// the clauses can take.
+    /// As the clauses of interval BDDs ([`bdd`]) and counters (past ten
+    /// million nodes in all, of networks: [`sorting`], [`adder`]): what
+    /// every consumer of the clauses can take.
     #[default]
     Clauses,
     /// Those worth it left to the search (large `#sum`s of different
-    /// weights, not on a positive cycle: [`native_sums::propagated_sums`]),
+    /// weights, not on a positive cycle, and any sum, count or choice
+    /// bound too large for clauses: [`native_sums::propagated_sums`]),
     /// each bound a variable defined by a [`native_sums::ReifiedSum`]
     /// ([`Translation::native_sums`]) and no clause: only for a search
     /// that propagates them.
@@ -239,7 +241,8 @@ pub struct Translation {
     costs: Vec<CostTerms>,
     /// Sets of literals at most one of which is true in every model.
     exclusive: exclusive::ExclusiveSets,
-    /// The sums left to the search, whose variables no clause defines.
+    /// The sums (and choice bounds) left to the search, whose variables no
+    /// clause defines.
     native_sums: Vec<native_sums::ReifiedSum>,
     /// The atoms left out of the clauses, evaluated in each answer set.
     unread: unread::UnreadAtoms,
