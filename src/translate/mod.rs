@@ -106,7 +106,7 @@ impl Cond {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SumEncoding {
     /// As the clauses of interval BDDs ([`bdd`]) and counters (past ten
-    /// million nodes in all, of networks: [`sorting`], [`adder`]): what
+    /// million nodes in all, of networks: `sorting.rs`, `adder.rs`): what
     /// every consumer of the clauses can take.
     #[default]
     Clauses,
