@@ -43,6 +43,18 @@ pub(crate) enum SumForm {
     Native,
 }
 
+impl SumForm {
+    /// Left to the search where `native`, else a network where `network`
+    /// (the diagram or counter too large), else a diagram or counter.
+    pub(crate) fn of(native: bool, network: bool) -> SumForm {
+        match (native, network) {
+            (true, _) => SumForm::Native,
+            (false, true) => SumForm::Network,
+            (false, false) => SumForm::Diagram,
+        }
+    }
+}
+
 /// The sums defined so far in one sink, by their weighted elements: sums
 /// over the same elements share one diagram or network (or one
 /// [`NativeSum`]), whatever their bounds.

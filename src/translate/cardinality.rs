@@ -192,13 +192,7 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
     if (lower == 0 && upper.is_none()) || guard == Cond::False {
         return;
     }
-    let guarded = |sink: &mut S, lits: &[Lit]| {
-        let mut clause: Vec<Lit> = lits.to_vec();
-        if let Cond::Lit(g) = guard {
-            clause.push(!g);
-        }
-        sink.add_clause(&clause);
-    };
+    let guarded = |sink: &mut S, lits: &[Lit]| add_guarded(sink, guard, lits);
     if lower > n || upper.is_some_and(|u| u < lower) {
         guarded(sink, &[]);
         return;
@@ -250,7 +244,7 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
         let mut gates = Gates { sink: &mut *sink };
         let at_least = (lower > 0).then(|| diagram.at_least(lower as i64, &mut gates));
         let more = upper.map(|u| diagram.at_least(u as i64 + 1, &mut gates));
-        return require(at_least, more, guarded, sink);
+        return require_bounds(at_least, more, guard, sink);
     }
     let width = lower.max(upper.unwrap_or(0));
     if network {
@@ -258,7 +252,7 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
         let mut gates = Gates { sink: &mut *sink };
         let at_least = (lower > 0).then(|| network.at_least(lower as i64, &mut gates));
         let more = upper.map(|u| network.at_least(u as i64 + 1, &mut gates));
-        return require(at_least, more, guarded, sink);
+        return require_bounds(at_least, more, guard, sink);
     }
     // The registers r(i, u + 1) would be false in every model, so they are
     // not built: "more than u" is an input x_i with r(i − 1, u) before it.
@@ -275,21 +269,31 @@ pub(crate) fn encode_bounds<S: ExtendFormula>(
     }
 }
 
-/// Requires "at least `lower`" (`at_least`) and not "more than `upper`"
-/// (`more`), each through `guarded`.
-fn require<S>(
+/// Requires, under `guard`, "at least `lower`" (`at_least`) and not
+/// "more than `upper`" (`more`), the conditions an encoding of the count
+/// gives.
+pub(crate) fn require_bounds<S: ExtendFormula>(
     at_least: Option<Cond>,
     more: Option<Cond>,
-    guarded: impl Fn(&mut S, &[Lit]),
+    guard: Cond,
     sink: &mut S,
 ) {
     for required in [at_least, more.map(|c| !c)].into_iter().flatten() {
         match required {
             Cond::True => {}
-            Cond::False => guarded(sink, &[]),
-            Cond::Lit(lit) => guarded(sink, &[lit]),
+            Cond::False => add_guarded(sink, guard, &[]),
+            Cond::Lit(lit) => add_guarded(sink, guard, &[lit]),
         }
     }
+}
+
+/// Adds the clause `lits ∨ ¬guard`.
+fn add_guarded<S: ExtendFormula>(sink: &mut S, guard: Cond, lits: &[Lit]) {
+    let mut clause: Vec<Lit> = lits.to_vec();
+    if let Cond::Lit(g) = guard {
+        clause.push(!g);
+    }
+    sink.add_clause(&clause);
 }
 
 #[cfg(test)]

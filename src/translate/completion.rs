@@ -80,13 +80,8 @@ pub(super) fn complete<S: ClauseSink>(
         completion.fact_supports(program);
     }
     let choice_form = |index| {
-        if sums != SumEncoding::Clauses && analysis.propagates_choice(index) {
-            SumForm::Native
-        } else if analysis.choice_by_network(index) {
-            SumForm::Network
-        } else {
-            SumForm::Diagram
-        }
+        let native = sums != SumEncoding::Clauses && analysis.propagates_choice(index);
+        SumForm::of(native, analysis.choice_by_network(index))
     };
     completion.rules(program, &unread, &exclusive, choice_form, &mut stats);
     let (recursive_aggregates, recursive_aggregate_of, mut native_sums) =
@@ -351,17 +346,8 @@ impl<S: ClauseSink> Completion<'_, S> {
             let mut sum = NativeSum::new(&counted);
             let mut gates = gates::Gates { sink: &mut *writer };
             let at_least = sum.at_least(i64::from(lower), &mut gates);
-            let more = upper.map_or(Cond::False, |u| sum.at_least(i64::from(u) + 1, &mut gates));
-            for required in [at_least, !more] {
-                self.clause.clear();
-                self.clause.extend(guard.lit().map(|g| !g));
-                match required {
-                    Cond::True => continue,
-                    Cond::False => {}
-                    Cond::Lit(lit) => self.clause.push(lit),
-                }
-                writer.add_clause(&self.clause);
-            }
+            let more = upper.map(|u| sum.at_least(i64::from(u) + 1, &mut gates));
+            cardinality::require_bounds(Some(at_least), more, guard, writer);
             self.native_choices.extend(sum.into_reified());
         } else {
             cardinality::encode_bounds(
@@ -443,13 +429,7 @@ impl<S: ClauseSink> Completion<'_, S> {
                 SumEncoding::Native => analysis.propagates_sum(index),
                 SumEncoding::EveryNative => !recursive,
             };
-            let form = if native {
-                SumForm::Native
-            } else if analysis.sum_by_network(index) {
-                SumForm::Network
-            } else {
-                SumForm::Diagram
-            };
+            let form = SumForm::of(native, analysis.sum_by_network(index));
             aggregates::define_aggregate(definition, atom, elements, form, &mut sums, writer);
             if recursive {
                 recursive_aggregate_of.insert(definition.atom, recursive_aggregates.len() as u32);
